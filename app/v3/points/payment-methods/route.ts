@@ -1,0 +1,23 @@
+// GET /v3/points/payment-methods – the saved payment methods an API purchase can use
+import { apiError, handleApi, successResponse } from "@/lib/http/api";
+import { authenticateApiRequest } from "@/lib/points/api-keys";
+import { listUsablePaymentMethods, toPaymentMethodJson } from "@/lib/points/payment-methods";
+import { getRuntime } from "@/lib/runtime";
+
+export const dynamic = "force-dynamic";
+
+export function GET(request: Request): Promise<Response> {
+  return handleApi(request, async (requestId) => {
+    const runtime = await getRuntime();
+    const organization = await authenticateApiRequest(runtime.db, request.headers.get("authorization"), runtime.clock);
+    const methods = await listUsablePaymentMethods(runtime, organization);
+    return successResponse(200, { payment_methods: methods.map(toPaymentMethodJson) }, requestId);
+  });
+}
+
+const methodNotAllowed = (request: Request) =>
+  handleApi(request, async (requestId) =>
+    apiError("method_not_allowed", "Use GET to list payment methods at /v3/points/payment-methods.", requestId),
+  );
+
+export { methodNotAllowed as POST, methodNotAllowed as PUT, methodNotAllowed as PATCH, methodNotAllowed as DELETE };

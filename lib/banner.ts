@@ -1,0 +1,31 @@
+import type { Runtime } from "./runtime";
+
+/** What a developer needs to call the API right away, printed at startup. */
+export function printBanner(runtime: Runtime): void {
+  const url = `http://localhost:${process.env.PORT ?? "3000"}`;
+  const lines = [
+    "",
+    `Points service on ${url}`,
+    `  database: ${runtime.database.kind === "pglite" ? `embedded PGlite (${runtime.database.location})` : runtime.database.location}`,
+    `  billing:  ${runtime.provider.name}`,
+  ];
+  if (runtime.demo) {
+    const { demo } = runtime;
+    lines.push(
+      `  demo organisation ${demo.organization_id}`,
+      `    API key:  ${demo.api_key}`,
+      `    admin:    ${demo.admin.email} / ${demo.admin.password}`,
+      "    payment methods (payment_source_id):",
+      ...demo.payment_methods.map(
+        (method) =>
+          `      ${method.id}  ${method.label.padEnd(22)} ${method.kind ?? ""}${method.is_default ? " (default)" : ""}`,
+      ),
+      "",
+      "  try it:",
+      `    curl -s ${url}/v3/points/payment-methods -H "Authorization: Bearer ${demo.api_key}"`,
+      `    curl -s -X POST ${url}/v3/points/top-ups -H "Authorization: Bearer ${demo.api_key}" \\`,
+      `      -H "Content-Type: application/json" -d '{"points": 100, "reference": "first-top-up"}'`,
+    );
+  }
+  console.log(`${lines.join("\n")}\n`);
+}

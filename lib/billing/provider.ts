@@ -1,0 +1,68 @@
+import type { Db } from "@/lib/db/client";
+import type { Bundle, Currency } from "@/lib/points/catalog";
+
+/** A saved payment method as the provider reports it; usability (expiry) is decided in lib/points. */
+export interface ProviderPaymentMethod {
+  id: string;
+  type: "card";
+  brand: string;
+  last4: string;
+  expMonth: number;
+  expYear: number;
+  isDefault: boolean;
+  /** The simulated test card behind it, when the provider knows one. */
+  kind?: string;
+}
+
+/** Prices in minor units; a missing entry means the provider has no price for it. */
+export type PriceTable = Record<Currency, Partial<Record<Bundle, number>>>;
+
+export interface ChargeRequest {
+  /** The purchase's own key (topup_<id>); never the client's reference, never regenerated. */
+  idempotencyKey: string;
+  customerId: string;
+  paymentMethodId: string;
+  amount: number;
+  currency: Currency;
+  metadata: { top_up_id: string; organization_id: string; reference: string };
+}
+
+/**
+ * What the provider says about a payment. `processing` covers every unknown: the provider may
+ * or may not have charged, so the purchase stays unresolved until asked again.
+ */
+export type ChargeOutcome =
+  | { status: "succeeded"; paymentId: string }
+  | { status: "failed"; paymentId: string | null; code: string; message: string }
+  | { status: "requires_action"; paymentId: string; code: string; message: string }
+  | { status: "processing"; paymentId: string | null };
+
+/** The provider cannot answer right now (listing methods, pricing): 502 payment_methods_unavailable. */
+export class ProviderUnavailableError extends Error {
+  constructor(message = "The billing provider did not answer.", options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "ProviderUnavailableError";
+  }
+}
+
+export interface ProvisionCardsInput {
+  customerId: string;
+  kinds: string[];
+  /** 0-based index into kinds; undefined leaves no default. */
+  defaultIndex?: number;
+}
+
+export interface BillingProvider {
+  readonly name: "simulated" | "stripe";
+  listPaymentMethods(customerId: string): Promise<ProviderPaymentMethod[]>;
+  getPrices(): Promise<PriceTable>;
+  /** Sends (or re-sends, under the same key) the charge. Throws only when the outcome is unknown. */
+  charge(request: ChargeRequest): Promise<ChargeOutcome>;
+  /** Asks about an existing payment; never charges. Throws only when the outcome is unknown. */
+  retrievePayment(paymentId: string): Promise<ChargeOutcome>;
+
+  /* Provisioning, for the operator command and the dashboard. `db` lets the simulated provider write in the caller's transaction. */
+  createCustomer(input: { organizationId: string; name: string }, db?: Db): Promise<string>;
+  addCards(input: ProvisionCardsInput, db?: Db): Promise<ProviderPaymentMethod[]>;
+  setDefaultPaymentMethod(customerId: string, paymentMethodId: string | null, db?: Db): Promise<void>;
+}

@@ -1,0 +1,259 @@
+import { and, asc, eq, isNull } from "drizzle-orm";
+import type { Clock } from "@/lib/clock";
+import type { Db } from "@/lib/db/client";
+import { simCustomers, simPaymentMethods, simPayments, type SimPayment } from "@/lib/db/schema";
+import { newId } from "@/lib/ids";
+import type {
+  BillingProvider,
+  ChargeOutcome,
+  ChargeRequest,
+  PriceTable,
+  ProviderPaymentMethod,
+  ProvisionCardsInput,
+} from "./provider";
+import { ProviderUnavailableError } from "./provider";
+
+/**
+ * The test cards of CONTRACT.md §6, after Stripe's: what each one does when charged.
+ * `expired` is a card whose expiry has passed, so it is never usable.
+ */
+export const TEST_CARDS = {
+  visa: { brand: "visa", last4: "4242", charge: "succeeded" },
+  mastercard: { brand: "mastercard", last4: "4444", charge: "succeeded" },
+  declined: { brand: "visa", last4: "0002", charge: "card_declined" },
+  insufficient_funds: { brand: "visa", last4: "9995", charge: "insufficient_funds" },
+  authentication_required: { brand: "visa", last4: "3184", charge: "requires_action" },
+  processing: { brand: "visa", last4: "1881", charge: "processing" },
+  expired: { brand: "visa", last4: "0069", charge: "expired_card" },
+} as const;
+
+export type TestCardKind = keyof typeof TEST_CARDS;
+
+export function isTestCardKind(value: string): value is TestCardKind {
+  return Object.hasOwn(TEST_CARDS, value);
+}
+
+/** Prices per bundle in minor units: a volume discount, the same shape in each currency. */
+export const SIMULATED_PRICES: PriceTable = {
+  USD: { 100: 1000, 250: 2400, 500: 4500, 1000: 8500, 2500: 20000, 5000: 37500, 7500: 52500 },
+  GBP: { 100: 800, 250: 1900, 500: 3600, 1000: 6800, 2500: 16000, 5000: 30000, 7500: 42000 },
+  EUR: { 100: 900, 250: 2200, 500: 4100, 1000: 7800, 2500: 18400, 5000: 34500, 7500: 48300 },
+};
+
+const failureMessages: Record<string, string> = {
+  card_declined: "Your card was declined.",
+  insufficient_funds: "Your card has insufficient funds.",
+  expired_card: "Your card has expired.",
+  authentication_required:
+    "The card issuer requires the cardholder to authenticate this payment before it can complete.",
+  authentication_failed: "The cardholder did not complete authentication; the payment was not taken.",
+  invalid_payment_method: "The payment method is no longer attached to this customer.",
+};
+
+/**
+ * The built-in billing provider: a stateful stand-in for Stripe kept in the same database, with
+ * Stripe's idempotency semantics (one execution per key, a replay returns the same payment).
+ */
+export class SimulatedBillingProvider implements BillingProvider {
+  readonly name = "simulated" as const;
+
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+  ) {}
+
+  async listPaymentMethods(
+    customerId: string,
+    options: { ignoreOutage?: boolean } = {},
+  ): Promise<ProviderPaymentMethod[]> {
+    const [customer] = await this.db.select().from(simCustomers).where(eq(simCustomers.id, customerId));
+    if (!customer) throw new ProviderUnavailableError(`No such customer: ${customerId}`);
+    if (customer.outage && !options.ignoreOutage) throw new ProviderUnavailableError("Simulated outage: payment methods cannot be listed.");
+    const rows = await this.db
+      .select()
+      .from(simPaymentMethods)
+      .where(and(eq(simPaymentMethods.customerId, customerId), isNull(simPaymentMethods.detachedAt)))
+      .orderBy(asc(simPaymentMethods.createdAt), asc(simPaymentMethods.id));
+    return rows.map((row) => ({
+      id: row.id,
+      type: "card",
+      brand: row.brand,
+      last4: row.last4,
+      expMonth: row.expMonth,
+      expYear: row.expYear,
+      isDefault: row.id === customer.defaultPaymentMethodId,
+      kind: row.kind,
+    }));
+  }
+
+  async getPrices(): Promise<PriceTable> {
+    return SIMULATED_PRICES;
+  }
+
+  async charge(request: ChargeRequest): Promise<ChargeOutcome> {
+    const [method] = await this.db
+      .select()
+      .from(simPaymentMethods)
+      .where(eq(simPaymentMethods.id, request.paymentMethodId));
+    const now = this.clock.now();
+    const usable = method && method.customerId === request.customerId && !method.detachedAt;
+    const result = usable ? TEST_CARDS[method.kind as TestCardKind]?.charge ?? "card_declined" : "invalid_payment_method";
+    const status =
+      result === "succeeded" || result === "requires_action" || result === "processing" ? result : "failed";
+    const failureCode = status === "failed" ? result : status === "requires_action" ? "authentication_required" : null;
+    const inserted = await this.db
+      .insert(simPayments)
+      .values({
+        id: newId("simPayment"),
+        idempotencyKey: request.idempotencyKey,
+        customerId: request.customerId,
+        paymentMethodId: request.paymentMethodId,
+        amount: request.amount,
+        currency: request.currency,
+        status,
+        failureCode,
+        failureMessage: failureCode ? failureMessages[failureCode] : null,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .onConflictDoNothing({ target: simPayments.idempotencyKey })
+      .returning();
+    const payment = inserted[0] ?? (await this.byIdempotencyKey(request));
+    return toOutcome(payment);
+  }
+
+  async retrievePayment(paymentId: string): Promise<ChargeOutcome> {
+    const [payment] = await this.db.select().from(simPayments).where(eq(simPayments.id, paymentId));
+    if (!payment) throw new Error(`No such payment: ${paymentId}`);
+    if (payment.status === "processing") {
+      // A processing payment settles by the time anyone asks again, as a bank debit would.
+      const [settled] = await this.db
+        .update(simPayments)
+        .set({ status: "succeeded", updatedAt: this.clock.now() })
+        .where(and(eq(simPayments.id, paymentId), eq(simPayments.status, "processing")))
+        .returning();
+      return toOutcome(settled ?? payment);
+    }
+    return toOutcome(payment);
+  }
+
+  /** The cardholder's authentication step (the dashboard's "complete payment"); simulated only. */
+  async completeAuthentication(paymentId: string, succeed: boolean): Promise<ChargeOutcome> {
+    const [updated] = await this.db
+      .update(simPayments)
+      .set(
+        succeed
+          ? { status: "succeeded", failureCode: null, failureMessage: null, updatedAt: this.clock.now() }
+          : {
+              status: "failed",
+              failureCode: "authentication_failed",
+              failureMessage: failureMessages.authentication_failed,
+              updatedAt: this.clock.now(),
+            },
+      )
+      .where(and(eq(simPayments.id, paymentId), eq(simPayments.status, "requires_action")))
+      .returning();
+    return this.retrievePayment(updated?.id ?? paymentId);
+  }
+
+  async createCustomer(_input: { organizationId: string; name: string }, db: Db = this.db): Promise<string> {
+    const id = newId("simCustomer");
+    await db.insert(simCustomers).values({ id, createdAt: this.clock.now() });
+    return id;
+  }
+
+  async addCards(input: ProvisionCardsInput, db: Db = this.db): Promise<ProviderPaymentMethod[]> {
+    const now = this.clock.now();
+    const year = now.getUTCFullYear();
+    const added: ProviderPaymentMethod[] = [];
+    for (const [index, kind] of input.kinds.entries()) {
+      if (!isTestCardKind(kind)) throw new Error(`Unknown test card: ${kind}`);
+      const card = TEST_CARDS[kind];
+      const row = {
+        id: newId("simPaymentMethod"),
+        customerId: input.customerId,
+        kind,
+        brand: card.brand,
+        last4: card.last4,
+        expMonth: kind === "expired" ? 1 : 12,
+        expYear: kind === "expired" ? year - 1 : year + 4,
+        // Distinct, ordered creation times keep the listing order the order the cards were added.
+        createdAt: new Date(now.getTime() + index),
+      };
+      await db.insert(simPaymentMethods).values(row);
+      added.push({ ...row, type: "card", isDefault: index === input.defaultIndex });
+    }
+    if (input.defaultIndex !== undefined) {
+      const chosen = added[input.defaultIndex];
+      if (!chosen) throw new Error(`No card at index ${input.defaultIndex}`);
+      await this.setDefaultPaymentMethod(input.customerId, chosen.id, db);
+    }
+    return added;
+  }
+
+  async setDefaultPaymentMethod(customerId: string, paymentMethodId: string | null, db: Db = this.db): Promise<void> {
+    await db
+      .update(simCustomers)
+      .set({ defaultPaymentMethodId: paymentMethodId })
+      .where(eq(simCustomers.id, customerId));
+  }
+
+  /** Operator switch: the provider cannot list this customer's payment methods (502). */
+  async setOutage(customerId: string, outage: boolean, db: Db = this.db): Promise<void> {
+    await db.update(simCustomers).set({ outage }).where(eq(simCustomers.id, customerId));
+  }
+
+  /** How many payments were ever executed, for tests and benchmarks that count charges. */
+  async countPayments(filter: { customerId?: string; idempotencyKey?: string } = {}): Promise<number> {
+    const conditions = [
+      filter.customerId ? eq(simPayments.customerId, filter.customerId) : undefined,
+      filter.idempotencyKey ? eq(simPayments.idempotencyKey, filter.idempotencyKey) : undefined,
+    ];
+    const rows = await this.db
+      .select({ id: simPayments.id })
+      .from(simPayments)
+      .where(and(...conditions));
+    return rows.length;
+  }
+
+  private async byIdempotencyKey(request: ChargeRequest): Promise<SimPayment> {
+    const [existing] = await this.db
+      .select()
+      .from(simPayments)
+      .where(eq(simPayments.idempotencyKey, request.idempotencyKey));
+    if (!existing) throw new Error("Simulated payment vanished under its idempotency key.");
+    if (
+      existing.amount !== request.amount ||
+      existing.currency !== request.currency ||
+      existing.paymentMethodId !== request.paymentMethodId ||
+      existing.customerId !== request.customerId
+    ) {
+      // Stripe answers 400 idempotency_error here: it means our own request drifted, a bug.
+      throw new Error(`Idempotency key ${request.idempotencyKey} was reused with different parameters.`);
+    }
+    return existing;
+  }
+}
+
+function toOutcome(payment: SimPayment): ChargeOutcome {
+  switch (payment.status) {
+    case "succeeded":
+      return { status: "succeeded", paymentId: payment.id };
+    case "requires_action":
+      return {
+        status: "requires_action",
+        paymentId: payment.id,
+        code: payment.failureCode ?? "authentication_required",
+        message: payment.failureMessage ?? failureMessages.authentication_required ?? "",
+      };
+    case "processing":
+      return { status: "processing", paymentId: payment.id };
+    default:
+      return {
+        status: "failed",
+        paymentId: payment.id,
+        code: payment.failureCode ?? "card_declined",
+        message: payment.failureMessage ?? "The payment failed.",
+      };
+  }
+}

@@ -1,0 +1,83 @@
+import fs from "node:fs";
+import path from "node:path";
+import type { ExtractTablesWithRelations } from "drizzle-orm";
+import type { PgDatabase, PgQueryResultHKT, PgTransaction } from "drizzle-orm/pg-core";
+import { acquirePgliteLock } from "./pglite-lock";
+import * as schema from "./schema";
+
+export type Schema = typeof schema;
+/** A database or a transaction: helpers that take `Db` work inside and outside a transaction. */
+export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+export type Tx = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
+
+export interface Database {
+  db: Db;
+  kind: "postgres" | "pglite";
+  /** Where it lives, for messages: a URL without its password, or the PGlite directory. */
+  location: string;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  /** A Postgres URL; when absent the embedded PGlite is used. */
+  url?: string;
+  /** PGlite's data directory, or "memory://" for a throwaway database. */
+  pgliteDir?: string;
+  /** Connections in the postgres.js pool. */
+  maxConnections?: number;
+}
+
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  if (options.url) {
+    const { default: postgres } = await import("postgres");
+    const { drizzle } = await import("drizzle-orm/postgres-js");
+    const client = postgres(options.url, {
+      max: options.maxConnections ?? 10,
+      onnotice: () => {},
+      connection: { application_name: "points-purchase" },
+    });
+    return {
+      db: drizzle(client, { schema }) as unknown as Db,
+      kind: "postgres",
+      location: redactUrl(options.url),
+      close: () => client.end({ timeout: 5 }),
+    };
+  }
+  const dir = options.pgliteDir ?? defaultPgliteDir();
+  const { PGlite } = await import("@electric-sql/pglite");
+  const { drizzle } = await import("drizzle-orm/pglite");
+  let releaseLock = () => {};
+  if (!dir.startsWith("memory://")) {
+    fs.mkdirSync(dir, { recursive: true });
+    releaseLock = acquirePgliteLock(dir);
+  }
+  try {
+    const client = await PGlite.create(dir);
+    return {
+      db: drizzle(client, { schema }) as unknown as Db,
+      kind: "pglite",
+      location: dir,
+      close: async () => {
+        await client.close();
+        releaseLock();
+      },
+    };
+  } catch (error) {
+    releaseLock();
+    throw error;
+  }
+}
+
+export function defaultPgliteDir(): string {
+  return process.env.PGLITE_DIR ?? path.join(process.cwd(), ".data", "pglite");
+}
+
+function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = "***";
+    return parsed.toString();
+  } catch {
+    return "(unparseable DATABASE_URL)";
+  }
+}

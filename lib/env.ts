@@ -1,0 +1,40 @@
+import { z } from "zod";
+
+const emptyAsUndefined = (value: unknown) => (value === "" ? undefined : value);
+const optionalString = z.preprocess(emptyAsUndefined, z.string().optional());
+
+const envSchema = z.object({
+  DATABASE_URL: optionalString,
+  PGLITE_DIR: optionalString,
+  STRIPE_SECRET_KEY: optionalString,
+  STRIPE_API_URL: z.preprocess(emptyAsUndefined, z.url().optional()),
+  STRIPE_WEBHOOK_SECRET: optionalString,
+  AUTH_SECRET: optionalString,
+  NEXTAUTH_SECRET: optionalString,
+  /** Seconds a request may work on a purchase before another instance may take it over. */
+  POINTS_LEASE_SECONDS: z.preprocess(emptyAsUndefined, z.coerce.number().int().positive().optional()),
+  PORT: optionalString,
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+let cached: Env | undefined;
+
+/** The environment, parsed once. A bad value stops the process with a message naming it. */
+export function env(): Env {
+  if (cached) return cached;
+  const parsed = envSchema.safeParse(process.env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
+    throw new Error(`Invalid environment: ${problems.join("; ")}`);
+  }
+  cached = parsed.data;
+  return cached;
+}
+
+/** Stripe settings, or null when the simulated provider is in use (CONTRACT.md §6). */
+export function stripeEnv(): { secretKey: string; apiUrl?: string; webhookSecret?: string } | null {
+  const { STRIPE_SECRET_KEY, STRIPE_API_URL, STRIPE_WEBHOOK_SECRET } = env();
+  if (!STRIPE_SECRET_KEY) return null;
+  return { secretKey: STRIPE_SECRET_KEY, apiUrl: STRIPE_API_URL, webhookSecret: STRIPE_WEBHOOK_SECRET };
+}

@@ -1,0 +1,173 @@
+import { randomString } from "@/lib/ids";
+import { type ErrorCode, errorStatus, PointsError } from "@/lib/points/errors";
+import type { PurchaseResult } from "@/lib/points/purchase";
+import { toTopUpJson } from "@/lib/points/top-up-json";
+
+export const MAX_BODY_BYTES = 64 * 1024;
+const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,100}$/;
+
+/** The caller's X-Request-Id when it is well-formed, otherwise a new one (CONTRACT.md §1). */
+export function requestIdOf(request: Request): string {
+  const given = request.headers.get("x-request-id");
+  return given && REQUEST_ID_PATTERN.test(given) ? given : `req_${randomString(20)}`;
+}
+
+function json(status: number, body: unknown, requestId: string, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: {
+      "Content-Type": "application/json; charset=utf-8",
+      "Cache-Control": "no-store",
+      "X-Request-Id": requestId,
+      ...headers,
+    },
+  });
+}
+
+export function successResponse(
+  status: number,
+  data: Record<string, unknown>,
+  requestId: string,
+  headers?: Record<string, string>,
+): Response {
+  return json(status, { status: "success", data }, requestId, headers);
+}
+
+/** The one mapping from any thrown value to the error envelope; unknown errors say nothing about their cause. */
+export function errorResponse(error: unknown, requestId: string): Response {
+  if (!(error instanceof PointsError)) {
+    console.error(`[${requestId}] Unexpected error:`, error);
+    return json(
+      500,
+      {
+        status: "error",
+        error: {
+          code: "internal_error",
+          message: "Something went wrong on our side; retry with the same reference, it is safe.",
+          details: {},
+        },
+      },
+      requestId,
+    );
+  }
+  const headers: Record<string, string> = {};
+  if (error.retryAfterSeconds !== undefined) headers["Retry-After"] = String(error.retryAfterSeconds);
+  const body: Record<string, unknown> = {
+    status: "error",
+    error: { code: error.code, message: error.message, details: error.details },
+  };
+  if (error.topUp) {
+    body.data = { top_up: toTopUpJson(error.topUp), points_balance: error.pointsBalance ?? 0 };
+    headers["Idempotent-Replayed"] = "true";
+  }
+  return json(error.status, body, requestId, headers);
+}
+
+export function apiError(code: ErrorCode, message: string, requestId: string): Response {
+  return errorResponse(new PointsError(code, message), requestId);
+}
+
+const outcomeErrors = {
+  failed: ["payment_failed", "The payment failed"],
+  awaiting_payment: ["payment_action_required", "The payment needs the cardholder's action"],
+  unresolved: ["payment_unresolved", "The payment's outcome is not known yet"],
+  reference_conflict: ["reference_conflict", "This reference was already used"],
+  purchase_in_progress: ["purchase_in_progress", "Another request is working on this purchase right now"],
+} as const satisfies Record<string, [ErrorCode, string]>;
+
+/** A purchase's outcome as HTTP: 201 or 200 when paid, otherwise the error envelope with the purchase in `data`. */
+export function purchaseResponse(result: PurchaseResult, requestId: string): Response {
+  const replayHeaders: Record<string, string> = result.replayed ? { "Idempotent-Replayed": "true" } : {};
+  const data = { top_up: toTopUpJson(result.topUp), points_balance: result.pointsBalance };
+  if (result.outcome === "paid_now" || result.outcome === "paid") {
+    return successResponse(result.outcome === "paid_now" ? 201 : 200, data, requestId, replayHeaders);
+  }
+  const [code, lead] = outcomeErrors[result.outcome];
+  const body = {
+    status: "error",
+    error: { code, message: `${lead}: ${outcomeAdvice(result)}`, details: outcomeDetails(result) },
+    data,
+  };
+  return json(errorStatus[code], body, requestId, replayHeaders);
+}
+
+function outcomeAdvice(result: PurchaseResult): string {
+  const { topUp } = result;
+  switch (result.outcome) {
+    case "failed":
+      return `${topUp.failureMessage ?? "it was declined"} Nothing was charged; a new purchase needs a new reference.`;
+    case "awaiting_payment":
+      return "complete the authentication in the dashboard, then retry with the same reference to collect the Points.";
+    case "unresolved":
+      return "retry with the same reference shortly; it will not charge twice.";
+    case "reference_conflict":
+      return "a retry must repeat the original points, currency and payment method; a new purchase needs a new reference.";
+    default:
+      return "retry with the same reference in a few seconds.";
+  }
+}
+
+function outcomeDetails(result: PurchaseResult): Record<string, unknown> {
+  const { topUp } = result;
+  if (result.outcome === "failed" || result.outcome === "awaiting_payment") {
+    return { failure_code: topUp.failureCode };
+  }
+  if (result.outcome === "reference_conflict") {
+    return { reference: topUp.reference };
+  }
+  return {};
+}
+
+/**
+ * Reads a JSON body of at most 64 KiB, counting bytes as they arrive so a body without a
+ * Content-Length cannot get past the cap. Returns the parsed value, or throws a PointsError.
+ */
+export async function readJsonBody(request: Request): Promise<unknown> {
+  const tooLarge = () =>
+    new PointsError("request_too_large", `The request body is larger than ${MAX_BODY_BYTES / 1024} KiB.`, {
+      details: { max_bytes: MAX_BODY_BYTES },
+    });
+  const declared = Number(request.headers.get("content-length") ?? "0");
+  if (declared > MAX_BODY_BYTES) throw tooLarge();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  if (request.body) {
+    const reader = request.body.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > MAX_BODY_BYTES) {
+        await reader.cancel().catch(() => {});
+        throw tooLarge();
+      }
+      chunks.push(value);
+    }
+  }
+  const notJson = (why: string) =>
+    new PointsError("invalid_request", "The request body must be a JSON object with the purchase's fields.", {
+      details: { fields: { body: why } },
+    });
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(Buffer.concat(chunks));
+  } catch {
+    throw notJson("is not valid UTF-8");
+  }
+  if (text.trim() === "") throw notJson("is empty; send a JSON object");
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw notJson("is not valid JSON");
+  }
+}
+
+/** Runs a REST handler so that every response, error or not, has the envelope and X-Request-Id. */
+export async function handleApi(request: Request, handler: (requestId: string) => Promise<Response>): Promise<Response> {
+  const requestId = requestIdOf(request);
+  try {
+    return await handler(requestId);
+  } catch (error) {
+    return errorResponse(error, requestId);
+  }
+}

@@ -1,0 +1,71 @@
+import type { TopUp } from "@/lib/db/schema";
+
+/**
+ * Every error the service can answer with, and its HTTP status. CONTRACT.md §4–5 names the
+ * first group; the rest cover what the contract leaves to the transport (unknown paths, wrong
+ * methods, oversized bodies) and the dashboard.
+ */
+export const errorStatus = {
+  invalid_api_key: 403,
+  not_available: 404,
+  api_purchases_disabled: 403,
+  invalid_request: 422,
+  currency_required: 422,
+  payment_methods_unavailable: 502,
+  invalid_payment_method: 422,
+  payment_method_required: 422,
+  no_payment_method: 422,
+  reference_conflict: 409,
+  purchase_in_progress: 409,
+  payment_failed: 402,
+  payment_action_required: 402,
+  payment_unresolved: 409,
+  limit_exceeded: 409,
+  frequency_limit_reached: 429,
+  daily_limit_reached: 429,
+  currency_not_available: 422,
+  request_too_large: 413,
+  not_found: 404,
+  method_not_allowed: 405,
+  unauthorized: 401,
+  forbidden: 403,
+  internal_error: 500,
+} as const;
+
+export type ErrorCode = keyof typeof errorStatus;
+
+export interface PointsErrorOptions {
+  details?: Record<string, unknown>;
+  /** For 429s: how long until a purchase could succeed. */
+  retryAfterSeconds?: number;
+  /** For errors about an existing purchase: it goes into the body's `data`. */
+  topUp?: TopUp;
+  pointsBalance?: number;
+}
+
+/** The one error type of the domain; transports turn it into a response, never the reverse. */
+export class PointsError extends Error {
+  readonly code: ErrorCode;
+  readonly details: Record<string, unknown>;
+  readonly retryAfterSeconds?: number;
+  readonly topUp?: TopUp;
+  readonly pointsBalance?: number;
+
+  constructor(code: ErrorCode, message: string, options: PointsErrorOptions = {}) {
+    super(message);
+    this.name = "PointsError";
+    this.code = code;
+    this.details = options.details ?? {};
+    this.retryAfterSeconds = options.retryAfterSeconds;
+    this.topUp = options.topUp;
+    this.pointsBalance = options.pointsBalance;
+  }
+
+  get status(): number {
+    return errorStatus[this.code];
+  }
+}
+
+export function isPointsError(error: unknown): error is PointsError {
+  return error instanceof PointsError;
+}

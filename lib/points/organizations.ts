@@ -1,0 +1,272 @@
+import { eq } from "drizzle-orm";
+import { isTestCardKind, SimulatedBillingProvider } from "@/lib/billing/simulated";
+import type { ProviderPaymentMethod } from "@/lib/billing/provider";
+import { hashPassword } from "@/lib/auth/password";
+import type { Db } from "@/lib/db/client";
+import { isUniqueViolation } from "@/lib/db/errors";
+import { type Organization, organizations, users } from "@/lib/db/schema";
+import { newId, randomString } from "@/lib/ids";
+import { type CreatedApiKey, createApiKey } from "./api-keys";
+import type { Currency } from "./catalog";
+import { paymentMethodLabel } from "./payment-methods";
+import type { Services } from "./services";
+
+/** Bad input to a provisioning call: the message is for the operator or admin, and nothing was changed. */
+export class ProvisioningError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ProvisioningError";
+  }
+}
+
+export interface OrganizationSettings {
+  currency?: Currency | null;
+  apiPurchasesEnabled?: boolean;
+  apiAvailable?: boolean;
+  maxPointsPerTopUp?: number | null;
+  maxPointsBalance?: number | null;
+  frequencyLimit?: { count: number; windowSeconds: number } | null;
+  dailyPointsLimit?: number | null;
+}
+
+export interface ProvisionedPaymentMethod {
+  id: string;
+  label: string;
+  kind: string | null;
+  isDefault: boolean;
+}
+
+export interface CreateOrganizationInput {
+  name: string;
+  settings?: OrganizationSettings;
+  /** Simulated test cards to save, in order. */
+  cards?: string[];
+  defaultCardIndex?: number;
+  simulateOutage?: boolean;
+  adminEmail?: string;
+}
+
+export interface CreatedOrganization {
+  organization: Organization;
+  apiKey: CreatedApiKey;
+  paymentMethods: ProvisionedPaymentMethod[];
+  admin: { userId: string; email: string; password: string };
+}
+
+export const USER_ROLES = ["admin", "member"] as const;
+export type UserRole = (typeof USER_ROLES)[number];
+
+/** An organisation with its billing customer, cards, first API key and first admin, all or nothing. */
+export async function createOrganization(
+  services: Services,
+  input: CreateOrganizationInput,
+): Promise<CreatedOrganization> {
+  const name = input.name.trim();
+  if (!name) throw new ProvisioningError("The organisation needs a non-empty --name.");
+  const cards = input.cards ?? [];
+  for (const kind of cards) assertCardKind(kind);
+  assertCardIndex(input.defaultCardIndex, cards.length);
+  if (input.simulateOutage !== undefined) simulatedProvider(services);
+  const adminEmail = normaliseEmail(input.adminEmail ?? `admin-${randomString(6).toLowerCase()}@${slug(name)}.example`);
+  const adminPassword = randomString(20);
+  const passwordHash = await hashPassword(adminPassword);
+
+  return services.db.transaction(async (tx) => {
+    const now = services.clock.now();
+    const id = newId("organization");
+    const billingCustomerId = await services.provider.createCustomer({ organizationId: id, name }, tx);
+    const [organization] = await tx
+      .insert(organizations)
+      .values({
+        id,
+        name,
+        billingCustomerId,
+        apiAvailable: true,
+        apiPurchasesEnabled: false,
+        ...settingsColumns(input.settings ?? {}),
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning();
+    if (!organization) throw new Error("The organisation was not created.");
+    const added = cards.length
+      ? await services.provider.addCards(
+          { customerId: billingCustomerId, kinds: cards, defaultIndex: input.defaultCardIndex },
+          tx,
+        )
+      : [];
+    if (input.simulateOutage !== undefined) {
+      await simulatedProvider(services).setOutage(billingCustomerId, input.simulateOutage, tx);
+    }
+    const apiKey = await createApiKey(tx, id, services.clock);
+    const userId = await insertUser(tx, { organizationId: id, email: adminEmail, passwordHash, role: "admin", now });
+    return {
+      organization,
+      apiKey,
+      paymentMethods: added.map(toProvisioned),
+      admin: { userId, email: adminEmail, password: adminPassword },
+    };
+  });
+}
+
+export interface UpdateOrganizationInput {
+  settings?: OrganizationSettings;
+  defaultCardIndex?: number;
+  simulateOutage?: boolean;
+}
+
+export async function updateOrganization(
+  services: Services,
+  organizationId: string,
+  input: UpdateOrganizationInput,
+): Promise<{ organization: Organization; paymentMethods: ProvisionedPaymentMethod[] }> {
+  const organization = await getOrganization(services.db, organizationId);
+  if (!organization) throw new ProvisioningError(`No organisation ${organizationId}.`);
+  if (input.simulateOutage !== undefined) simulatedProvider(services);
+  const methods = input.defaultCardIndex !== undefined ? await allPaymentMethods(services, organization) : [];
+  assertCardIndex(input.defaultCardIndex, methods.length);
+
+  const updated = await services.db.transaction(async (tx) => {
+    const columns = settingsColumns(input.settings ?? {});
+    const [row] = await tx
+      .update(organizations)
+      .set({ ...columns, updatedAt: services.clock.now() })
+      .where(eq(organizations.id, organizationId))
+      .returning();
+    if (input.defaultCardIndex !== undefined) {
+      const chosen = methods[input.defaultCardIndex];
+      await services.provider.setDefaultPaymentMethod(organization.billingCustomerId, chosen?.id ?? null, tx);
+    }
+    if (input.simulateOutage !== undefined) {
+      await simulatedProvider(services).setOutage(organization.billingCustomerId, input.simulateOutage, tx);
+    }
+    return row ?? organization;
+  });
+  return { organization: updated, paymentMethods: await listProvisionedPaymentMethods(services, updated) };
+}
+
+/** Every saved card, expired ones included, as the operator sees them. */
+export async function listProvisionedPaymentMethods(
+  services: Services,
+  organization: Pick<Organization, "billingCustomerId">,
+): Promise<ProvisionedPaymentMethod[]> {
+  return (await allPaymentMethods(services, organization)).map(toProvisioned);
+}
+
+async function allPaymentMethods(
+  services: Services,
+  organization: Pick<Organization, "billingCustomerId">,
+): Promise<ProviderPaymentMethod[]> {
+  // The operator sees the cards even while an outage is being simulated.
+  if (services.provider instanceof SimulatedBillingProvider) {
+    return services.provider.listPaymentMethods(organization.billingCustomerId, { ignoreOutage: true });
+  }
+  return services.provider.listPaymentMethods(organization.billingCustomerId);
+}
+
+export async function getOrganization(db: Db, organizationId: string): Promise<Organization | undefined> {
+  const [row] = await db.select().from(organizations).where(eq(organizations.id, organizationId));
+  return row;
+}
+
+/** A user with a generated password, returned once. */
+export async function addUser(
+  services: Services,
+  organizationId: string,
+  input: { email: string; role: string },
+): Promise<{ userId: string; email: string; password: string; role: UserRole }> {
+  const email = normaliseEmail(input.email);
+  if (!(USER_ROLES as readonly string[]).includes(input.role)) {
+    throw new ProvisioningError(`--role must be admin or member, not "${input.role}".`);
+  }
+  const role = input.role as UserRole;
+  if (!(await getOrganization(services.db, organizationId))) {
+    throw new ProvisioningError(`No organisation ${organizationId}.`);
+  }
+  const password = randomString(20);
+  const passwordHash = await hashPassword(password);
+  const userId = await insertUser(services.db, {
+    organizationId,
+    email,
+    passwordHash,
+    role,
+    now: services.clock.now(),
+  });
+  return { userId, email, password, role };
+}
+
+async function insertUser(
+  db: Db,
+  input: { organizationId: string; email: string; passwordHash: string; role: UserRole; now: Date },
+): Promise<string> {
+  const id = newId("user");
+  try {
+    await db.insert(users).values({
+      id,
+      organizationId: input.organizationId,
+      email: input.email,
+      passwordHash: input.passwordHash,
+      role: input.role,
+      createdAt: input.now,
+    });
+  } catch (error) {
+    if (isUniqueViolation(error, "users_email_idx")) {
+      throw new ProvisioningError(`A user with the email ${input.email} already exists.`);
+    }
+    throw error;
+  }
+  return id;
+}
+
+function settingsColumns(settings: OrganizationSettings): Partial<Organization> {
+  const columns: Partial<Organization> = {};
+  if (settings.currency !== undefined) columns.currency = settings.currency;
+  if (settings.apiPurchasesEnabled !== undefined) columns.apiPurchasesEnabled = settings.apiPurchasesEnabled;
+  if (settings.apiAvailable !== undefined) columns.apiAvailable = settings.apiAvailable;
+  if (settings.maxPointsPerTopUp !== undefined) columns.maxPointsPerTopUp = settings.maxPointsPerTopUp;
+  if (settings.maxPointsBalance !== undefined) columns.maxPointsBalance = settings.maxPointsBalance;
+  if (settings.dailyPointsLimit !== undefined) columns.dailyPointsLimit = settings.dailyPointsLimit;
+  if (settings.frequencyLimit !== undefined) {
+    columns.frequencyLimitCount = settings.frequencyLimit?.count ?? null;
+    columns.frequencyLimitWindowSeconds = settings.frequencyLimit?.windowSeconds ?? null;
+  }
+  return columns;
+}
+
+function toProvisioned(method: ProviderPaymentMethod): ProvisionedPaymentMethod {
+  return { id: method.id, label: paymentMethodLabel(method), kind: method.kind ?? null, isDefault: method.isDefault };
+}
+
+function simulatedProvider(services: Services): SimulatedBillingProvider {
+  if (services.provider instanceof SimulatedBillingProvider) return services.provider;
+  throw new ProvisioningError("--simulate-outage works only with the simulated billing provider (no STRIPE_SECRET_KEY).");
+}
+
+function assertCardKind(kind: string): void {
+  if (!isTestCardKind(kind)) {
+    throw new ProvisioningError(
+      `Unknown --card "${kind}": use visa, mastercard, declined, insufficient_funds, authentication_required, processing or expired.`,
+    );
+  }
+}
+
+function assertCardIndex(index: number | undefined, count: number): void {
+  if (index === undefined) return;
+  if (!Number.isInteger(index) || index < 0 || index >= count) {
+    throw new ProvisioningError(
+      count === 0
+        ? "--default-card needs at least one card."
+        : `--default-card must be a 0-based index below ${count}, the number of cards.`,
+    );
+  }
+}
+
+function normaliseEmail(email: string): string {
+  const trimmed = email.trim().toLowerCase();
+  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(trimmed)) throw new ProvisioningError(`"${email}" is not an email address.`);
+  return trimmed;
+}
+
+function slug(name: string): string {
+  return name.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "").slice(0, 30) || "org";
+}

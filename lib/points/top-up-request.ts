@@ -1,0 +1,74 @@
+import { z } from "zod";
+import { BUNDLES, type Bundle, CURRENCIES, type Currency, REFERENCE_MAX_LENGTH, REFERENCE_PATTERN } from "./catalog";
+import { PointsError } from "./errors";
+
+/** A purchase request after validation; optional fields that were omitted or null are undefined. */
+export interface TopUpRequest {
+  points: Bundle;
+  currency?: Currency;
+  paymentSourceId?: string;
+  reference: string;
+}
+
+const fieldMessages = {
+  points: `must be one of the bundles ${BUNDLES.join(", ")}`,
+  currency: `must be one of ${CURRENCIES.join(", ")}, or omitted to use the organisation's saved currency`,
+  payment_source_id:
+    "must be the ID of a saved payment method (from GET /v3/points/payment-methods), or omitted to use the default",
+  reference: `is required: 1 to ${REFERENCE_MAX_LENGTH} letters, digits, '.', '_', ':' or '-', unique per purchase`,
+} as const;
+
+const priceFields = new Set(["price", "amount", "unit_amount", "total", "cost"]);
+const customerFields = new Set(["customer", "customer_id", "organization_id", "organisation_id"]);
+
+const topUpRequestSchema = z.strictObject({
+  points: z.number().refine((value) => (BUNDLES as readonly number[]).includes(value)),
+  currency: z.enum(CURRENCIES).nullish(),
+  payment_source_id: z.string().min(1).nullish(),
+  reference: z.string().min(1).max(REFERENCE_MAX_LENGTH).regex(REFERENCE_PATTERN),
+});
+
+/**
+ * Validates a purchase body strictly and reports every offending field at once in
+ * details.fields, as CONTRACT.md §1 and §4 step 4 require.
+ */
+export function parseTopUpRequest(body: unknown): TopUpRequest {
+  if (typeof body !== "object" || body === null || Array.isArray(body)) {
+    throw invalidRequest({ body: "must be a JSON object" });
+  }
+  const parsed = topUpRequestSchema.safeParse(body);
+  if (parsed.success) {
+    const { points, currency, payment_source_id, reference } = parsed.data;
+    return {
+      points: points as Bundle,
+      currency: currency ?? undefined,
+      paymentSourceId: payment_source_id ?? undefined,
+      reference,
+    };
+  }
+  const fields: Record<string, string> = {};
+  for (const issue of parsed.error.issues) {
+    if (issue.code === "unrecognized_keys") {
+      for (const key of issue.keys) fields[key] = unknownFieldMessage(key);
+      continue;
+    }
+    const field = String(issue.path[0] ?? "body");
+    fields[field] ??= fieldMessages[field as keyof typeof fieldMessages] ?? "is invalid";
+  }
+  throw invalidRequest(fields);
+}
+
+function unknownFieldMessage(key: string): string {
+  if (priceFields.has(key)) return "is not accepted: prices are set by the billing provider";
+  if (customerFields.has(key)) return "is not accepted: the customer is the organisation that owns the API key";
+  return "is not an accepted field";
+}
+
+function invalidRequest(fields: Record<string, string>): PointsError {
+  const names = Object.keys(fields);
+  return new PointsError(
+    "invalid_request",
+    `The request is invalid: check ${names.map((name) => `\`${name}\``).join(", ")} and send it again.`,
+    { details: { fields } },
+  );
+}

@@ -1,0 +1,43 @@
+import path from "node:path";
+import { createBillingProvider } from "@/lib/billing";
+import { systemClock } from "@/lib/clock";
+import { type Database, defaultPgliteDir, openDatabase } from "@/lib/db/client";
+import { migratePglite, migratePostgres } from "@/lib/db/migrate";
+import { env } from "@/lib/env";
+import { type DemoInfo, seedDemo } from "@/lib/points/seed";
+import type { Services } from "@/lib/points/services";
+
+export interface Runtime extends Services {
+  database: Database;
+  /** The demo organisation, on the embedded default only. */
+  demo: DemoInfo | null;
+  leaseMs: number;
+}
+
+const globalForRuntime = globalThis as unknown as { pointsRuntime?: Promise<Runtime> };
+
+/**
+ * The app's services, created once per process (and kept across hot reloads): the database
+ * from DATABASE_URL or the embedded PGlite, migrated; the billing provider; the clock.
+ */
+export function getRuntime(): Promise<Runtime> {
+  globalForRuntime.pointsRuntime ??= createRuntime().catch((error: unknown) => {
+    globalForRuntime.pointsRuntime = undefined;
+    throw error;
+  });
+  return globalForRuntime.pointsRuntime;
+}
+
+export async function createRuntime(options: { seed?: boolean } = {}): Promise<Runtime> {
+  const { DATABASE_URL, POINTS_LEASE_SECONDS } = env();
+  if (DATABASE_URL) await migratePostgres(DATABASE_URL);
+  const database = await openDatabase({ url: DATABASE_URL, pgliteDir: defaultPgliteDir() });
+  if (database.kind === "pglite") await migratePglite(database.db);
+  const provider = createBillingProvider(database.db, systemClock);
+  const services: Services = { db: database.db, provider, clock: systemClock };
+  const demo =
+    database.kind === "pglite" && options.seed !== false
+      ? await seedDemo(services, path.dirname(database.location))
+      : null;
+  return { ...services, database, demo, leaseMs: (POINTS_LEASE_SECONDS ?? 90) * 1000 };
+}
