@@ -1,4 +1,4 @@
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq, inArray, isNull, lte, or } from "drizzle-orm";
 import type { ChargeOutcome } from "@/lib/billing/provider";
 import type { Db } from "@/lib/db/client";
 import { organizations, type Organization, type TopUp, topUps } from "@/lib/db/schema";
@@ -335,40 +335,67 @@ export function resolveCurrency(organization: Pick<Organization, "currency">, re
 }
 
 /**
- * Resolves purchases left unresolved by a crash or an abandoned client: each one whose lease
- * has run out is taken over and asked about, exactly as a retry with its reference would.
- * Returns how many it settled.
+ * Settles one stored purchase by id, as a retry with its reference would: takes the lease if it
+ * is free, asks the provider about the same payment (never a new charge) and records the answer.
+ * Terminal purchases and ones another request is working on are returned as they are.
+ */
+export async function resolveTopUp(
+  services: Services,
+  topUpId: string,
+  options: PurchaseOptions = {},
+): Promise<PurchaseResult | null> {
+  const now = services.clock.now();
+  const lockToken = randomString(24);
+  const leased = await services.db.transaction(async (tx) => {
+    const [row] = await tx.select().from(topUps).where(eq(topUps.id, topUpId)).for("update");
+    if (!row) return null;
+    if (row.status === "paid" || row.status === "failed") return row;
+    if (row.lockedUntil && row.lockedUntil > now) return row;
+    const [taken] = await tx
+      .update(topUps)
+      .set({
+        lockToken,
+        lockedUntil: new Date(now.getTime() + (options.leaseMs ?? DEFAULT_LEASE_MS)),
+        attempts: row.attempts + 1,
+        updatedAt: now,
+      })
+      .where(eq(topUps.id, topUpId))
+      .returning();
+    return taken ?? row;
+  });
+  if (!leased) return null;
+  if (leased.lockToken !== lockToken) {
+    return { outcome: outcomeOf(leased), topUp: leased, pointsBalance: await getPointsBalance(services.db, leased.organizationId), replayed: true };
+  }
+  return settleTopUp(services, leased, lockToken, true, options);
+}
+
+/**
+ * The reconciler: resolves purchases left unresolved by a crash or an abandoned client. Each
+ * one whose lease has run out is settled exactly as a retry with its reference would be, so
+ * running it twice, or beside live traffic, changes nothing more.
  */
 export async function reconcileTopUps(
   services: Services,
   options: PurchaseOptions & { limit?: number } = {},
-): Promise<{ examined: number; results: PurchaseResult[] }> {
+): Promise<PurchaseResult[]> {
   const now = services.clock.now();
   const candidates = await services.db
     .select({ id: topUps.id })
     .from(topUps)
-    .where(inArray(topUps.status, ["pending", "processing"]))
+    .where(
+      and(
+        inArray(topUps.status, ["pending", "processing"]),
+        or(isNull(topUps.lockedUntil), lte(topUps.lockedUntil, now)),
+      ),
+    )
     .limit(options.limit ?? 500);
   const results: PurchaseResult[] = [];
   for (const { id } of candidates) {
-    const lockToken = randomString(24);
-    const [leased] = await services.db.transaction(async (tx) => {
-      const [row] = await tx.select().from(topUps).where(eq(topUps.id, id));
-      if (!row || row.status === "paid" || row.status === "failed") return [];
-      if (row.lockedUntil && row.lockedUntil > now) return [];
-      return tx
-        .update(topUps)
-        .set({
-          lockToken,
-          lockedUntil: new Date(now.getTime() + (options.leaseMs ?? DEFAULT_LEASE_MS)),
-          attempts: row.attempts + 1,
-        })
-        .where(and(eq(topUps.id, id), eq(topUps.attempts, row.attempts)))
-        .returning();
-    });
-    if (leased) results.push(await settleTopUp(services, leased, lockToken, true, options));
+    const result = await resolveTopUp(services, id, options);
+    if (result) results.push(result);
   }
-  return { examined: candidates.length, results };
+  return results;
 }
 
 function errorSummary(error: unknown): string {
