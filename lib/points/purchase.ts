@@ -249,7 +249,7 @@ async function recordOutcome(
     const [updated] = await tx
       .update(topUps)
       .set({
-        ...statusChange(outcome, now),
+        ...statusChange(topUp, outcome, now),
         providerPaymentId: outcome.paymentId ?? topUp.providerPaymentId,
         lockToken: null,
         lockedUntil: null,
@@ -277,7 +277,7 @@ async function recordOutcome(
   };
 }
 
-function statusChange(outcome: ChargeOutcome, now: Date): Partial<TopUp> {
+function statusChange(topUp: TopUp, outcome: ChargeOutcome, now: Date): Partial<TopUp> {
   switch (outcome.status) {
     case "succeeded":
       return { status: "paid", paidAt: now, failureCode: null, failureMessage: null };
@@ -286,7 +286,8 @@ function statusChange(outcome: ChargeOutcome, now: Date): Partial<TopUp> {
     case "requires_action":
       return { status: "awaiting_payment", failureCode: outcome.code, failureMessage: outcome.message };
     case "processing":
-      return { status: "processing" };
+      // An unknown answer changes nothing we knew: awaiting_payment has no edge back to processing.
+      return { status: topUp.status === "awaiting_payment" ? "awaiting_payment" : "processing" };
   }
 }
 

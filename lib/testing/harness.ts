@@ -29,6 +29,8 @@ export function backends(): Backend[] {
 
 export interface TestContext extends Services {
   database: Database;
+  /** The database's URL on the Postgres backend, for tests that open a second "instance". */
+  url?: string;
   provider: SimulatedBillingProvider;
   clock: TestClock;
   close(): Promise<void>;
@@ -45,6 +47,7 @@ export async function createTestContext(
   const clock = new TestClock();
   let database: Database;
   let dropDatabase = async () => {};
+  let databaseUrl: string | undefined;
   if (backend === "postgres") {
     const adminUrl = process.env.TEST_DATABASE_URL;
     if (!adminUrl) throw new Error("TEST_DATABASE_URL is not set");
@@ -54,7 +57,8 @@ export async function createTestContext(
     await admin.unsafe(`create database ${name}`);
     const url = new URL(adminUrl);
     url.pathname = `/${name}`;
-    await migratePostgres(url.toString());
+    databaseUrl = url.toString();
+    await migratePostgres(databaseUrl);
     database = await openDatabase({ url: url.toString(), maxConnections: options.maxConnections ?? 20 });
     dropDatabase = async () => {
       await admin.unsafe(`drop database if exists ${name} with (force)`);
@@ -70,6 +74,7 @@ export async function createTestContext(
     provider,
     clock,
     database,
+    url: databaseUrl,
     close: async () => {
       await database.close();
       await dropDatabase();
@@ -80,4 +85,66 @@ export async function createTestContext(
 /** The same services with another provider in front, e.g. one that injects faults. */
 export function withProvider(context: TestContext, provider: BillingProvider): Services {
   return { db: context.db, clock: context.clock, provider };
+}
+
+/**
+ * Another app instance on the same Postgres database: its own connection pool and provider
+ * object, sharing only the database (and the test clock), as a second server process would.
+ */
+export async function openInstance(context: TestContext): Promise<TestContext> {
+  if (!context.url) throw new Error("A second instance needs the Postgres backend.");
+  const database = await openDatabase({ url: context.url, maxConnections: 20 });
+  return {
+    db: database.db,
+    provider: new SimulatedBillingProvider(database.db, context.clock),
+    clock: context.clock,
+    database,
+    url: context.url,
+    close: () => database.close(),
+  };
+}
+
+/** The given provider with some of its methods replaced; the rest still reach it. */
+export function patchProvider(inner: BillingProvider, overrides: Partial<BillingProvider>): BillingProvider {
+  return new Proxy(inner, {
+    get(target, property, receiver) {
+      const override = Reflect.get(overrides, property);
+      if (override !== undefined) return override;
+      const value = Reflect.get(target, property, receiver);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}
+
+/** A provider that answers like the given one, after a delay: it widens race windows. */
+export function slowProvider(inner: BillingProvider, delayMs: number): BillingProvider {
+  const wait = () => new Promise((resolve) => setTimeout(resolve, delayMs));
+  return patchProvider(inner, {
+    charge: async (request) => {
+      await wait();
+      return inner.charge(request);
+    },
+    retrievePayment: async (paymentId) => {
+      await wait();
+      return inner.retrievePayment(paymentId);
+    },
+  });
+}
+
+export type ProviderFault = "execute_then_throw" | "throw_before_execute";
+
+/**
+ * A provider that fails the next charges as queued: after executing (a timeout once the payment
+ * was taken) or before (an error before anything happened). Other calls pass through.
+ */
+export function faultyProvider(inner: BillingProvider, faults: ProviderFault[]): BillingProvider {
+  return patchProvider(inner, {
+    charge: async (request) => {
+      const fault = faults.shift();
+      if (fault === "throw_before_execute") throw new Error("connect ECONNREFUSED (injected)");
+      const outcome = await inner.charge(request);
+      if (fault === "execute_then_throw") throw new Error("request timed out (injected)");
+      return outcome;
+    },
+  });
 }

@@ -1,0 +1,127 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Organization } from "@/lib/db/schema";
+import { randomString } from "@/lib/ids";
+import { createTestContext, openInstance, slowProvider, type TestContext } from "@/lib/testing/harness";
+import { ledgerState } from "@/lib/testing/invariants";
+import type { Bundle } from "./catalog";
+import { PointsError } from "./errors";
+import { createOrganization, type OrganizationSettings } from "./organizations";
+import { type PurchaseResult, purchasePoints } from "./purchase";
+import type { Services } from "./services";
+
+/*
+ * These races only mean something on a real Postgres server with real connection pools:
+ * two "instances" here are two independent pools (and provider objects) on one database,
+ * as two app servers would be. The provider is slowed down so requests overlap the charge.
+ */
+describe("concurrent purchases on Postgres across two instances", () => {
+  let first: TestContext;
+  let second: TestContext;
+  let instances: Services[];
+
+  beforeAll(async () => {
+    first = await createTestContext("postgres", { maxConnections: 25 });
+    second = await openInstance(first);
+    instances = [first, second].map((ctx) => ({ ...ctx, provider: slowProvider(ctx.provider, 150) }));
+  });
+  afterAll(async () => {
+    await second?.close();
+    await first?.close();
+  });
+
+  async function newOrganization(settings: OrganizationSettings = {}): Promise<Organization> {
+    const created = await createOrganization(first, {
+      name: `Race ${randomString(4)}`,
+      settings: { currency: "USD", apiPurchasesEnabled: true, ...settings },
+      cards: ["visa"],
+      defaultCardIndex: 0,
+    });
+    return created.organization;
+  }
+
+  /** Fires all purchases at once, alternating instances; errors are collected as values. */
+  function race(organization: Organization, requests: { points: Bundle; reference: string }[]) {
+    return Promise.all(
+      requests.map((request, index) => {
+        const services = instances[index % instances.length] as Services;
+        return purchasePoints(services, { organization, request, source: "api" }).then(
+          (result): PurchaseResult | PointsError => result,
+          (error: unknown) => {
+            if (error instanceof PointsError) return error;
+            throw error;
+          },
+        );
+      }),
+    );
+  }
+
+  it("charges and credits a reference exactly once when 50 identical requests race", async () => {
+    const organization = await newOrganization();
+    const requests = Array.from({ length: 50 }, () => ({ points: 250 as Bundle, reference: "same-ref" }));
+    const results = await race(organization, requests);
+
+    const outcomes = results.map((result) => (result instanceof PointsError ? result.code : result.outcome));
+    expect(outcomes.filter((outcome) => outcome === "paid_now")).toHaveLength(1);
+    expect(outcomes.every((outcome) => ["paid_now", "paid", "purchase_in_progress"].includes(outcome))).toBe(true);
+    expect(outcomes).toContain("purchase_in_progress");
+    const ids = new Set(results.map((result) => (result instanceof PointsError ? null : result.topUp.id)));
+    expect(ids.size).toBe(1);
+
+    const state = await ledgerState(first.db, organization.id);
+    expect(state).toMatchObject({ charges: 1, credits: 1, paidTopUps: 1, balance: 250, ledgerSum: 250 });
+    expect(state.miscredited + state.strayCredits).toBe(0);
+  });
+
+  it("lands every one of 50 distinct concurrent purchases and keeps the balance equal to the ledger", async () => {
+    const organization = await newOrganization();
+    const requests = Array.from({ length: 50 }, (_, i) => ({ points: 100 as Bundle, reference: `distinct-${i}` }));
+    const results = await race(organization, requests);
+
+    expect(results.every((result) => !(result instanceof PointsError) && result.outcome === "paid_now")).toBe(true);
+    const state = await ledgerState(first.db, organization.id);
+    expect(state).toMatchObject({ charges: 50, credits: 50, paidTopUps: 50, balance: 5000, ledgerSum: 5000 });
+  });
+
+  it("never lets racing purchases pass the maximum balance, and charges none that were refused", async () => {
+    const organization = await newOrganization({ maxPointsBalance: 1000 });
+    const requests = Array.from({ length: 20 }, (_, i) => ({ points: 100 as Bundle, reference: `cap-${i}` }));
+    const results = await race(organization, requests);
+
+    const paid = results.filter((result) => !(result instanceof PointsError) && result.outcome === "paid_now");
+    const refused = results.filter((result) => result instanceof PointsError && result.code === "limit_exceeded");
+    expect(paid).toHaveLength(10);
+    expect(refused).toHaveLength(10);
+    const state = await ledgerState(first.db, organization.id);
+    expect(state).toMatchObject({ charges: 10, balance: 1000, ledgerSum: 1000 });
+  });
+
+  it("charges at most once when one reference races with different bundles", async () => {
+    const organization = await newOrganization();
+    const bundles: Bundle[] = [100, 250, 500, 1000];
+    const requests = Array.from({ length: 20 }, (_, i) => ({ points: bundles[i % 4] as Bundle, reference: "mixed" }));
+    const results = await race(organization, requests);
+
+    const outcomes = results.map((result) => (result instanceof PointsError ? result.code : result.outcome));
+    expect(outcomes.filter((outcome) => outcome === "paid_now")).toHaveLength(1);
+    expect(
+      outcomes.every((outcome) =>
+        ["paid_now", "paid", "purchase_in_progress", "reference_conflict"].includes(outcome),
+      ),
+    ).toBe(true);
+    const state = await ledgerState(first.db, organization.id);
+    expect(state.charges).toBe(1);
+    expect(state.credits).toBe(1);
+  });
+
+  it("shares the frequency limit between instances", async () => {
+    const organization = await newOrganization({ frequencyLimit: { count: 5, windowSeconds: 3600 } });
+    const requests = Array.from({ length: 12 }, (_, i) => ({ points: 100 as Bundle, reference: `freq-${i}` }));
+    const results = await race(organization, requests);
+
+    const limited = results.filter(
+      (result) => result instanceof PointsError && result.code === "frequency_limit_reached",
+    );
+    expect(limited).toHaveLength(7);
+    expect((await ledgerState(first.db, organization.id)).charges).toBe(5);
+  });
+});

@@ -1,0 +1,46 @@
+import { eq, sql } from "drizzle-orm";
+import type { Db } from "@/lib/db/client";
+import { organizations, pointsLedger, simPayments, topUps } from "@/lib/db/schema";
+
+export interface LedgerState {
+  balance: number;
+  ledgerSum: number;
+  paidTopUps: number;
+  credits: number;
+  /** Ledger credits for top-ups that are not paid: must be zero. */
+  strayCredits: number;
+  /** Paid top-ups credited other than exactly once: must be zero. */
+  miscredited: number;
+  /** Provider payments executed for this organisation's customer. */
+  charges: number;
+}
+
+/** RELIABILITY.md I1–I3 for one organisation, read straight from the tables. */
+export async function ledgerState(db: Db, organizationId: string): Promise<LedgerState> {
+  const [org] = await db.select().from(organizations).where(eq(organizations.id, organizationId));
+  if (!org) throw new Error(`No organisation ${organizationId}`);
+  const [ledger] = await db
+    .select({ sum: sql<string>`coalesce(sum(${pointsLedger.delta}), 0)`, count: sql<string>`count(*)` })
+    .from(pointsLedger)
+    .where(eq(pointsLedger.organizationId, organizationId));
+  const perTopUp = await db
+    .select({
+      status: topUps.status,
+      credits: sql<string>`(select count(*) from points_ledger l where l.top_up_id = "top_ups"."id")`,
+    })
+    .from(topUps)
+    .where(eq(topUps.organizationId, organizationId));
+  const [charges] = await db
+    .select({ count: sql<string>`count(*)` })
+    .from(simPayments)
+    .where(eq(simPayments.customerId, org.billingCustomerId));
+  return {
+    balance: org.pointsBalance,
+    ledgerSum: Number(ledger?.sum ?? 0),
+    paidTopUps: perTopUp.filter((row) => row.status === "paid").length,
+    credits: Number(ledger?.count ?? 0),
+    strayCredits: perTopUp.filter((row) => row.status !== "paid" && Number(row.credits) > 0).length,
+    miscredited: perTopUp.filter((row) => row.status === "paid" && Number(row.credits) !== 1).length,
+    charges: Number(charges?.count ?? 0),
+  };
+}
