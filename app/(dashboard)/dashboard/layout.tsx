@@ -1,0 +1,63 @@
+import type { ReactNode } from "react";
+import { NavLink } from "@/components/dashboard/nav-link";
+import { SignOutButton } from "@/components/dashboard/sign-out-button";
+import { Badge } from "@/components/ui/badge";
+import { requireUser } from "@/lib/auth/session";
+import { formatPoints } from "@/lib/format";
+import { getPointsBalance } from "@/lib/points/ledger";
+import { getRuntime } from "@/lib/runtime";
+
+export const dynamic = "force-dynamic";
+
+const NAV = [
+  ["/dashboard", "Overview"],
+  ["/dashboard/buy", "Buy Points"],
+  ["/dashboard/history", "History"],
+  ["/dashboard/payment-details", "Payment details"],
+  ["/dashboard/settings", "Settings"],
+  ["/dashboard/api-keys", "API keys"],
+  ["/dashboard/limits", "Limits"],
+  ["/dashboard/members", "Members"],
+] as const;
+
+export default async function DashboardLayout({ children }: { children: ReactNode }) {
+  const user = await requireUser();
+  const runtime = await getRuntime();
+  const balance = await getPointsBalance(runtime.db, user.organizationId);
+  return (
+    <div className="min-h-screen">
+      <header className="border-b border-slate-200 bg-white">
+        <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-3 px-4 py-3 sm:px-6">
+          <div className="flex items-center gap-3">
+            <span className="inline-flex h-8 w-8 items-center justify-center rounded-lg bg-indigo-600 text-sm font-bold text-white">
+              P
+            </span>
+            <div>
+              <p className="text-sm font-semibold leading-tight">{user.organizationName}</p>
+              <p className="text-xs text-slate-500">
+                {user.email} · <Badge tone={user.role === "admin" ? "indigo" : "slate"}>{user.role}</Badge>
+              </p>
+            </div>
+          </div>
+          <div className="flex items-center gap-4">
+            <div className="text-right" data-testid="points-balance">
+              <p className="text-xs font-medium uppercase tracking-wide text-slate-500">Points balance</p>
+              <p className="text-xl font-semibold tabular-nums">{formatPoints(balance)}</p>
+            </div>
+            <SignOutButton />
+          </div>
+        </div>
+        <nav aria-label="Dashboard" className="mx-auto max-w-6xl overflow-x-auto px-2 sm:px-4">
+          <ul className="flex gap-1 pb-2">
+            {NAV.map(([href, label]) => (
+              <li key={href}>
+                <NavLink href={href}>{label}</NavLink>
+              </li>
+            ))}
+          </ul>
+        </nav>
+      </header>
+      <main className="mx-auto max-w-6xl px-4 py-8 sm:px-6">{children}</main>
+    </div>
+  );
+}

@@ -1,0 +1,39 @@
+import { getServerSession } from "next-auth";
+import { redirect } from "next/navigation";
+import { getRuntime } from "@/lib/runtime";
+import { authOptions } from "./options";
+import { loadSessionUser, type SessionUser } from "./users";
+
+/**
+ * The signed-in user, checked against the database on every call (pages and server actions
+ * alike): the proxy only redirects, it is not the security boundary.
+ */
+export async function getSessionUser(): Promise<SessionUser | null> {
+  const session = await getServerSession(authOptions);
+  const userId = (session as { userId?: unknown } | null)?.userId;
+  if (typeof userId !== "string") return null;
+  const runtime = await getRuntime();
+  return loadSessionUser(runtime.db, userId);
+}
+
+/** For pages: the user, or a redirect to sign in. */
+export async function requireUser(): Promise<SessionUser> {
+  const user = await getSessionUser();
+  if (!user) redirect("/signin");
+  return user;
+}
+
+export class NotAllowedError extends Error {
+  constructor(message = "Only an admin of this organisation can do that.") {
+    super(message);
+    this.name = "NotAllowedError";
+  }
+}
+
+/** For server actions that change something: a signed-in admin, or an error the form shows. */
+export async function requireAdmin(): Promise<SessionUser> {
+  const user = await getSessionUser();
+  if (!user) throw new NotAllowedError("Your session has ended; sign in again.");
+  if (user.role !== "admin") throw new NotAllowedError();
+  return user;
+}
