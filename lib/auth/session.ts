@@ -1,4 +1,5 @@
 import { getServerSession } from "next-auth";
+import { brandOf, hasBrand } from "@/lib/brand";
 import { redirect } from "next/navigation";
 import { getRuntime } from "@/lib/runtime";
 import { authOptions } from "./options";
@@ -23,7 +24,13 @@ export async function requireUser(): Promise<SessionUser> {
   return user;
 }
 
+const notAllowedBrand = brandOf("NotAllowedError");
+
 export class NotAllowedError extends Error {
+  readonly [notAllowedBrand] = true;
+  static [Symbol.hasInstance](value: unknown): boolean {
+    return hasBrand(notAllowedBrand)(value);
+  }
   constructor(message = "Only an admin of this organisation can do that.") {
     super(message);
     this.name = "NotAllowedError";

@@ -1,4 +1,5 @@
 import type { Db } from "@/lib/db/client";
+import { brandOf, hasBrand } from "@/lib/brand";
 import type { Bundle, Currency } from "@/lib/points/catalog";
 
 /** A saved payment method as the provider reports it; usability (expiry) is decided in lib/points. */
@@ -37,8 +38,14 @@ export type ChargeOutcome =
   | { status: "requires_action"; paymentId: string; code: string; message: string }
   | { status: "processing"; paymentId: string | null };
 
+const providerUnavailableBrand = brandOf("ProviderUnavailableError");
+
 /** The provider cannot answer right now (listing methods, pricing): 502 payment_methods_unavailable. */
 export class ProviderUnavailableError extends Error {
+  readonly [providerUnavailableBrand] = true;
+  static [Symbol.hasInstance](value: unknown): boolean {
+    return hasBrand(providerUnavailableBrand)(value);
+  }
   constructor(message = "The billing provider did not answer.", options?: { cause?: unknown }) {
     super(message, options);
     this.name = "ProviderUnavailableError";

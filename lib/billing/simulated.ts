@@ -1,4 +1,5 @@
 import { and, asc, eq, isNull } from "drizzle-orm";
+import { brandOf, hasBrand } from "@/lib/brand";
 import type { Clock } from "@/lib/clock";
 import type { Db } from "@/lib/db/client";
 import { simCustomers, simPaymentMethods, simPayments, type SimPayment } from "@/lib/db/schema";
@@ -50,11 +51,17 @@ const failureMessages: Record<string, string> = {
   invalid_payment_method: "The payment method is no longer attached to this customer.",
 };
 
+const simulatedProviderBrand = brandOf("SimulatedBillingProvider");
+
 /**
  * The built-in billing provider: a stateful stand-in for Stripe kept in the same database, with
  * Stripe's idempotency semantics (one execution per key, a replay returns the same payment).
  */
 export class SimulatedBillingProvider implements BillingProvider {
+  readonly [simulatedProviderBrand] = true;
+  static [Symbol.hasInstance](value: unknown): boolean {
+    return hasBrand(simulatedProviderBrand)(value);
+  }
   readonly name = "simulated" as const;
 
   constructor(

@@ -67,6 +67,25 @@ export function apiError(code: ErrorCode, message: string, requestId: string): R
   return errorResponse(new PointsError(code, message), requestId);
 }
 
+/**
+ * The answers for the methods an endpoint does not serve: 405 in the envelope with `Allow`, and
+ * OPTIONS answered in JSON too, so every response under /v3 keeps the contract's shape.
+ */
+export function otherMethods(allowed: string, hint: string) {
+  const allow = `${allowed}, OPTIONS`;
+  const notAllowed = (request: Request) =>
+    handleApi(request, async (requestId) => {
+      const response = apiError("method_not_allowed", hint, requestId);
+      response.headers.set("Allow", allow);
+      return response;
+    });
+  const options = (request: Request) =>
+    handleApi(request, async (requestId) =>
+      successResponse(200, { methods: allow.split(", ") }, requestId, { Allow: allow }),
+    );
+  return { notAllowed, options };
+}
+
 const outcomeErrors = {
   failed: ["payment_failed", "The payment failed"],
   awaiting_payment: ["payment_action_required", "The payment needs the cardholder's action"],

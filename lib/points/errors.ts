@@ -1,4 +1,5 @@
 import type { TopUp } from "@/lib/db/schema";
+import { brandOf, hasBrand } from "@/lib/brand";
 
 /**
  * Every error the service can answer with, and its HTTP status. CONTRACT.md §4–5 names the
@@ -43,8 +44,14 @@ export interface PointsErrorOptions {
   pointsBalance?: number;
 }
 
+const pointsErrorBrand = brandOf("PointsError");
+
 /** The one error type of the domain; transports turn it into a response, never the reverse. */
 export class PointsError extends Error {
+  readonly [pointsErrorBrand] = true;
+  static [Symbol.hasInstance](value: unknown): boolean {
+    return hasBrand(pointsErrorBrand)(value);
+  }
   readonly code: ErrorCode;
   readonly details: Record<string, unknown>;
   readonly retryAfterSeconds?: number;

@@ -1,4 +1,5 @@
 import { eq } from "drizzle-orm";
+import { brandOf, hasBrand } from "@/lib/brand";
 import { isTestCardKind, SimulatedBillingProvider } from "@/lib/billing/simulated";
 import type { ProviderPaymentMethod } from "@/lib/billing/provider";
 import { hashPassword } from "@/lib/auth/password";
@@ -11,8 +12,14 @@ import type { Currency } from "./catalog";
 import { paymentMethodLabel } from "./payment-methods";
 import type { Services } from "./services";
 
+const provisioningErrorBrand = brandOf("ProvisioningError");
+
 /** Bad input to a provisioning call: the message is for the operator or admin, and nothing was changed. */
 export class ProvisioningError extends Error {
+  readonly [provisioningErrorBrand] = true;
+  static [Symbol.hasInstance](value: unknown): boolean {
+    return hasBrand(provisioningErrorBrand)(value);
+  }
   constructor(message: string) {
     super(message);
     this.name = "ProvisioningError";

@@ -46,7 +46,7 @@ export function parseTopUpRequest(body: unknown): TopUpRequest {
       reference,
     };
   }
-  const fields: Record<string, string> = {};
+  const fields = Object.create(null) as Record<string, string>; // Null prototype: a body key "__proto__" stays a field.
   for (const issue of parsed.error.issues) {
     if (issue.code === "unrecognized_keys") {
       for (const key of issue.keys) fields[key] = unknownFieldMessage(key);

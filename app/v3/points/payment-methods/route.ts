@@ -1,5 +1,5 @@
 // GET /v3/points/payment-methods – the saved payment methods an API purchase can use
-import { apiError, handleApi, successResponse } from "@/lib/http/api";
+import { handleApi, otherMethods, successResponse } from "@/lib/http/api";
 import { authenticateApiRequest } from "@/lib/points/api-keys";
 import { listUsablePaymentMethods, toPaymentMethodJson } from "@/lib/points/payment-methods";
 import { getRuntime } from "@/lib/runtime";
@@ -15,9 +15,6 @@ export function GET(request: Request): Promise<Response> {
   });
 }
 
-const methodNotAllowed = (request: Request) =>
-  handleApi(request, async (requestId) =>
-    apiError("method_not_allowed", "Use GET to list payment methods at /v3/points/payment-methods.", requestId),
-  );
+const { notAllowed, options } = otherMethods("GET", "Use GET to list payment methods at /v3/points/payment-methods.");
 
-export { methodNotAllowed as POST, methodNotAllowed as PUT, methodNotAllowed as PATCH, methodNotAllowed as DELETE };
+export { notAllowed as POST, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE, options as OPTIONS };

@@ -1,5 +1,5 @@
 // POST /v3/points/top-ups – buy a bundle of Points with a saved payment method
-import { apiError, handleApi, purchaseResponse, readJsonBody } from "@/lib/http/api";
+import { handleApi, otherMethods, purchaseResponse, readJsonBody } from "@/lib/http/api";
 import { authenticateApiRequest } from "@/lib/points/api-keys";
 import { purchasePoints } from "@/lib/points/purchase";
 import { parseTopUpRequest } from "@/lib/points/top-up-request";
@@ -21,9 +21,6 @@ export function POST(request: Request): Promise<Response> {
   });
 }
 
-const methodNotAllowed = (request: Request) =>
-  handleApi(request, async (requestId) =>
-    apiError("method_not_allowed", "Use POST to buy Points at /v3/points/top-ups.", requestId),
-  );
+const { notAllowed, options } = otherMethods("POST", "Use POST to buy Points at /v3/points/top-ups.");
 
-export { methodNotAllowed as GET, methodNotAllowed as PUT, methodNotAllowed as PATCH, methodNotAllowed as DELETE };
+export { notAllowed as GET, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE, options as OPTIONS };

@@ -1,0 +1,54 @@
+/**
+ * What e2e/serve.ts provisions before the server starts and writes to e2e/.artifacts/fixtures.json.
+ * Kept free of runtime imports so both the server script and the tests can share it.
+ */
+
+/** A saved card as provisioned: `kind` is the simulated test card behind it. */
+export interface FixturePaymentMethod {
+  id: string;
+  label: string;
+  kind: string;
+  isDefault: boolean;
+}
+
+export interface FixtureOrganization {
+  id: string;
+  apiKey: string;
+  keyId: string;
+  paymentMethods: FixturePaymentMethod[];
+}
+
+/**
+ * One organisation per scenario, so spec files never share mutable state (balances, limits,
+ * references) and can run in parallel.
+ */
+export const FIXTURE_ORGANIZATIONS = [
+  "main",
+  "other",
+  "balance",
+  "concurrent",
+  "defaults",
+  "disabled",
+  "unavailable",
+  "unavailableEnabled",
+  "noCurrency",
+  "severalNoDefault",
+  "singleCard",
+  "noCards",
+  "expiredOnly",
+  "outage",
+  "maxPerTopUp",
+  "maxBalance",
+  "frequency",
+  "daily",
+] as const;
+
+export type FixtureOrganizationName = (typeof FIXTURE_ORGANIZATIONS)[number];
+
+export interface E2eFixtures {
+  baseUrl: string;
+  database: "postgres" | "pglite";
+  organizations: Record<FixtureOrganizationName, FixtureOrganization>;
+  /** A key of `main` that was revoked after it was created. */
+  revokedKey: string;
+}

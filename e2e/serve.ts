@@ -1,0 +1,211 @@
+/**
+ * The Playwright web server: a fresh database provisioned with every fixture organisation, then
+ * `next start -p 3100` on it. Run by playwright.config.ts as `npx tsx e2e/serve.ts`.
+ *
+ * With TEST_DATABASE_URL a new database is created on that server (and dropped on exit); without
+ * it a temporary PGlite directory is used (and removed on exit), so a laptop needs no Postgres.
+ */
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { SimulatedBillingProvider } from "@/lib/billing/simulated";
+import { systemClock } from "@/lib/clock";
+import { openDatabase } from "@/lib/db/client";
+import { migratePglite, migratePostgres } from "@/lib/db/migrate";
+import { randomString } from "@/lib/ids";
+import { createApiKey, revokeApiKey } from "@/lib/points/api-keys";
+import { type CreateOrganizationInput, createOrganization } from "@/lib/points/organizations";
+import type { Services } from "@/lib/points/services";
+import {
+  type E2eFixtures,
+  FIXTURE_ORGANIZATIONS,
+  type FixtureOrganization,
+  type FixtureOrganizationName,
+} from "./fixture-types";
+
+const PORT = 3100;
+const ROOT = process.cwd();
+const ARTIFACTS = path.join(ROOT, "e2e", ".artifacts");
+const FIXTURES_FILE = path.join(ARTIFACTS, "fixtures.json");
+const NEXT_BIN = path.join(ROOT, "node_modules", ".bin", "next");
+
+const ALL_CARDS = ["visa", "mastercard", "declined", "insufficient_funds", "authentication_required", "processing", "expired"];
+const enabledUsd = { currency: "USD", apiPurchasesEnabled: true } as const;
+
+/** Every scenario's organisation, as an operator would provision it. */
+const scenarios: Record<FixtureOrganizationName, Omit<CreateOrganizationInput, "name">> = {
+  main: { settings: enabledUsd, cards: ALL_CARDS, defaultCardIndex: 0 },
+  other: { settings: enabledUsd, cards: ["visa"], defaultCardIndex: 0 },
+  // A saved currency other than USD proves an omitted currency is the organisation's, not a default.
+  balance: { settings: { currency: "GBP", apiPurchasesEnabled: true }, cards: ["visa"], defaultCardIndex: 0 },
+  concurrent: { settings: enabledUsd, cards: ["visa"], defaultCardIndex: 0 },
+  defaults: { settings: enabledUsd, cards: ["visa", "mastercard"], defaultCardIndex: 0 },
+  // Each refusing organisation also fails every later check, so only the order of checks decides.
+  disabled: { settings: { apiPurchasesEnabled: false }, cards: [], simulateOutage: true },
+  unavailable: { settings: { apiAvailable: false, apiPurchasesEnabled: false }, cards: [], simulateOutage: true },
+  unavailableEnabled: { settings: { ...enabledUsd, apiAvailable: false }, cards: ["visa"], defaultCardIndex: 0 },
+  noCurrency: { settings: { apiPurchasesEnabled: true }, cards: ["visa", "mastercard"] },
+  severalNoDefault: { settings: enabledUsd, cards: ["visa", "mastercard"] },
+  singleCard: { settings: enabledUsd, cards: ["mastercard"] },
+  noCards: { settings: enabledUsd, cards: [] },
+  expiredOnly: { settings: enabledUsd, cards: ["expired"], defaultCardIndex: 0 },
+  outage: { settings: { apiPurchasesEnabled: true }, cards: ["visa"], defaultCardIndex: 0, simulateOutage: true },
+  maxPerTopUp: { settings: { ...enabledUsd, maxPointsPerTopUp: 500 }, cards: ["visa"], defaultCardIndex: 0 },
+  maxBalance: { settings: { ...enabledUsd, maxPointsBalance: 600 }, cards: ["visa"], defaultCardIndex: 0 },
+  frequency: {
+    settings: { ...enabledUsd, frequencyLimit: { count: 2, windowSeconds: 3600 }, maxPointsPerTopUp: 5000 },
+    cards: ["visa", "declined"],
+    defaultCardIndex: 0,
+  },
+  daily: { settings: { ...enabledUsd, dailyPointsLimit: 1000 }, cards: ["visa", "declined"], defaultCardIndex: 0 },
+};
+
+interface Backend {
+  kind: "postgres" | "pglite";
+  /** The variables the Next server needs to open the same database. */
+  env: Record<string, string>;
+  cleanup(): Promise<void>;
+}
+
+async function prepareBackend(): Promise<Backend> {
+  const adminUrl = process.env.TEST_DATABASE_URL;
+  if (!adminUrl) {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "points-e2e-"));
+    return {
+      kind: "pglite",
+      env: { PGLITE_DIR: path.join(dir, "pglite") },
+      cleanup: async () => fs.rmSync(dir, { recursive: true, force: true }),
+    };
+  }
+  const name = `points_e2e_${randomString(10).toLowerCase()}`;
+  const { default: postgres } = await import("postgres");
+  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`create database ${name}`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  await migratePostgres(url.toString());
+  return {
+    kind: "postgres",
+    env: { DATABASE_URL: url.toString() },
+    cleanup: async () => {
+      await admin.unsafe(`drop database if exists ${name} with (force)`);
+      await admin.end({ timeout: 5 });
+    },
+  };
+}
+
+async function provision(backend: Backend): Promise<E2eFixtures> {
+  const database = await openDatabase(
+    backend.kind === "postgres" ? { url: backend.env.DATABASE_URL } : { pgliteDir: backend.env.PGLITE_DIR },
+  );
+  try {
+    if (database.kind === "pglite") await migratePglite(database.db);
+    const services: Services = {
+      db: database.db,
+      provider: new SimulatedBillingProvider(database.db, systemClock),
+      clock: systemClock,
+    };
+    const organizations: Partial<Record<FixtureOrganizationName, FixtureOrganization>> = {};
+    for (const name of FIXTURE_ORGANIZATIONS) {
+      const created = await createOrganization(services, { name: `e2e ${name}`, ...scenarios[name] });
+      organizations[name] = {
+        id: created.organization.id,
+        apiKey: created.apiKey.apiKey,
+        keyId: created.apiKey.keyId,
+        paymentMethods: created.paymentMethods.map((method) => ({
+          id: method.id,
+          label: method.label,
+          kind: method.kind ?? "",
+          isDefault: method.isDefault,
+        })),
+      };
+    }
+    const main = organizations.main;
+    if (!main) throw new Error("The main organisation was not provisioned.");
+    const revoked = await createApiKey(database.db, main.id, systemClock);
+    if (!(await revokeApiKey(database.db, revoked.keyId, systemClock))) throw new Error("The key was not revoked.");
+    return {
+      baseUrl: `http://127.0.0.1:${PORT}`,
+      database: backend.kind,
+      organizations: organizations as Record<FixtureOrganizationName, FixtureOrganization>,
+      revokedKey: revoked.apiKey,
+    };
+  } finally {
+    // PGlite allows one process per directory: the server must find it closed.
+    await database.close();
+  }
+}
+
+function ensureBuilt(): void {
+  if (fs.existsSync(path.join(ROOT, ".next", "BUILD_ID"))) return;
+  console.log("[e2e] .next/BUILD_ID is missing: running next build first.");
+  const built = spawnSync(NEXT_BIN, ["build"], {
+    stdio: "inherit",
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
+  });
+  if (built.status !== 0) throw new Error(`next build failed with status ${built.status ?? built.signal}`);
+}
+
+async function main(): Promise<void> {
+  fs.rmSync(FIXTURES_FILE, { force: true });
+  const backend = await prepareBackend();
+  let child: ChildProcess | undefined;
+  let cleaning: Promise<void> | undefined;
+  const cleanup = () => {
+    cleaning ??= backend.cleanup().catch((error: unknown) => {
+      console.error("[e2e] Cleanup failed:", error instanceof Error ? error.message : error);
+    });
+    return cleaning;
+  };
+
+  // Signals arrive before, during or after the child exists: forward them, and clean up when it is gone.
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
+    process.on(signal, () => {
+      if (child && child.exitCode === null && child.signalCode === null) {
+        child.kill(signal);
+      } else {
+        void cleanup().then(() => process.exit(1));
+      }
+    });
+  }
+
+  try {
+    ensureBuilt();
+    const fixtures = await provision(backend);
+    fs.mkdirSync(ARTIFACTS, { recursive: true });
+    fs.writeFileSync(FIXTURES_FILE, `${JSON.stringify(fixtures, null, 2)}\n`);
+    console.log(`[e2e] ${FIXTURE_ORGANIZATIONS.length} organisations provisioned on ${backend.kind}.`);
+  } catch (error) {
+    console.error("[e2e] Could not prepare the server:", error);
+    await cleanup();
+    process.exit(1);
+  }
+
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    ...backend.env,
+    NEXT_TELEMETRY_DISABLED: "1",
+    NODE_ENV: "production",
+    PORT: String(PORT),
+    // Production mode wants a secret; a throwaway one is right for a throwaway server.
+    AUTH_SECRET: process.env.AUTH_SECRET ?? randomString(40),
+    NEXTAUTH_SECRET: process.env.NEXTAUTH_SECRET ?? process.env.AUTH_SECRET ?? randomString(40),
+    NEXTAUTH_URL: process.env.NEXTAUTH_URL ?? `http://127.0.0.1:${PORT}`,
+  };
+  // The fixtures live only in the database prepared above; nothing else may be opened.
+  if (backend.kind === "pglite") delete env.DATABASE_URL;
+  else delete env.PGLITE_DIR;
+  delete env.TEST_DATABASE_URL;
+
+  child = spawn(NEXT_BIN, ["start", "-p", String(PORT)], { stdio: "inherit", env });
+  child.on("exit", (code, signal) => {
+    void cleanup().then(() => process.exit(code ?? (signal ? 1 : 0)));
+  });
+  child.on("error", (error) => {
+    console.error("[e2e] Could not start next:", error.message);
+    void cleanup().then(() => process.exit(1));
+  });
+}
+
+void main();

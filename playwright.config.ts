@@ -1,0 +1,37 @@
+import { defineConfig } from "@playwright/test";
+
+const PORT = 3100;
+
+/**
+ * End-to-end tests against `next start` on a freshly provisioned database (e2e/serve.ts).
+ * The `api` project speaks HTTP only; browser projects for the dashboard are added beside it.
+ */
+export default defineConfig({
+  testDir: "e2e",
+  outputDir: "e2e/.artifacts/test-results",
+  reporter: [["list"]],
+  workers: 2,
+  retries: 0,
+  forbidOnly: !!process.env.CI,
+  timeout: 30_000,
+  use: {
+    baseURL: `http://127.0.0.1:${PORT}`,
+  },
+  projects: [
+    {
+      name: "api",
+      testMatch: "**/e2e/api/**/*.spec.ts",
+    },
+  ],
+  webServer: {
+    command: "npx tsx e2e/serve.ts",
+    // 403 without a key means the app, its database and its routes are all up.
+    url: `http://127.0.0.1:${PORT}/v3/points/payment-methods`,
+    reuseExistingServer: false,
+    timeout: 240_000,
+    stdout: "pipe",
+    stderr: "pipe",
+    // SIGTERM (not the default SIGKILL) lets serve.ts drop its database or temporary directory.
+    gracefulShutdown: { signal: "SIGTERM", timeout: 15_000 },
+  },
+});
