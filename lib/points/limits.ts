@@ -1,11 +1,30 @@
-import { and, asc, desc, eq, gt, inArray, ne, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, inArray, ne, type SQL, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
 import { type Organization, topUps } from "@/lib/db/schema";
 import { PointsError } from "./errors";
 
 /** Statuses whose Points may still be credited: they count against the balance cap and the daily limit. */
 export const UNRESOLVED_STATUSES = ["pending", "processing", "awaiting_payment"] as const;
-const DAY_MS = 24 * 60 * 60 * 1000;
+export const DAY_MS = 24 * 60 * 60 * 1000;
+
+/*
+ * The counting rules, shared by the checks below and by the dashboard's usage view
+ * (lib/points/limit-usage.ts), so that what the Limits page shows is what a purchase is held to.
+ */
+
+/** Purchases that count toward the frequency limit: every one, failed ones too, created after windowStart. */
+export function frequencyWindowFilter(organizationId: string, windowStart: Date): SQL | undefined {
+  return and(eq(topUps.organizationId, organizationId), gt(topUps.createdAt, windowStart));
+}
+
+/** Purchases whose Points count toward the daily limit: not failed, created in the 24 hours before now. */
+export function dailyPointsFilter(organizationId: string, now: Date): SQL | undefined {
+  return and(
+    eq(topUps.organizationId, organizationId),
+    ne(topUps.status, "failed"),
+    gt(topUps.createdAt, new Date(now.getTime() - DAY_MS)),
+  );
+}
 
 type LimitSettings = Pick<
   Organization,
@@ -53,7 +72,8 @@ export async function assertWithinLimits(tx: Db, org: LimitSettings, points: num
   await assertDailyPoints(tx, org, points, now);
 }
 
-async function pendingPoints(tx: Db, organizationId: string): Promise<number> {
+/** Points of purchases that may still be credited: they count against the balance cap. */
+export async function pendingPoints(tx: Db, organizationId: string): Promise<number> {
   const [row] = await tx
     .select({ total: sql<string>`coalesce(sum(${topUps.points}), 0)` })
     .from(topUps)
@@ -70,7 +90,7 @@ async function assertFrequency(tx: Db, org: LimitSettings, now: Date): Promise<v
   const recent = await tx
     .select({ createdAt: topUps.createdAt })
     .from(topUps)
-    .where(and(eq(topUps.organizationId, org.id), gt(topUps.createdAt, windowStart)))
+    .where(frequencyWindowFilter(org.id, windowStart))
     .orderBy(desc(topUps.createdAt))
     .limit(count);
   const oldest = recent[count - 1];
@@ -94,16 +114,11 @@ async function assertDailyPoints(tx: Db, org: LimitSettings, points: number, now
   const rows = await tx
     .select({ createdAt: topUps.createdAt, points: topUps.points })
     .from(topUps)
-    .where(
-      and(
-        eq(topUps.organizationId, org.id),
-        ne(topUps.status, "failed"),
-        gt(topUps.createdAt, new Date(now.getTime() - DAY_MS)),
-      ),
-    )
+    .where(dailyPointsFilter(org.id, now))
     .orderBy(asc(topUps.createdAt));
-  let used = rows.reduce((sum, row) => sum + row.points, 0);
-  if (used + points <= limit) return;
+  const usedLast24h = rows.reduce((sum, row) => sum + row.points, 0);
+  if (usedLast24h + points <= limit) return;
+  let used = usedLast24h;
   // Retry when enough of the oldest purchases have rolled out of the 24 hours; never, if the bundle alone is too big.
   let freeAt = now.getTime() + DAY_MS;
   if (points <= limit) {
@@ -120,7 +135,7 @@ async function assertDailyPoints(tx: Db, org: LimitSettings, points: number, now
     `This organisation can buy at most ${limit} Points in 24 hours; retry after the time in Retry-After or choose a smaller bundle.`,
     {
       retryAfterSeconds: secondsUntil(freeAt, now),
-      details: { limit: "daily_points", daily_points_limit: limit, points_last_24h: used, points },
+      details: { limit: "daily_points", daily_points_limit: limit, points_last_24h: usedLast24h, points },
     },
   );
 }

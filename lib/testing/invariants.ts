@@ -44,3 +44,23 @@ export async function ledgerState(db: Db, organizationId: string): Promise<Ledge
     charges: Number(charges?.count ?? 0),
   };
 }
+
+/**
+ * I2 and I3 as assertions: the balance is the sum of the ledger, every paid top-up is credited
+ * exactly its Points once, and nothing else is credited.
+ */
+export async function expectBooksBalance(db: Db, organizationId: string): Promise<void> {
+  const { expect } = await import("vitest");
+  const [org] = await db.select().from(organizations).where(eq(organizations.id, organizationId));
+  const ledger = await db.select().from(pointsLedger).where(eq(pointsLedger.organizationId, organizationId));
+  const purchases = await db.select().from(topUps).where(eq(topUps.organizationId, organizationId));
+  expect(ledger.reduce((sum, row) => sum + row.delta, 0)).toBe(org?.pointsBalance);
+  for (const topUp of purchases) {
+    const credits = ledger.filter((row) => row.topUpId === topUp.id).map((row) => row.delta);
+    expect(credits, `credits of ${topUp.status} top-up ${topUp.reference}`).toEqual(
+      topUp.status === "paid" ? [topUp.points] : [],
+    );
+  }
+  const purchaseIds = new Set(purchases.map((topUp) => topUp.id));
+  expect(ledger.every((row) => row.topUpId !== null && purchaseIds.has(row.topUpId))).toBe(true);
+}

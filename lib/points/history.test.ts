@@ -1,0 +1,165 @@
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Organization, type TopUp, topUps } from "@/lib/db/schema";
+import { newId } from "@/lib/ids";
+import { backends, createTestContext, type TestContext } from "@/lib/testing/harness";
+import type { Bundle } from "./catalog";
+import { PointsError } from "./errors";
+import { getTopUp, listTopUps, streamTopUpsCsv, type ListTopUpsOptions } from "./history";
+import { createOrganization } from "./organizations";
+import { purchasePoints } from "./purchase";
+
+describe.each(backends())("top-up history (%s)", (backend) => {
+  let ctx: TestContext;
+  let org: Organization;
+  let other: Organization;
+  let cards: { visa: string; declined: string };
+
+  async function buy(reference: string, options: { points?: Bundle; card?: string; source?: "api" | "dashboard" } = {}) {
+    return purchasePoints(ctx, {
+      organization: org,
+      request: { points: options.points ?? 100, currency: "USD", paymentSourceId: options.card ?? cards.visa, reference },
+      source: options.source ?? "api",
+    });
+  }
+
+  /** Every page from the newest, following nextCursor, as the dashboard's "Next page" link does. */
+  async function allPages(options: Omit<ListTopUpsOptions, "cursor">, organizationId = org.id): Promise<TopUp[][]> {
+    const pages: TopUp[][] = [];
+    let cursor: string | undefined;
+    for (;;) {
+      const page = await listTopUps(ctx.db, organizationId, { ...options, cursor });
+      pages.push(page.topUps);
+      if (!page.nextCursor) return pages;
+      cursor = page.nextCursor;
+    }
+  }
+
+  beforeAll(async () => {
+    ctx = await createTestContext(backend);
+    const created = await createOrganization(ctx, {
+      name: "History",
+      settings: { currency: "USD", apiPurchasesEnabled: true },
+      cards: ["visa", "declined"],
+      defaultCardIndex: 0,
+    });
+    org = created.organization;
+    const [visa, declined] = created.paymentMethods;
+    if (!visa || !declined) throw new Error("cards were not provisioned");
+    cards = { visa: visa.id, declined: declined.id };
+    const second = await createOrganization(ctx, { name: "Other", cards: ["visa"], defaultCardIndex: 0 });
+    other = second.organization;
+
+    // Three purchases in the same instant, then two later ones: ties must be broken consistently.
+    await buy("same-1", { source: "api" });
+    await buy("same-2", { source: "dashboard" });
+    await buy("same-3", { source: "api", card: cards.declined });
+    ctx.clock.advance(1000);
+    await buy("later-1", { source: "dashboard", card: cards.declined, points: 250 });
+    ctx.clock.advance(1000);
+    await buy("latest", { source: "dashboard", points: 500 });
+    await purchasePoints(ctx, {
+      organization: other,
+      request: { points: 100, currency: "USD", reference: "same-1" },
+      source: "api",
+    });
+  }, 120_000);
+
+  afterAll(async () => {
+    await ctx?.close();
+  });
+
+  it("lists every top-up newest first, API and dashboard purchases alike", async () => {
+    const { topUps: listed, nextCursor } = await listTopUps(ctx.db, org.id, { limit: 50 });
+    expect(nextCursor).toBeNull();
+    expect(listed).toHaveLength(5);
+    expect(listed.slice(0, 2).map((topUp) => topUp.reference)).toEqual(["latest", "later-1"]);
+    expect(new Set(listed.slice(2).map((topUp) => topUp.reference))).toEqual(new Set(["same-1", "same-2", "same-3"]));
+    expect(new Set(listed.map((topUp) => topUp.source))).toEqual(new Set(["api", "dashboard"]));
+    const times = listed.map((topUp) => topUp.createdAt.getTime());
+    expect([...times].sort((a, b) => b - a)).toEqual(times);
+  });
+
+  it("filters by status and by source, and by both together", async () => {
+    const failed = await listTopUps(ctx.db, org.id, { status: "failed", limit: 50 });
+    expect(failed.topUps.map((topUp) => topUp.reference).sort()).toEqual(["later-1", "same-3"]);
+    const dashboard = await listTopUps(ctx.db, org.id, { source: "dashboard", limit: 50 });
+    expect(dashboard.topUps.map((topUp) => topUp.reference).sort()).toEqual(["later-1", "latest", "same-2"]);
+    const both = await listTopUps(ctx.db, org.id, { status: "paid", source: "dashboard", limit: 50 });
+    expect(both.topUps.map((topUp) => topUp.reference).sort()).toEqual(["latest", "same-2"]);
+    const none = await listTopUps(ctx.db, org.id, { status: "awaiting_payment", limit: 50 });
+    expect(none).toEqual({ topUps: [], nextCursor: null });
+  });
+
+  it("pages through every top-up exactly once, in the single-page order, even across equal timestamps", async () => {
+    const whole = (await listTopUps(ctx.db, org.id, { limit: 50 })).topUps.map((topUp) => topUp.id);
+    for (const size of [1, 2, 3, 4]) {
+      const pages = await allPages({ limit: size });
+      expect(pages.every((page) => page.length <= size)).toBe(true);
+      expect(pages.flat().map((topUp) => topUp.id)).toEqual(whole);
+    }
+    const failedPages = await allPages({ status: "failed", limit: 1 });
+    expect(failedPages.map((page) => page.map((topUp) => topUp.reference))).toEqual([["later-1"], ["same-3"]]);
+  });
+
+  it("never skips or repeats rows created within the same millisecond", async () => {
+    // Postgres keeps microseconds; a cursor rounded to a JS millisecond would lose these rows.
+    const org2 = (await createOrganization(ctx, { name: "Micro", cards: ["visa"], defaultCardIndex: 0 })).organization;
+    const micros = ["000001", "000002", "000002", "000003", "000900"];
+    for (const [index, micro] of micros.entries()) {
+      await ctx.db.insert(topUps).values({
+        id: newId("topUp"),
+        organizationId: org2.id,
+        reference: `micro-${index}`,
+        points: 100,
+        currency: "USD",
+        amount: 1000,
+        paymentSourceId: "pm_x",
+        billingCustomerId: org2.billingCustomerId,
+        source: "api",
+        status: "paid",
+        providerIdempotencyKey: `topup_micro_${index}`,
+        createdAt: sql`${`2026-11-22T10:00:00.${micro}Z`}::timestamptz`,
+      });
+    }
+    const pages = await allPages({ limit: 2 }, org2.id);
+    const references = pages.flat().map((topUp) => topUp.reference);
+    expect(references).toHaveLength(5);
+    expect(new Set(references).size).toBe(5);
+    expect(references[0]).toBe("micro-4");
+    expect(references.at(-1)).toBe("micro-0");
+  });
+
+  it("never shows another organisation's top-ups, even with the same reference or a guessed ID", async () => {
+    const mine = await listTopUps(ctx.db, org.id, { limit: 50 });
+    const theirs = await listTopUps(ctx.db, other.id, { limit: 50 });
+    expect(mine.topUps.every((topUp) => topUp.organizationId === org.id)).toBe(true);
+    expect(theirs.topUps.map((topUp) => topUp.reference)).toEqual(["same-1"]);
+    const theirId = theirs.topUps[0]?.id ?? "";
+    expect(await getTopUp(ctx.db, org.id, theirId)).toBeUndefined();
+    expect((await getTopUp(ctx.db, other.id, theirId))?.reference).toBe("same-1");
+    // A cursor from one organisation's history only positions the page: the rows stay the caller's own.
+    const firstPage = await listTopUps(ctx.db, org.id, { limit: 1 });
+    const crossed = await listTopUps(ctx.db, other.id, { limit: 50, cursor: firstPage.nextCursor ?? undefined });
+    expect(crossed.topUps.every((topUp) => topUp.organizationId === other.id)).toBe(true);
+  });
+
+  it("refuses a cursor it did not issue instead of showing a wrong page", async () => {
+    for (const cursor of ["nonsense", Buffer.from('["yesterday","tu_1"]').toString("base64url"), ""]) {
+      await expect(listTopUps(ctx.db, org.id, { limit: 10, cursor })).rejects.toBeInstanceOf(PointsError);
+    }
+  });
+
+  it("exports the filtered history as CSV with a header row, newest first", async () => {
+    const text = await new Response(streamTopUpsCsv(ctx.db, org.id, { source: "dashboard" })).text();
+    const lines = text.trimEnd().split("\r\n");
+    expect(lines[0]).toBe("id,reference,points,amount,currency,payment_source_id,status,source,created_at,paid_at");
+    expect(lines).toHaveLength(4);
+    const [latest] = (await listTopUps(ctx.db, org.id, { source: "dashboard", limit: 1 })).topUps;
+    expect(lines[1]).toBe(
+      `${latest?.id},latest,500,4500,USD,${cards.visa},paid,dashboard,${latest?.createdAt.toISOString()},${latest?.paidAt?.toISOString()}`,
+    );
+    const declined = lines.find((line) => line.includes(",later-1,"));
+    expect(declined).toMatch(/,failed,dashboard,[^,]+,$/);
+  });
+});

@@ -1,0 +1,91 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { backends, createTestContext, patchProvider, type TestContext, withProvider } from "@/lib/testing/harness";
+import { PointsError } from "./errors";
+import { createOrganization } from "./organizations";
+import { addTestCard, curlExample, deploymentUrl, expiresSoon, getPaymentDetails } from "./payment-details";
+import { listUsablePaymentMethods, toPaymentMethodJson } from "./payment-methods";
+
+describe.each(backends())("Payment details on %s", (backend) => {
+  let ctx: TestContext;
+  beforeAll(async () => {
+    ctx = await createTestContext(backend);
+  });
+  afterAll(async () => {
+    await ctx?.close();
+  });
+
+  it("lists exactly what GET /v3/points/payment-methods lists, and names the expired cards apart", async () => {
+    const created = await createOrganization(ctx, {
+      name: "Details Co",
+      settings: { apiPurchasesEnabled: true, currency: "EUR" },
+      cards: ["visa", "expired", "mastercard"],
+      defaultCardIndex: 2,
+    });
+    const details = await getPaymentDetails(ctx, created.organization.id);
+    if (details.status !== "ok") throw new Error("The methods should be listed.");
+    const api = (await listUsablePaymentMethods(ctx, created.organization)).map(toPaymentMethodJson);
+    expect(details.methods.map(toPaymentMethodJson)).toEqual(api);
+    expect(details.methods[0]?.isDefault).toBe(true);
+    expect(details.unusable).toEqual([{ id: created.paymentMethods[1]?.id, label: "Visa •••• 0069" }]);
+    expect(details).toMatchObject({ apiPurchasesEnabled: true, currency: "EUR", providerName: "simulated" });
+  });
+
+  it("says the provider is unavailable instead of failing the page", async () => {
+    const created = await createOrganization(ctx, { name: "Outage Co", cards: ["visa"], simulateOutage: true });
+    const details = await getPaymentDetails(ctx, created.organization.id);
+    expect(details.status).toBe("unavailable");
+  });
+
+  it("an admin's test card is saved for their organisation only, and the API lists it", async () => {
+    const mine = await createOrganization(ctx, { name: "Cards One", settings: { apiPurchasesEnabled: true } });
+    const theirs = await createOrganization(ctx, { name: "Cards Two", settings: { apiPurchasesEnabled: true } });
+    const added = await addTestCard(ctx, mine.organization.id, "mastercard");
+    expect(added.label).toBe("Mastercard •••• 4444");
+    expect((await listUsablePaymentMethods(ctx, mine.organization)).map((method) => method.id)).toEqual([added.id]);
+    expect(await listUsablePaymentMethods(ctx, theirs.organization)).toEqual([]);
+  });
+
+  it("refuses an unknown test card, and test cards altogether with another provider", async () => {
+    const created = await createOrganization(ctx, { name: "Cards Three" });
+    const unknown = await addTestCard(ctx, created.organization.id, "amex").catch((error: unknown) => error);
+    if (!(unknown instanceof PointsError)) throw new Error("An unknown test card was accepted.");
+    expect(unknown.details.fields).toHaveProperty("kind");
+
+    const stripe = withProvider(ctx, patchProvider(ctx.provider, { name: "stripe" }));
+    const refused = await addTestCard(stripe, created.organization.id, "visa").catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(PointsError);
+    expect(await listUsablePaymentMethods(ctx, created.organization)).toEqual([]);
+  });
+});
+
+describe("Payment details helpers", () => {
+  const now = new Date("2026-11-22T12:00:00Z");
+
+  it("flags a card whose last usable day is within two months, and not one further off or already expired", () => {
+    expect(expiresSoon({ expMonth: 11, expYear: 2026 }, now)).toBe(true);
+    expect(expiresSoon({ expMonth: 12, expYear: 2026 }, now)).toBe(true);
+    // Usable through 31 January 2027, which is more than two months after 22 November.
+    expect(expiresSoon({ expMonth: 1, expYear: 2027 }, now)).toBe(false);
+    expect(expiresSoon({ expMonth: 12, expYear: 2030 }, now)).toBe(false);
+    expect(expiresSoon({ expMonth: 10, expYear: 2026 }, now)).toBe(false);
+  });
+
+  it("builds this deployment's URL from the request headers, a proxy's first", () => {
+    const from = (headers: Record<string, string>) => deploymentUrl((name) => headers[name] ?? null);
+    expect(from({ host: "127.0.0.1:3100" })).toBe("http://127.0.0.1:3100");
+    expect(from({ host: "points.example.com" })).toBe("https://points.example.com");
+    expect(from({ host: "internal:3000", "x-forwarded-host": "api.acme.com", "x-forwarded-proto": "https" })).toBe(
+      "https://api.acme.com",
+    );
+    expect(from({ host: "evil.com'; rm -rf ~ #" })).toBe("http://localhost:3000");
+  });
+
+  it("the example request carries the method's ID and a placeholder, never a real key", () => {
+    const example = curlExample({ baseUrl: "https://points.example.com", paymentSourceId: "pm_sim_abc", currency: "GBP" });
+    expect(example).toContain("https://points.example.com/v3/points/top-ups");
+    expect(example).toContain('"payment_source_id":"pm_sim_abc"');
+    expect(example).toContain('"currency":"GBP"');
+    expect(example).toContain("Authorization: Bearer <YOUR_API_KEY>");
+    expect(example).not.toMatch(/pts_[A-Za-z0-9]{40}/);
+  });
+});
