@@ -24,6 +24,7 @@ export function acquirePgliteLock(dir: string): () => void {
       fs.writeSync(fd, String(process.pid));
       fs.closeSync(fd);
       const release = () => {
+        process.off("exit", release);
         try {
           if (fs.readFileSync(lockPath, "utf8").trim() === String(process.pid)) fs.unlinkSync(lockPath);
         } catch {

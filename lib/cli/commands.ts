@@ -1,0 +1,202 @@
+import { isTestCardKind, TEST_CARDS } from "@/lib/billing/simulated";
+import { CURRENCIES } from "@/lib/points/catalog";
+import { type OrganizationSettings, USER_ROLES } from "@/lib/points/organizations";
+import {
+  expectPositionals,
+  type FlagSpec,
+  flagValue,
+  type ParsedArgs,
+  parseArgs,
+  parseChoice,
+  parseIndex,
+  parsePositiveInteger,
+  UsageError,
+} from "./args";
+
+/** The organisation options shared by `org create` and `org update`, already validated. */
+export interface OrgOptions {
+  settings: OrganizationSettings;
+  defaultCardIndex?: number;
+  simulateOutage?: boolean;
+}
+
+export type PointsCommand =
+  | { kind: "help" }
+  | { kind: "org-create"; name: string; cards: string[]; options: OrgOptions; json: boolean }
+  | { kind: "org-update"; organizationId: string; options: OrgOptions; json: boolean }
+  | { kind: "key-create"; organizationId: string; json: boolean }
+  | { kind: "key-revoke"; keyId: string; json: boolean }
+  | { kind: "user-add"; organizationId: string; email: string; role: string; json: boolean }
+  | { kind: "reconcile"; json: boolean };
+
+const json: FlagSpec = { name: "json", kind: "switch" };
+
+const orgFlags: FlagSpec[] = [
+  json,
+  { name: "currency", kind: "value" },
+  { name: "api-purchases", kind: "value" },
+  { name: "available", kind: "value" },
+  { name: "default-card", kind: "value" },
+  { name: "max-points-per-top-up", kind: "value" },
+  { name: "max-points-balance", kind: "value" },
+  { name: "frequency-limit", kind: "value" },
+  { name: "daily-points-limit", kind: "value" },
+  { name: "simulate-outage", kind: "value" },
+];
+// --card is known to `org update` only so that it can be refused with the reason, not as unknown.
+const cardFlag: FlagSpec = { name: "card", kind: "value", repeatable: true };
+
+/**
+ * Turns the command line into a validated command without touching the database, so that every
+ * mistake in it is refused before anything is opened or written.
+ */
+export function parseCommand(argv: readonly string[]): PointsCommand {
+  const [first, second, ...rest] = argv;
+  // --help anywhere wins over any other mistake in the line: the operator is asking how to write it.
+  if (first === undefined || first === "help" || argv.includes("--help") || argv.includes("-h")) {
+    return { kind: "help" };
+  }
+  switch (first) {
+    case "org":
+      if (second === "create") return parseOrgCreate(rest);
+      if (second === "update") return parseOrgUpdate(rest);
+      break;
+    case "key":
+      if (second === "create") return parseKeyCreate(rest);
+      if (second === "revoke") return parseKeyRevoke(rest);
+      break;
+    case "user":
+      if (second === "add") return parseUserAdd(rest);
+      break;
+    case "reconcile":
+      return parseReconcile(second === undefined ? [] : [second, ...rest]);
+  }
+  const known = ["org", "key", "user"].includes(first);
+  throw new UsageError(
+    known && second === undefined
+      ? `"${first}" needs a subcommand.`
+      : `Unknown command "${[first, ...(known && second !== undefined ? [second] : [])].join(" ")}".`,
+    true,
+  );
+}
+
+function parseOrgCreate(args: string[]): PointsCommand {
+  const parsed = parseArgs(args, [...orgFlags, cardFlag, { name: "name", kind: "value" }], "org create");
+  expectPositionals(parsed, [], "org create");
+  const name = flagValue(parsed, "name");
+  if (name === undefined || !name.trim()) throw new UsageError('"org create" needs --name NAME.');
+  const cards = parsed.values.get("card") ?? [];
+  for (const card of cards) {
+    if (!isTestCardKind(card)) {
+      throw new UsageError(`Unknown --card "${card}": use one of ${Object.keys(TEST_CARDS).join(", ")}.`);
+    }
+  }
+  return { kind: "org-create", name, cards, options: parseOrgOptions(parsed), json: parsed.switches.has("json") };
+}
+
+function parseOrgUpdate(args: string[]): PointsCommand {
+  const parsed = parseArgs(args, [...orgFlags, cardFlag], "org update");
+  if (parsed.values.has("card")) {
+    throw new UsageError("--card works only with \"org create\": an existing organisation's cards cannot be added here.");
+  }
+  const [organizationId = ""] = expectPositionals(parsed, ["ORG_ID"], "org update");
+  return { kind: "org-update", organizationId, options: parseOrgOptions(parsed), json: parsed.switches.has("json") };
+}
+
+function parseOrgOptions(parsed: ParsedArgs): OrgOptions {
+  const settings: OrganizationSettings = {};
+  const currency = flagValue(parsed, "currency");
+  if (currency !== undefined) {
+    const choice = parseChoice(currency, "currency", [...CURRENCIES, "none"]);
+    settings.currency = choice === "none" ? null : choice;
+  }
+  const apiPurchases = flagValue(parsed, "api-purchases");
+  if (apiPurchases !== undefined) {
+    settings.apiPurchasesEnabled = parseChoice(apiPurchases, "api-purchases", ["enabled", "disabled"]) === "enabled";
+  }
+  const available = flagValue(parsed, "available");
+  if (available !== undefined) settings.apiAvailable = parseChoice(available, "available", ["yes", "no"]) === "yes";
+  const perTopUp = optionalLimit(parsed, "max-points-per-top-up");
+  if (perTopUp !== undefined) settings.maxPointsPerTopUp = perTopUp;
+  const balance = optionalLimit(parsed, "max-points-balance");
+  if (balance !== undefined) settings.maxPointsBalance = balance;
+  const daily = optionalLimit(parsed, "daily-points-limit");
+  if (daily !== undefined) settings.dailyPointsLimit = daily;
+  const frequency = flagValue(parsed, "frequency-limit");
+  if (frequency !== undefined) settings.frequencyLimit = parseFrequency(frequency);
+
+  const options: OrgOptions = { settings };
+  const defaultCard = flagValue(parsed, "default-card");
+  if (defaultCard !== undefined) options.defaultCardIndex = parseIndex(defaultCard, "default-card");
+  const outage = flagValue(parsed, "simulate-outage");
+  if (outage !== undefined) options.simulateOutage = parseChoice(outage, "simulate-outage", ["on", "off"]) === "on";
+  return options;
+}
+
+/** N or "none" (null clears the limit); undefined when the flag was not given. */
+function optionalLimit(parsed: ParsedArgs, flag: string): number | null | undefined {
+  const value = flagValue(parsed, flag);
+  if (value === undefined) return undefined;
+  return value === "none" ? null : parsePositiveInteger(value, flag, true);
+}
+
+function parseFrequency(value: string): { count: number; windowSeconds: number } | null {
+  if (value === "none") return null;
+  const match = /^([^/]+)\/([^/]+)$/.exec(value);
+  const count = match?.[1];
+  const seconds = match?.[2];
+  if (count === undefined || seconds === undefined) {
+    throw new UsageError(`--frequency-limit must be COUNT/SECONDS (e.g. 10/60) or "none", not "${value}".`);
+  }
+  const bad = () =>
+    new UsageError(
+      `--frequency-limit must be COUNT/SECONDS with both positive whole numbers (e.g. 10/60) or "none", not "${value}".`,
+    );
+  if (!/^[1-9][0-9]*$/.test(count) || !/^[1-9][0-9]*$/.test(seconds)) throw bad();
+  try {
+    return {
+      count: parsePositiveInteger(count, "frequency-limit", true),
+      windowSeconds: parsePositiveInteger(seconds, "frequency-limit", true),
+    };
+  } catch {
+    throw bad();
+  }
+}
+
+function parseKeyCreate(args: string[]): PointsCommand {
+  const parsed = parseArgs(args, [json], "key create");
+  const [organizationId = ""] = expectPositionals(parsed, ["ORG_ID"], "key create");
+  return { kind: "key-create", organizationId, json: parsed.switches.has("json") };
+}
+
+function parseKeyRevoke(args: string[]): PointsCommand {
+  const parsed = parseArgs(args, [json], "key revoke");
+  const [keyId = ""] = expectPositionals(parsed, ["KEY_ID"], "key revoke");
+  return { kind: "key-revoke", keyId, json: parsed.switches.has("json") };
+}
+
+function parseUserAdd(args: string[]): PointsCommand {
+  const parsed = parseArgs(
+    args,
+    [json, { name: "email", kind: "value" }, { name: "role", kind: "value" }],
+    "user add",
+  );
+  const [organizationId = ""] = expectPositionals(parsed, ["ORG_ID"], "user add");
+  const email = flagValue(parsed, "email");
+  if (email === undefined) throw new UsageError('"user add" needs --email E.');
+  const role = flagValue(parsed, "role");
+  if (role === undefined) throw new UsageError('"user add" needs --role admin|member.');
+  return {
+    kind: "user-add",
+    organizationId,
+    email,
+    role: parseChoice(role, "role", USER_ROLES),
+    json: parsed.switches.has("json"),
+  };
+}
+
+function parseReconcile(args: string[]): PointsCommand {
+  const parsed = parseArgs(args, [json], "reconcile");
+  expectPositionals(parsed, [], "reconcile");
+  return { kind: "reconcile", json: parsed.switches.has("json") };
+}

@@ -1,0 +1,48 @@
+import { TEST_CARDS } from "@/lib/billing/simulated";
+
+const CARD_INDENT = " ".repeat(40);
+
+/** The simulated card kinds, wrapped under the --card description. */
+function cardKindLines(): string {
+  const lines: string[] = [];
+  let line = "";
+  for (const kind of Object.keys(TEST_CARDS)) {
+    const next = line ? `${line}, ${kind}` : `(${kind}`;
+    if (next.length > 50 && line) {
+      lines.push(`${CARD_INDENT}${line},`);
+      line = kind;
+    } else {
+      line = next;
+    }
+  }
+  lines.push(`${CARD_INDENT}${line})`);
+  return lines.join("\n");
+}
+
+/** The operator command's usage, as CONTRACT.md §7 documents it. */
+export const USAGE = `Usage: npm run points -- <command>
+
+Commands:
+  org create --name NAME [options] [--json]
+  org update ORG_ID [options] [--json]
+    --currency USD|GBP|EUR|none         saved default currency
+    --api-purchases enabled|disabled    (create: disabled)
+    --available yes|no                  eligible for API top-ups (create: yes)
+    --card KIND                         repeatable, create only: a simulated saved payment method
+${cardKindLines()}
+    --default-card INDEX                0-based index into the cards; omitted: no default
+    --max-points-per-top-up N | none
+    --max-points-balance N | none
+    --frequency-limit COUNT/SECONDS | none
+    --daily-points-limit N | none
+    --simulate-outage on|off            the simulated provider cannot list payment methods (502)
+  key create ORG_ID [--json]            prints the new key once
+  key revoke KEY_ID [--json]
+  user add ORG_ID --email E --role admin|member [--json]   a generated password, printed once
+  reconcile [--json]                    settles purchases left unresolved (pending/processing)
+  help                                  this text
+
+Options also take the form --flag=value. --json prints one JSON object on stdout.
+The database is DATABASE_URL's Postgres, or else the embedded PGlite under .data/ (PGLITE_DIR);
+the embedded one can be opened by one process at a time, so stop the server first or set DATABASE_URL.
+`;
