@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { and, eq, isNull } from "drizzle-orm";
+import { and, desc, eq, isNull, sql } from "drizzle-orm";
 import type { Clock } from "@/lib/clock";
 import type { Db } from "@/lib/db/client";
 import { apiKeys, organizations, type Organization } from "@/lib/db/schema";
@@ -105,4 +105,29 @@ export async function authenticateApiRequest(
   const organization = await authenticateApiKey(db, authorization, clock);
   assertApiAccess(organization);
   return organization;
+}
+
+export interface ApiKeySummary {
+  id: string;
+  /** The first characters of the key, enough to recognise it; the rest is never stored. */
+  prefix: string;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+  revokedAt: Date | null;
+}
+
+/** The organisation's keys for the dashboard, active ones first, newest first within each group. */
+export async function listApiKeys(db: Db, organizationId: string): Promise<ApiKeySummary[]> {
+  const rows = await db
+    .select({
+      id: apiKeys.id,
+      prefix: apiKeys.prefix,
+      createdAt: apiKeys.createdAt,
+      lastUsedAt: apiKeys.lastUsedAt,
+      revokedAt: apiKeys.revokedAt,
+    })
+    .from(apiKeys)
+    .where(eq(apiKeys.organizationId, organizationId))
+    .orderBy(sql`${apiKeys.revokedAt} is not null`, desc(apiKeys.createdAt), desc(apiKeys.id));
+  return rows;
 }

@@ -1,0 +1,87 @@
+import type { Metadata } from "next";
+import { CreateKeyForm } from "@/components/dashboard/account/create-key-form";
+import { ReadOnlyNotice } from "@/components/dashboard/account/read-only-notice";
+import { RevokeKeyForm } from "@/components/dashboard/account/revoke-key-form";
+import { Badge } from "@/components/ui/badge";
+import { Card, PageHeader } from "@/components/ui/card";
+import { requireUser } from "@/lib/auth/session";
+import { formatDateTime } from "@/lib/format";
+import { listApiKeys } from "@/lib/points/api-keys";
+import { getRuntime } from "@/lib/runtime";
+import { createApiKeyAction, revokeApiKeyAction } from "./actions";
+
+export const metadata: Metadata = { title: "API keys · Points" };
+
+export default async function ApiKeysPage() {
+  const user = await requireUser();
+  const runtime = await getRuntime();
+  const keys = await listApiKeys(runtime.db, user.organizationId);
+  const canEdit = user.role === "admin";
+  const active = keys.filter((key) => key.revokedAt === null).length;
+
+  return (
+    <>
+      <PageHeader
+        title="API keys"
+        description={
+          <>
+            Keys authenticate your REST requests: send <code className="font-mono text-xs">Authorization: Bearer &lt;key&gt;</code>.
+            Anyone with a key can buy Points for your organisation, so keep keys secret.
+          </>
+        }
+      />
+      <div className="space-y-6">
+        {!canEdit && <ReadOnlyNotice what="your organisation's keys" />}
+        <Card title="Create a key" description="The whole key is shown once, right after you create it.">
+          <CreateKeyForm canEdit={canEdit} action={createApiKeyAction} />
+        </Card>
+
+        <Card
+          title="Keys"
+          description={`${active} active, ${keys.length - active} revoked. Last used is updated at most once a minute.`}
+        >
+          {keys.length === 0 ? (
+            <p className="text-sm text-slate-600">No keys yet.</p>
+          ) : (
+            <ul className="-my-2 divide-y divide-slate-100" aria-label="API keys">
+              {keys.map((key) => (
+                <li
+                  key={key.id}
+                  className="flex flex-col gap-3 py-4 sm:flex-row sm:items-center sm:justify-between"
+                  data-testid="api-key-row"
+                  data-prefix={key.prefix}
+                >
+                  <div className="min-w-0">
+                    <p className="flex flex-wrap items-center gap-2">
+                      <span className="font-mono text-sm font-semibold text-slate-900">{key.prefix}…</span>
+                      {key.revokedAt ? <Badge tone="red">Revoked</Badge> : <Badge tone="green">Active</Badge>}
+                    </p>
+                    <dl className="mt-1.5 grid gap-x-6 gap-y-1 text-xs text-slate-600 sm:grid-flow-col">
+                      <div>
+                        <dt className="inline">Created </dt>
+                        <dd className="inline text-slate-800">{formatDateTime(key.createdAt)}</dd>
+                      </div>
+                      <div>
+                        <dt className="inline">Last used </dt>
+                        <dd className="inline text-slate-800">{key.lastUsedAt ? formatDateTime(key.lastUsedAt) : "Never"}</dd>
+                      </div>
+                      {key.revokedAt && (
+                        <div>
+                          <dt className="inline">Revoked </dt>
+                          <dd className="inline text-slate-800">{formatDateTime(key.revokedAt)}</dd>
+                        </div>
+                      )}
+                    </dl>
+                  </div>
+                  {!key.revokedAt && (
+                    <RevokeKeyForm keyId={key.id} prefix={key.prefix} canEdit={canEdit} action={revokeApiKeyAction} />
+                  )}
+                </li>
+              ))}
+            </ul>
+          )}
+        </Card>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,119 @@
+import type { Metadata } from "next";
+import type { ReactNode } from "react";
+import { UsageMeter } from "@/components/dashboard/account/usage-meter";
+import { PageHeader } from "@/components/ui/card";
+import { requireUser } from "@/lib/auth/session";
+import { formatDateTime, formatPoints } from "@/lib/format";
+import { getLimitUsage } from "@/lib/points/limit-usage";
+import { getOrganization } from "@/lib/points/organizations";
+import { getRuntime } from "@/lib/runtime";
+
+export const metadata: Metadata = { title: "Limits · Points" };
+
+export default async function LimitsPage() {
+  const user = await requireUser();
+  const runtime = await getRuntime();
+  const organization = await getOrganization(runtime.db, user.organizationId);
+  if (!organization) throw new Error("The signed-in user's organisation no longer exists.");
+  const now = runtime.clock.now();
+  const usage = await getLimitUsage(runtime.db, organization, now);
+  const frequency = usage.frequency.limit;
+
+  return (
+    <>
+      <PageHeader
+        title="Limits"
+        description="Your organisation's purchase limits and how much of each is in use. Limits are set by our team; contact support to change one."
+      />
+      <div className="grid gap-4 md:grid-cols-2">
+        <LimitCard
+          title="Largest single purchase"
+          rule="A purchase of a larger bundle is refused (409 limit_exceeded)."
+          testId="limit-max-per-top-up"
+        >
+          {usage.maxPointsPerTopUp === null ? (
+            <NoLimit />
+          ) : (
+            <p className="text-2xl font-semibold tabular-nums text-slate-900">
+              {formatPoints(usage.maxPointsPerTopUp)} <span className="text-sm font-normal text-slate-600">Points</span>
+            </p>
+          )}
+        </LimitCard>
+
+        <LimitCard
+          title="Maximum balance"
+          rule="Balance plus purchases still being processed may not pass it (409 limit_exceeded)."
+          testId="limit-max-balance"
+        >
+          {usage.balance.limit === null ? (
+            <NoLimit />
+          ) : (
+            <UsageMeter label="Balance against the maximum" used={usage.balance.used} limit={usage.balance.limit} unit="Points" />
+          )}
+          <p className="mt-2 text-xs text-slate-500">
+            Balance {formatPoints(usage.balance.pointsBalance)} + {formatPoints(usage.balance.pendingPoints)} being processed.
+          </p>
+        </LimitCard>
+
+        <LimitCard
+          title="Purchase frequency"
+          rule="Every purchase counts, failed ones too; over the limit the API answers 429 with Retry-After."
+          testId="limit-frequency"
+        >
+          {frequency === null ? (
+            <NoLimit />
+          ) : (
+            <>
+              <UsageMeter
+                label="Purchases in the current window"
+                used={usage.frequency.used ?? 0}
+                limit={frequency.count}
+                unit={`purchases in the last ${describeSeconds(frequency.windowSeconds)}`}
+              />
+            </>
+          )}
+        </LimitCard>
+
+        <LimitCard
+          title="Daily Points"
+          rule="Points bought in the last 24 hours, rolling; failed purchases do not count. Over it: 429 with Retry-After."
+          testId="limit-daily"
+        >
+          {usage.daily.limit === null ? (
+            <>
+              <NoLimit />
+              <p className="mt-2 text-sm text-slate-700">
+                <span className="font-semibold tabular-nums">{formatPoints(usage.daily.used)}</span> Points bought in the
+                last 24 hours.
+              </p>
+            </>
+          ) : (
+            <UsageMeter label="Points in the last 24 hours" used={usage.daily.used} limit={usage.daily.limit} unit="Points in the last 24 hours" />
+          )}
+        </LimitCard>
+      </div>
+      <p className="mt-6 text-xs text-slate-500">Usage as of {formatDateTime(now)}. Reload the page to update it.</p>
+    </>
+  );
+}
+
+function LimitCard({ title, rule, testId, children }: { title: string; rule: string; testId: string; children: ReactNode }) {
+  return (
+    <section className="flex flex-col rounded-xl border border-slate-200 bg-white p-5 shadow-sm" data-testid={testId} aria-label={title}>
+      <h2 className="text-sm font-semibold text-slate-900">{title}</h2>
+      <div className="mt-3 flex-1">{children}</div>
+      <p className="mt-4 border-t border-slate-100 pt-3 text-xs text-slate-500">{rule}</p>
+    </section>
+  );
+}
+
+function NoLimit() {
+  return <p className="text-2xl font-semibold text-slate-400">No limit</p>;
+}
+
+function describeSeconds(seconds: number): string {
+  if (seconds % 86_400 === 0) return seconds === 86_400 ? "24 hours" : `${seconds / 86_400} days`;
+  if (seconds % 3_600 === 0) return seconds === 3_600 ? "hour" : `${seconds / 3_600} hours`;
+  if (seconds % 60 === 0) return seconds === 60 ? "minute" : `${seconds / 60} minutes`;
+  return `${seconds} seconds`;
+}

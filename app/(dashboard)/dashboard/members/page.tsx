@@ -1,0 +1,50 @@
+import type { Metadata } from "next";
+import { AddMemberForm } from "@/components/dashboard/account/add-member-form";
+import { ReadOnlyNotice } from "@/components/dashboard/account/read-only-notice";
+import { Badge } from "@/components/ui/badge";
+import { Card, PageHeader } from "@/components/ui/card";
+import { requireUser } from "@/lib/auth/session";
+import { formatDateTime } from "@/lib/format";
+import { listMembers } from "@/lib/points/members";
+import { getRuntime } from "@/lib/runtime";
+import { addMemberAction } from "./actions";
+
+export const metadata: Metadata = { title: "Members · Points" };
+
+export default async function MembersPage() {
+  const user = await requireUser();
+  const runtime = await getRuntime();
+  const members = await listMembers(runtime.db, user.organizationId);
+  const canEdit = user.role === "admin";
+
+  return (
+    <>
+      <PageHeader
+        title="Members"
+        description="People who can sign in to this dashboard. Members can look at everything; admins can also change settings, buy Points and manage keys."
+      />
+      <div className="space-y-6">
+        {!canEdit && <ReadOnlyNotice what="who has access" />}
+        <Card title="Add a person" description="They get a generated password, shown once here.">
+          <AddMemberForm canEdit={canEdit} action={addMemberAction} />
+        </Card>
+        <Card title={`People (${members.length})`}>
+          <ul className="-my-2 divide-y divide-slate-100" aria-label="People">
+            {members.map((member) => (
+              <li key={member.id} className="flex flex-wrap items-center justify-between gap-2 py-3" data-testid="member-row">
+                <div className="min-w-0">
+                  <p className="truncate text-sm font-medium text-slate-900">
+                    {member.email}
+                    {member.id === user.userId && <span className="ml-2 text-xs font-normal text-slate-500">(you)</span>}
+                  </p>
+                  <p className="text-xs text-slate-500">Added {formatDateTime(member.createdAt)}</p>
+                </div>
+                <Badge tone={member.role === "admin" ? "indigo" : "slate"}>{member.role === "admin" ? "Admin" : "Member"}</Badge>
+              </li>
+            ))}
+          </ul>
+        </Card>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,97 @@
+/**
+ * What the account specs (auth.spec.ts, account.spec.ts) need, provisioned by e2e/serve.ts before
+ * the server starts and merged into e2e/.artifacts/fixtures.json under the key `account`.
+ *
+ * One organisation per scenario, so no test depends on another's saved settings, keys or limits,
+ * and the spec files can run in parallel. `other` exists only to prove that nothing of it shows
+ * up, or can be touched, from the others.
+ */
+import type { Services } from "@/lib/points/services";
+
+export interface AccountFixtureUser {
+  email: string;
+  password: string;
+}
+
+export interface AccountFixtureOrganization {
+  id: string;
+  name: string;
+  apiKey: string;
+  keyId: string;
+  admin: AccountFixtureUser;
+  /** A member (look, never change); every organisation has one. */
+  member: AccountFixtureUser;
+  /** Saved cards in the order provisioned, with the test card behind each. */
+  paymentMethods: { id: string; label: string; kind: string; isDefault: boolean }[];
+}
+
+export const ACCOUNT_SCENARIOS = [
+  "signin",
+  "enable",
+  "copy",
+  "defaults",
+  "keys",
+  "viewer",
+  "limits",
+  "members",
+  "other",
+] as const;
+
+export type AccountScenario = (typeof ACCOUNT_SCENARIOS)[number];
+export type AccountFixtures = Record<AccountScenario, AccountFixtureOrganization>;
+
+export async function provisionAccountFixtures(services: Services): Promise<Record<string, unknown>> {
+  // Imported here rather than at the top, so specs can import this file's types without the database code.
+  const { addUser, createOrganization } = await import("@/lib/points/organizations");
+  type Input = Omit<Parameters<typeof createOrganization>[1], "name">;
+  const usd = { currency: "USD", apiPurchasesEnabled: true } as const;
+
+  const scenarios: Record<AccountScenario, Input> = {
+    signin: { settings: usd, cards: ["visa"], defaultCardIndex: 0 },
+    // Disabled until the spec enables and saves it.
+    enable: { settings: { currency: "USD", apiPurchasesEnabled: false }, cards: ["visa"], defaultCardIndex: 0 },
+    copy: { settings: usd, cards: ["visa", "mastercard", "expired"], defaultCardIndex: 0 },
+    // No saved currency and no default card: a purchase must name both until Settings saves them.
+    defaults: { settings: { apiPurchasesEnabled: true }, cards: ["visa", "mastercard"] },
+    keys: { settings: usd, cards: ["visa"], defaultCardIndex: 0 },
+    // Disabled, so a member's forced save would show as a change if the server let it through.
+    viewer: { settings: { currency: "USD", apiPurchasesEnabled: false }, cards: ["visa"], defaultCardIndex: 0 },
+    limits: {
+      settings: {
+        ...usd,
+        maxPointsPerTopUp: 2500,
+        maxPointsBalance: 10000,
+        frequencyLimit: { count: 5, windowSeconds: 3600 },
+        dailyPointsLimit: 5000,
+      },
+      cards: ["visa", "declined"],
+      defaultCardIndex: 0,
+    },
+    members: { settings: usd, cards: ["visa"], defaultCardIndex: 0 },
+    other: { settings: usd, cards: ["visa", "mastercard"], defaultCardIndex: 0 },
+  };
+
+  const fixtures: Partial<AccountFixtures> = {};
+  for (const scenario of ACCOUNT_SCENARIOS) {
+    const created = await createOrganization(services, { name: `Account ${scenario}`, ...scenarios[scenario] });
+    const member = await addUser(services, created.organization.id, {
+      email: `member-${created.organization.id.slice(-8).toLowerCase()}@e2e-account.example`,
+      role: "member",
+    });
+    fixtures[scenario] = {
+      id: created.organization.id,
+      name: created.organization.name,
+      apiKey: created.apiKey.apiKey,
+      keyId: created.apiKey.keyId,
+      admin: { email: created.admin.email, password: created.admin.password },
+      member: { email: member.email, password: member.password },
+      paymentMethods: created.paymentMethods.map((method) => ({
+        id: method.id,
+        label: method.label,
+        kind: method.kind ?? "",
+        isDefault: method.isDefault,
+      })),
+    };
+  }
+  return fixtures;
+}

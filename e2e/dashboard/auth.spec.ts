@@ -1,0 +1,86 @@
+import path from "node:path";
+import type { Page } from "@playwright/test";
+import { expect, readFixtures, test } from "../fixtures";
+import type { AccountFixtures } from "./account.fixtures";
+
+const SCREENSHOTS = path.join(process.cwd(), "e2e", ".artifacts", "screenshots");
+
+const DASHBOARD_PAGES = [
+  "/dashboard",
+  "/dashboard/buy",
+  "/dashboard/history",
+  "/dashboard/payment-details",
+  "/dashboard/settings",
+  "/dashboard/api-keys",
+  "/dashboard/limits",
+  "/dashboard/members",
+];
+
+/** The organisations e2e/serve.ts provisioned for these specs (see account.fixtures.ts). */
+function accountFixtures(): AccountFixtures {
+  const all: object = readFixtures();
+  if (!("account" in all)) throw new Error("fixtures.json has no `account` key: provisionAccountFixtures did not run.");
+  return all.account as AccountFixtures;
+}
+
+async function fillSignIn(page: Page, email: string, password: string): Promise<void> {
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+}
+
+test.describe("signing in and out", () => {
+  const org = accountFixtures().signin;
+
+  test("the right password opens the organisation's dashboard", async ({ page }) => {
+    await page.goto("/signin");
+    await page.screenshot({ path: path.join(SCREENSHOTS, "signin.png"), fullPage: true });
+    await fillSignIn(page, org.admin.email, org.admin.password);
+    await expect(page).toHaveURL(/\/dashboard$/);
+    const header = page.getByRole("banner");
+    await expect(header).toContainText(org.name);
+    await expect(header).toContainText(org.admin.email);
+    await expect(header.getByText("admin", { exact: true })).toBeVisible();
+  });
+
+  test("a wrong password is refused without saying which part was wrong, and opens nothing", async ({ page }) => {
+    await page.goto("/signin");
+    await fillSignIn(page, org.admin.email, `${org.admin.password}x`);
+    await expect(page.getByText("That email and password do not match an account.")).toBeVisible();
+    await expect(page).toHaveURL(/\/signin/);
+    // An unknown email gets the very same answer.
+    await page.goto("/signin");
+    await expect(page.getByText("That email and password do not match an account.")).toHaveCount(0);
+    await fillSignIn(page, "nobody@e2e-account.example", org.admin.password);
+    await expect(page.getByText("That email and password do not match an account.")).toBeVisible();
+    await page.goto("/dashboard/settings");
+    await expect(page).toHaveURL(/\/signin/);
+  });
+
+  test("signing out ends the session: the dashboard sends you back to sign in", async ({ page }) => {
+    await page.goto("/signin");
+    await fillSignIn(page, org.member.email, org.member.password);
+    await expect(page).toHaveURL(/\/dashboard$/);
+    await expect(page.getByRole("banner").getByText("member", { exact: true })).toBeVisible();
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await expect(page).toHaveURL(/\/signin/);
+    for (const target of ["/dashboard", "/dashboard/api-keys"]) {
+      await page.goto(target);
+      await expect(page).toHaveURL(/\/signin/);
+    }
+  });
+
+  test("a signed-out visitor of any dashboard page is sent to sign in, and back there afterwards", async ({ page }) => {
+    for (const target of DASHBOARD_PAGES) {
+      const response = await page.goto(target);
+      await expect(page, `${target} must redirect`).toHaveURL(/\/signin/);
+      expect(response?.status()).toBe(200);
+      await expect(page.getByRole("heading", { name: "Sign in to Points" })).toBeVisible();
+      await expect(page.locator("body")).not.toContainText("Payment method ID");
+    }
+    await page.goto("/dashboard/limits");
+    await fillSignIn(page, org.admin.email, org.admin.password);
+    await expect(page).toHaveURL(/\/dashboard\/limits$/);
+    await expect(page.getByRole("heading", { name: "Limits", level: 1 })).toBeVisible();
+  });
+});

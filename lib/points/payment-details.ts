@@ -1,0 +1,143 @@
+import { isTestCardKind, TEST_CARDS, type TestCardKind } from "@/lib/billing/simulated";
+import type { Currency } from "./catalog";
+import { isCurrency } from "./catalog";
+import { PointsError } from "./errors";
+import { getOrganization, listProvisionedPaymentMethods } from "./organizations";
+import { listUsablePaymentMethods, type PaymentMethod, paymentMethodLabel } from "./payment-methods";
+import type { Services } from "./services";
+
+/** A card is flagged on the Payment details page when its last usable day is this close. */
+export const EXPIRY_WARNING_MONTHS = 2;
+
+export interface PaymentDetailsMethod extends PaymentMethod {
+  /** Usable now, but its expiry month ends within EXPIRY_WARNING_MONTHS. */
+  expiresSoon: boolean;
+}
+
+export type PaymentDetails = {
+  apiPurchasesEnabled: boolean;
+  apiAvailable: boolean;
+  /** The saved default currency, used in the example request; null when none is saved. */
+  currency: Currency | null;
+  providerName: "simulated" | "stripe";
+} & (
+  | {
+      status: "ok";
+      /** The same list GET /v3/points/payment-methods answers with: usable methods, the default first. */
+      methods: PaymentDetailsMethod[];
+      /** Saved methods the API will not accept (expired), named so the admin knows why they are missing. */
+      unusable: { id: string; label: string }[];
+    }
+  | { status: "unavailable"; message: string }
+);
+
+/**
+ * Everything the Payment details page shows for one organisation. Whether the IDs may be shown
+ * (spec 2.3: only once API purchases are enabled) is the page's decision, from apiPurchasesEnabled.
+ */
+export async function getPaymentDetails(services: Services, organizationId: string): Promise<PaymentDetails> {
+  const organization = await getOrganization(services.db, organizationId);
+  if (!organization) throw new PointsError("not_found", "This organisation no longer exists.");
+  const base = {
+    apiPurchasesEnabled: organization.apiPurchasesEnabled,
+    apiAvailable: organization.apiAvailable,
+    currency: isCurrency(organization.currency) ? organization.currency : null,
+    providerName: services.provider.name,
+  };
+  let usable: PaymentMethod[];
+  try {
+    usable = await listUsablePaymentMethods(services, organization);
+  } catch (error) {
+    if (error instanceof PointsError && error.code === "payment_methods_unavailable") {
+      return { ...base, status: "unavailable", message: error.message };
+    }
+    throw error;
+  }
+  const now = services.clock.now();
+  const usableIds = new Set(usable.map((method) => method.id));
+  const saved = await listProvisionedPaymentMethods(services, organization);
+  return {
+    ...base,
+    status: "ok",
+    methods: usable.map((method) => ({ ...method, expiresSoon: expiresSoon(method, now) })),
+    unusable: saved.filter((method) => !usableIds.has(method.id)).map(({ id, label }) => ({ id, label })),
+  };
+}
+
+/**
+ * True when a card's last usable day (the end of its expiry month, UTC, as isExpired counts it)
+ * falls within EXPIRY_WARNING_MONTHS of now.
+ */
+export function expiresSoon(method: Pick<PaymentMethod, "expMonth" | "expYear">, now: Date): boolean {
+  // Date.UTC takes a 0-based month, so expMonth itself is the first month after expiry.
+  const firstUnusable = Date.UTC(method.expYear, method.expMonth, 1);
+  const horizon = Date.UTC(
+    now.getUTCFullYear(),
+    now.getUTCMonth() + EXPIRY_WARNING_MONTHS,
+    now.getUTCDate(),
+    now.getUTCHours(),
+    now.getUTCMinutes(),
+  );
+  return firstUnusable > now.getTime() && firstUnusable <= horizon;
+}
+
+/** The test cards an admin can add with the simulated provider, with what each one does when charged. */
+export const TEST_CARD_CHOICES: { kind: TestCardKind; label: string; behaviour: string }[] = [
+  { kind: "visa", label: "Visa 4242", behaviour: "Succeeds" },
+  { kind: "mastercard", label: "Mastercard 4444", behaviour: "Succeeds" },
+  { kind: "declined", label: "Visa 0002", behaviour: "Declined (402)" },
+  { kind: "insufficient_funds", label: "Visa 9995", behaviour: "Insufficient funds (402)" },
+  { kind: "authentication_required", label: "Visa 3184", behaviour: "Needs authentication (402 until completed)" },
+  { kind: "processing", label: "Visa 1881", behaviour: "Unresolved at first (409), paid when retried" },
+  { kind: "expired", label: "Visa 0069", behaviour: "Expired: never listed, refused (422)" },
+];
+
+/**
+ * Saves a simulated test card for the organisation. Only the simulated provider has test cards;
+ * with Stripe, cards are added through a Checkout session in setup mode instead.
+ */
+export async function addTestCard(services: Services, organizationId: string, kind: string): Promise<PaymentMethod> {
+  if (services.provider.name !== "simulated") {
+    throw new PointsError("forbidden", "Test cards exist only with the simulated billing provider.");
+  }
+  if (!isTestCardKind(kind)) {
+    const message = `Choose one of the test cards: ${Object.keys(TEST_CARDS).join(", ")}.`;
+    throw new PointsError("invalid_request", message, { details: { fields: { kind: message } } });
+  }
+  const organization = await getOrganization(services.db, organizationId);
+  if (!organization) throw new PointsError("not_found", "This organisation no longer exists.");
+  const [added] = await services.provider.addCards({ customerId: organization.billingCustomerId, kinds: [kind] });
+  if (!added) throw new Error("The simulated provider did not add the card.");
+  return { ...added, label: paymentMethodLabel(added) };
+}
+
+/**
+ * This deployment's own URL, for the example request, from the headers the request arrived with
+ * (a proxy's X-Forwarded-* first). Anything that does not look like a host falls back to localhost,
+ * so a forged header cannot put markup or another command into the example.
+ */
+export function deploymentUrl(header: (name: string) => string | null): string {
+  const first = (value: string | null) => value?.split(",")[0]?.trim() ?? "";
+  const forwardedProto = first(header("x-forwarded-proto")).toLowerCase();
+  const host = first(header("x-forwarded-host")) || first(header("host"));
+  const safeHost = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/.test(host) ? host : "localhost:3000";
+  const isLocal = /^(localhost|127\.|\[::1\])/.test(safeHost);
+  const proto = forwardedProto === "http" || forwardedProto === "https" ? forwardedProto : isLocal ? "http" : "https";
+  return `${proto}://${safeHost}`;
+}
+
+/** A ready-to-paste purchase with this method, never with a real key. */
+export function curlExample(input: { baseUrl: string; paymentSourceId: string; currency: Currency | null }): string {
+  const body = JSON.stringify({
+    points: 100,
+    currency: input.currency ?? "USD",
+    payment_source_id: input.paymentSourceId,
+    reference: "order-1001",
+  });
+  return [
+    `curl -X POST ${input.baseUrl}/v3/points/top-ups \\`,
+    `  -H "Authorization: Bearer <YOUR_API_KEY>" \\`,
+    `  -H "Content-Type: application/json" \\`,
+    `  -d '${body}'`,
+  ].join("\n");
+}

@@ -1,0 +1,107 @@
+import { eq } from "drizzle-orm";
+import { organizations } from "@/lib/db/schema";
+import type { Currency } from "./catalog";
+import { isCurrency } from "./catalog";
+import { PointsError } from "./errors";
+import { getOrganization } from "./organizations";
+import { listUsablePaymentMethods, type PaymentMethod } from "./payment-methods";
+import type { Services } from "./services";
+
+/** What an admin saves in Settings. The REST API follows only this saved state (CONTRACT.md §4 steps 3, 5, 6). */
+export interface SettingsInput {
+  apiPurchasesEnabled: boolean;
+  currency: Currency | null;
+  /**
+   * The default payment method, which must be one of the organisation's usable saved methods;
+   * null clears the default; undefined leaves it as it is (the form could not list the methods).
+   */
+  defaultPaymentMethodId?: string | null;
+}
+
+export interface SavedSettings {
+  apiPurchasesEnabled: boolean;
+  /** The operator's eligibility switch: when false, the API answers 404 whatever is saved here. */
+  apiAvailable: boolean;
+  currency: Currency | null;
+}
+
+export interface SettingsView extends SavedSettings {
+  defaultPaymentMethodId: string | null;
+  /** The usable methods a default can be chosen from, or null when the provider cannot list them now. */
+  paymentMethods: PaymentMethod[] | null;
+}
+
+/** The saved settings and the choices the form offers. */
+export async function getSettings(services: Services, organizationId: string): Promise<SettingsView> {
+  const organization = await requireOrganization(services, organizationId);
+  let paymentMethods: PaymentMethod[] | null;
+  try {
+    paymentMethods = await listUsablePaymentMethods(services, organization);
+  } catch (error) {
+    if (!(error instanceof PointsError && error.code === "payment_methods_unavailable")) throw error;
+    paymentMethods = null;
+  }
+  return {
+    apiPurchasesEnabled: organization.apiPurchasesEnabled,
+    apiAvailable: organization.apiAvailable,
+    currency: isCurrency(organization.currency) ? organization.currency : null,
+    defaultPaymentMethodId: paymentMethods?.find((method) => method.isDefault)?.id ?? null,
+    paymentMethods,
+  };
+}
+
+/**
+ * Saves the organisation's settings in one place: the API switch, the default currency and the
+ * default payment method (kept by the billing provider, as Stripe keeps a customer's default).
+ * Nothing is changed when any part is refused.
+ */
+export async function saveSettings(
+  services: Services,
+  organizationId: string,
+  input: SettingsInput,
+): Promise<SavedSettings> {
+  if (input.currency !== null && !isCurrency(input.currency)) {
+    throw fieldError("currency", "Choose USD, GBP, EUR or no default currency.");
+  }
+  const organization = await requireOrganization(services, organizationId);
+  const defaultId = input.defaultPaymentMethodId;
+  if (typeof defaultId === "string") {
+    // Only this organisation's usable methods qualify: another organisation's ID is refused the
+    // same way as an unknown one, so the form cannot be used to probe for IDs.
+    const methods = await listUsablePaymentMethods(services, organization);
+    if (!methods.some((method) => method.id === defaultId)) {
+      throw fieldError("defaultPaymentMethodId", "Choose one of this organisation's usable saved payment methods.");
+    }
+  }
+
+  return services.db.transaction(async (tx) => {
+    const [updated] = await tx
+      .update(organizations)
+      .set({
+        apiPurchasesEnabled: input.apiPurchasesEnabled,
+        currency: input.currency,
+        updatedAt: services.clock.now(),
+      })
+      .where(eq(organizations.id, organizationId))
+      .returning();
+    if (!updated) throw new Error(`Organisation ${organizationId} vanished while saving its settings.`);
+    if (defaultId !== undefined) {
+      await services.provider.setDefaultPaymentMethod(organization.billingCustomerId, defaultId, tx);
+    }
+    return {
+      apiPurchasesEnabled: updated.apiPurchasesEnabled,
+      apiAvailable: updated.apiAvailable,
+      currency: isCurrency(updated.currency) ? updated.currency : null,
+    };
+  });
+}
+
+async function requireOrganization(services: Services, organizationId: string) {
+  const organization = await getOrganization(services.db, organizationId);
+  if (!organization) throw new PointsError("not_found", "This organisation no longer exists.");
+  return organization;
+}
+
+function fieldError(field: string, message: string): PointsError {
+  return new PointsError("invalid_request", message, { details: { fields: { [field]: message } } });
+}
