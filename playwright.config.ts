@@ -22,6 +22,29 @@ export default defineConfig({
       name: "api",
       testMatch: "**/e2e/api/**/*.spec.ts",
     },
+    {
+      // Debian's Chromium: Playwright cannot download its own browsers on these machines.
+      name: "dashboard",
+      testMatch: "**/e2e/dashboard/**/*.spec.ts",
+      use: {
+        browserName: "chromium",
+        viewport: { width: 1280, height: 900 },
+        launchOptions: {
+          executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+          args: [
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+          ],
+        },
+        screenshot: "only-on-failure",
+        trace: "retain-on-failure",
+      },
+    },
   ],
   webServer: {
     command: "npx tsx e2e/serve.ts",

@@ -51,4 +51,7 @@ export interface E2eFixtures {
   organizations: Record<FixtureOrganizationName, FixtureOrganization>;
   /** A key of `main` that was revoked after it was created. */
   revokedKey: string;
+  /** The dashboard journeys' own organisations and users (e2e/dashboard/*.fixtures.ts). */
+  buy?: Record<string, unknown>;
+  account?: Record<string, unknown>;
 }

@@ -17,6 +17,8 @@ import { randomString } from "@/lib/ids";
 import { createApiKey, revokeApiKey } from "@/lib/points/api-keys";
 import { type CreateOrganizationInput, createOrganization } from "@/lib/points/organizations";
 import type { Services } from "@/lib/points/services";
+import { provisionAccountFixtures } from "./dashboard/account.fixtures";
+import { provisionBuyFixtures } from "./dashboard/buy.fixtures";
 import {
   type E2eFixtures,
   FIXTURE_ORGANIZATIONS,
@@ -130,6 +132,8 @@ async function provision(backend: Backend): Promise<E2eFixtures> {
       database: backend.kind,
       organizations: organizations as Record<FixtureOrganizationName, FixtureOrganization>,
       revokedKey: revoked.apiKey,
+      buy: await provisionBuyFixtures(services),
+      account: await provisionAccountFixtures(services),
     };
   } finally {
     // PGlite allows one process per directory: the server must find it closed.

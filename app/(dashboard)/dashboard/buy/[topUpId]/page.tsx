@@ -1,0 +1,143 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound, redirect } from "next/navigation";
+import type { ReactNode } from "react";
+import { BuyAuthenticationForm } from "@/components/dashboard/buy-authentication-form";
+import { BuyOutcome } from "@/components/dashboard/buy-outcome";
+import { BuyPurchaseForm } from "@/components/dashboard/buy-purchase-form";
+import { Badge, StatusBadge } from "@/components/ui/badge";
+import { buttonClasses } from "@/components/ui/button";
+import { Card, PageHeader } from "@/components/ui/card";
+import { requireUser } from "@/lib/auth/session";
+import { formatDateTime, formatMoney, formatPoints } from "@/lib/format";
+import { getTopUp, paymentMethodLabels } from "@/lib/points/history";
+import { getPointsBalance } from "@/lib/points/ledger";
+import { getOrganization } from "@/lib/points/organizations";
+import { getRuntime } from "@/lib/runtime";
+import { buyPoints, completeAuthentication } from "../actions";
+
+export const metadata: Metadata = { title: "Purchase · Points" };
+
+/**
+ * One purchase and what to do next. The buy form lands here after every attempt, so refreshing
+ * this page only reads: it never sends the purchase again.
+ */
+export default async function PurchasePage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ topUpId: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
+  const user = await requireUser();
+  const { topUpId } = await params;
+  const { replayed } = await searchParams;
+  const runtime = await getRuntime();
+  const organization = await getOrganization(runtime.db, user.organizationId);
+  if (!organization) redirect("/signin");
+  // Another organisation's purchase is not found, exactly like one that does not exist.
+  const topUp = await getTopUp(runtime.db, organization.id, topUpId);
+  if (!topUp) notFound();
+  const [pointsBalance, labels] = await Promise.all([
+    getPointsBalance(runtime.db, organization.id),
+    paymentMethodLabels(runtime, organization),
+  ]);
+  const isAdmin = user.role === "admin";
+  const unresolved = topUp.status === "pending" || topUp.status === "processing";
+  const cardLabel = labels.get(topUp.paymentSourceId) ?? topUp.paymentSourceId;
+  const retryQuery = new URLSearchParams({ currency: topUp.currency, points: String(topUp.points) });
+
+  return (
+    <>
+      <PageHeader
+        title={`${formatPoints(topUp.points)} Points for ${formatMoney(topUp.amount, topUp.currency)}`}
+        description={
+          <>
+            Purchase <span className="font-mono text-xs">{topUp.reference}</span>
+          </>
+        }
+      />
+      <div className="space-y-6">
+        <BuyOutcome topUp={topUp} pointsBalance={pointsBalance} replayed={replayed === "1"}>
+          {topUp.status === "awaiting_payment" &&
+            (!isAdmin ? (
+              <p>An admin of {organization.name} can complete the authentication.</p>
+            ) : runtime.provider.name === "simulated" ? (
+              <div className="space-y-3">
+                <p className="font-medium">
+                  Test mode: act as the cardholder and complete or fail the bank&apos;s authentication step.
+                </p>
+                <BuyAuthenticationForm action={completeAuthentication} topUpId={topUp.id} />
+              </div>
+            ) : (
+              <p>The cardholder completes it on the billing provider&apos;s page; this purchase then resolves.</p>
+            ))}
+          {unresolved && isAdmin && (
+            <BuyPurchaseForm
+              action={buyPoints}
+              fields={{
+                points: topUp.points,
+                currency: topUp.currency,
+                paymentSourceId: topUp.paymentSourceId,
+                reference: topUp.reference,
+              }}
+              submitLabel="Check again now"
+              pendingLabel="Checking…"
+              variant="secondary"
+            />
+          )}
+        </BuyOutcome>
+
+        <div className="flex flex-wrap gap-3">
+          {isAdmin && (
+            <Link
+              href={topUp.status === "failed" ? `/dashboard/buy?${retryQuery.toString()}` : "/dashboard/buy"}
+              className={buttonClasses(topUp.status === "paid" || topUp.status === "failed" ? "primary" : "secondary")}
+            >
+              {topUp.status === "failed" ? "Try again with another card" : "Start a new purchase"}
+            </Link>
+          )}
+          <Link href="/dashboard/history" className={buttonClasses("secondary")}>
+            View history
+          </Link>
+        </div>
+
+        <Card title="Details">
+          <dl className="grid gap-x-8 gap-y-4 text-sm sm:grid-cols-2 lg:grid-cols-3">
+            <Detail label="Status">
+              <StatusBadge status={topUp.status} />
+            </Detail>
+            <Detail label="Points">{formatPoints(topUp.points)}</Detail>
+            <Detail label="Amount">
+              {formatMoney(topUp.amount, topUp.currency)}
+            </Detail>
+            <Detail label="Payment method">
+              {cardLabel}
+              <span className="block break-all font-mono text-xs text-slate-500">{topUp.paymentSourceId}</span>
+            </Detail>
+            <Detail label="Source">
+              <Badge tone={topUp.source === "api" ? "slate" : "indigo"}>{topUp.source === "api" ? "API" : "Dashboard"}</Badge>
+            </Detail>
+            <Detail label="Reference">
+              <span className="break-all font-mono text-xs">{topUp.reference}</span>
+            </Detail>
+            <Detail label="Created">{formatDateTime(topUp.createdAt)}</Detail>
+            <Detail label="Paid">{topUp.paidAt ? formatDateTime(topUp.paidAt) : "—"}</Detail>
+            <Detail label="Purchase ID">
+              <span className="break-all font-mono text-xs">{topUp.id}</span>
+            </Detail>
+          </dl>
+        </Card>
+      </div>
+    </>
+  );
+}
+
+function Detail({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div>
+      <dt className="text-slate-500">{label}</dt>
+      <dd className="mt-0.5 font-medium text-slate-900">{children}</dd>
+    </div>
+  );
+}

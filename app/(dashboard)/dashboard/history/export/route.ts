@@ -1,0 +1,31 @@
+// GET /dashboard/history/export – the signed-in organisation's top-ups as CSV, with the page's filters
+import { getSessionUser } from "@/lib/auth/session";
+import { parseHistoryFilters, streamTopUpsCsv } from "@/lib/points/history";
+import { getRuntime } from "@/lib/runtime";
+
+export const dynamic = "force-dynamic";
+
+export async function GET(request: Request): Promise<Response> {
+  // The proxy redirects signed-out visitors, but this handler is the boundary: it checks again.
+  const user = await getSessionUser();
+  if (!user) {
+    return new Response("Sign in to export your organisation's top-ups.\n", {
+      status: 401,
+      headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" },
+    });
+  }
+  const { cursor: _cursor, ...filters } = parseHistoryFilters(
+    Object.fromEntries(new URL(request.url).searchParams.entries()),
+  );
+  const runtime = await getRuntime();
+  const date = new Date().toISOString().slice(0, 10);
+  const suffix = [filters.status, filters.source].filter(Boolean).join("-");
+  return new Response(streamTopUpsCsv(runtime.db, user.organizationId, filters), {
+    headers: {
+      "Content-Type": "text/csv; charset=utf-8",
+      "Content-Disposition": `attachment; filename="top-ups-${date}${suffix ? `-${suffix}` : ""}.csv"`,
+      "Cache-Control": "no-store",
+      "X-Content-Type-Options": "nosniff",
+    },
+  });
+}

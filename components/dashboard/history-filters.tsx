@@ -1,0 +1,67 @@
+import Form from "next/form";
+import Link from "next/link";
+import { buttonClasses } from "@/components/ui/button";
+import { Field, Select } from "@/components/ui/field";
+import type { HistoryFilters as Filters } from "@/lib/points/history";
+
+const statusOptions = [
+  ["", "All statuses"],
+  ["paid", "Paid"],
+  ["failed", "Failed"],
+  ["awaiting_payment", "Awaiting payment"],
+  ["processing", "Processing"],
+  ["pending", "Pending"],
+] as const;
+
+const sourceOptions = [
+  ["", "API and dashboard"],
+  ["api", "API"],
+  ["dashboard", "Dashboard"],
+] as const;
+
+/** A GET form: the filters live in the URL, so a filtered page can be shared, reloaded and exported. */
+export function HistoryFilters({ filters }: { filters: Filters }) {
+  const active = Boolean(filters.status || filters.source);
+  return (
+    <Form
+      // Remounted when the URL changes, so "Clear" and the back button reset the selects too.
+      key={`${filters.status ?? ""}:${filters.source ?? ""}`}
+      action="/dashboard/history"
+      className="flex flex-wrap items-end gap-3"
+      aria-label="Filter top-ups"
+    >
+      <div className="w-full sm:w-48">
+        <Field id="filter-status" label="Status">
+          <Select id="filter-status" name="status" defaultValue={filters.status ?? ""}>
+            {statusOptions.map(([value, label]) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            ))}
+          </Select>
+        </Field>
+      </div>
+      <div className="w-full sm:w-48">
+        <Field id="filter-source" label="Source">
+          <Select id="filter-source" name="source" defaultValue={filters.source ?? ""}>
+            {sourceOptions.map(([value, label]) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            ))}
+          </Select>
+        </Field>
+      </div>
+      <div className="flex gap-2">
+        <button type="submit" className={buttonClasses("secondary")}>
+          Apply filters
+        </button>
+        {active && (
+          <Link href="/dashboard/history" className={buttonClasses("ghost")}>
+            Clear
+          </Link>
+        )}
+      </div>
+    </Form>
+  );
+}

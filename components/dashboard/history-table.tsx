@@ -1,0 +1,132 @@
+import Link from "next/link";
+import { Badge, StatusBadge } from "@/components/ui/badge";
+import type { TopUp } from "@/lib/db/schema";
+import { formatDateTime, formatMoney, formatPoints } from "@/lib/format";
+
+/**
+ * Top-ups, newest first, as a table that scrolls sideways on narrow screens. Purchases still
+ * waiting for the cardholder or the issuer link to the page where they can be finished.
+ */
+export function HistoryTable({
+  topUps,
+  labels,
+  emptyMessage,
+}: {
+  topUps: TopUp[];
+  labels: Map<string, string>;
+  emptyMessage: string;
+}) {
+  if (topUps.length === 0) {
+    return <p className="px-1 py-8 text-center text-sm text-slate-500">{emptyMessage}</p>;
+  }
+  return (
+    <>
+      {/* Phones get one card per top-up; a table this wide would hide the status off-screen. */}
+      <ul className="-mx-5 divide-y divide-slate-100 md:hidden" data-testid="history-list">
+        {topUps.map((topUp) => (
+          <li key={topUp.id}>
+            <Link
+              href={`/dashboard/buy/${topUp.id}`}
+              className="block px-5 py-3 hover:bg-slate-50 focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-indigo-600"
+            >
+              <span className="flex items-center justify-between gap-3">
+                <span className="font-semibold tabular-nums text-slate-900">{formatPoints(topUp.points)} Points</span>
+                <StatusBadge status={topUp.status} />
+              </span>
+              <span className="mt-1 flex items-center justify-between gap-3 text-sm text-slate-600">
+                <span className="tabular-nums">
+                  {formatMoney(topUp.amount, topUp.currency)} · {labels.get(topUp.paymentSourceId) ?? "saved card"}
+                </span>
+                <SourceBadge source={topUp.source} />
+              </span>
+              <span className="mt-1 block truncate font-mono text-xs text-slate-500">{topUp.reference}</span>
+              <span className="mt-0.5 flex items-center justify-between text-xs text-slate-500">
+                <time dateTime={topUp.createdAt.toISOString()}>{formatDateTime(topUp.createdAt)}</time>
+                <span className="font-medium text-indigo-700">{actionLabel(topUp.status)} →</span>
+              </span>
+            </Link>
+          </li>
+        ))}
+      </ul>
+      {/* `relative` keeps the screen-reader-only labels inside the scroll box, not widening the page. */}
+      <div className="relative -mx-5 hidden overflow-x-auto md:block">
+        <table className="w-full min-w-[60rem] text-left text-sm" data-testid="history-table">
+          <thead className="border-b border-slate-200 text-xs uppercase tracking-wide text-slate-500">
+            <tr>
+              <th scope="col" className="px-5 py-2 font-medium">
+                Time (UTC)
+              </th>
+              <th scope="col" className="px-3 py-2 font-medium">
+                Reference
+              </th>
+              <th scope="col" className="px-3 py-2 text-right font-medium">
+                Points
+              </th>
+              <th scope="col" className="px-3 py-2 text-right font-medium">
+                Amount
+              </th>
+              <th scope="col" className="px-3 py-2 font-medium">
+                Payment method
+              </th>
+              <th scope="col" className="px-3 py-2 font-medium">
+                Status
+              </th>
+              <th scope="col" className="px-3 py-2 font-medium">
+                Source
+              </th>
+              <th scope="col" className="px-5 py-2 font-medium">
+                <span className="sr-only">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-slate-100">
+            {topUps.map((topUp) => (
+              <tr key={topUp.id} data-testid="top-up-row" data-reference={topUp.reference} className="hover:bg-slate-50">
+                <td className="whitespace-nowrap px-5 py-3 text-slate-600">
+                  <time dateTime={topUp.createdAt.toISOString()} title={topUp.createdAt.toISOString()}>
+                    {formatDateTime(topUp.createdAt).replace(" UTC", "")}
+                  </time>
+                </td>
+                <td className="max-w-[14rem] truncate px-3 py-3 font-mono text-xs text-slate-800" title={topUp.reference}>
+                  {topUp.reference}
+                </td>
+                <td className="whitespace-nowrap px-3 py-3 text-right font-medium tabular-nums">{formatPoints(topUp.points)}</td>
+                <td className="whitespace-nowrap px-3 py-3 text-right tabular-nums">
+                  {formatMoney(topUp.amount, topUp.currency)}
+                </td>
+                <td className="whitespace-nowrap px-3 py-3 text-slate-700" title={topUp.paymentSourceId}>
+                  {labels.get(topUp.paymentSourceId) ?? <span className="font-mono text-xs">{topUp.paymentSourceId}</span>}
+                </td>
+                <td className="whitespace-nowrap px-3 py-3">
+                  <StatusBadge status={topUp.status} />
+                </td>
+                <td className="whitespace-nowrap px-3 py-3">
+                  <SourceBadge source={topUp.source} />
+                </td>
+                <td className="whitespace-nowrap px-5 py-3 text-right">
+                  <Link
+                    href={`/dashboard/buy/${topUp.id}`}
+                    className="font-medium text-indigo-700 hover:text-indigo-900 hover:underline focus-visible:outline-2 focus-visible:outline-indigo-600"
+                  >
+                    {actionLabel(topUp.status)}
+                    <span className="sr-only"> for {topUp.reference}</span>
+                  </Link>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </>
+  );
+}
+
+function SourceBadge({ source }: { source: string }) {
+  return <Badge tone={source === "api" ? "slate" : "indigo"}>{source === "api" ? "API" : "Dashboard"}</Badge>;
+}
+
+function actionLabel(status: string): string {
+  if (status === "awaiting_payment") return "Complete payment";
+  if (status === "pending" || status === "processing") return "Check status";
+  return "View";
+}
