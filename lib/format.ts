@@ -1,6 +1,9 @@
 /** Money is stored in minor units; all three currencies have two decimals. */
 export function formatMoney(amountMinor: number, currency: string): string {
-  return new Intl.NumberFormat("en-GB", { style: "currency", currency }).format(amountMinor / 100);
+  // Narrow symbols ($, £, €): the currency code is shown beside amounts where it could be ambiguous.
+  return new Intl.NumberFormat("en-GB", { style: "currency", currency, currencyDisplay: "narrowSymbol" }).format(
+    amountMinor / 100,
+  );
 }
 
 export function formatPoints(points: number): string {

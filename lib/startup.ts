@@ -1,15 +1,48 @@
 import { printBanner } from "./banner";
-import { getRuntime } from "./runtime";
+import { reconcileTopUps } from "./points/purchase";
+import { getRuntime, type Runtime } from "./runtime";
+
+const RECONCILE_EVERY_MS = 60_000;
+/** Leaves a purchase to its own client's retry for this long before the reconciler steps in. */
+const RECONCILE_MIN_AGE_MS = 60_000;
 
 /**
- * Opens and migrates the database (seeding the demo organisation on the embedded default) and
- * prints how to call the API. A failure is fatal on purpose: Next would otherwise keep serving 500s.
+ * Opens and migrates the database (seeding the demo organisation on the embedded default),
+ * prints how to call the API, and starts the reconciler. A failure is fatal on purpose: Next
+ * would otherwise keep serving 500s.
  */
 export async function startServer(): Promise<void> {
   try {
-    printBanner(await getRuntime());
+    const runtime = await getRuntime();
+    printBanner(runtime);
+    startReconciler(runtime);
   } catch (error) {
     console.error("\nThe Points service could not start:", error instanceof Error ? error.message : error);
     process.exit(1);
   }
+}
+
+/**
+ * Every instance settles, once a minute, the purchases nobody came back for (a crashed request,
+ * a client that gave up), so "it will resolve" holds without a retry. Instances can run it at
+ * once: each purchase is taken under its lease.
+ */
+function startReconciler(runtime: Runtime): void {
+  if (process.env.POINTS_RECONCILE === "off") return;
+  let running = false;
+  const timer = setInterval(async () => {
+    if (running) return;
+    running = true;
+    try {
+      const settled = await reconcileTopUps(runtime, { leaseMs: runtime.leaseMs, minAgeMs: RECONCILE_MIN_AGE_MS });
+      if (settled.length > 0) {
+        console.log(`Reconciler: ${settled.map((result) => `${result.topUp.id} ${result.topUp.status}`).join(", ")}`);
+      }
+    } catch (error) {
+      console.error("Reconciler run failed:", error instanceof Error ? error.message : error);
+    } finally {
+      running = false;
+    }
+  }, RECONCILE_EVERY_MS);
+  timer.unref();
 }

@@ -70,8 +70,8 @@ test.describe("Buy Points as an admin", () => {
     await expect(page.getByTestId("bundle-option")).toHaveCount(7);
     // The organisation saved USD, so USD is chosen first.
     await expect(page.getByRole("link", { name: "USD" })).toHaveAttribute("aria-current", "true");
-    await expect(page.locator('label[for="bundle-100"]')).toContainText("US$10.00");
-    await expect(page.locator('label[for="bundle-7500"]')).toContainText("US$525.00");
+    await expect(page.locator('label[for="bundle-100"]')).toContainText("$10.00");
+    await expect(page.locator('label[for="bundle-7500"]')).toContainText("$525.00");
     // The default card is preselected; expired cards are never offered.
     await expect(page.getByRole("radio", { name: /•••• 4242/ })).toBeChecked();
     await page.screenshot({ path: path.join(SCREENSHOTS, "buy.png"), fullPage: true });
@@ -90,10 +90,10 @@ test.describe("Buy Points as an admin", () => {
   }) => {
     const before = await headerBalance(page);
     await review(page, 500, "visa");
-    await expect(page.getByTestId("confirm-amount")).toHaveText("US$45.00");
+    await expect(page.getByTestId("confirm-amount")).toHaveText("$45.00");
     await expect(page.getByTestId("confirm-card")).toHaveText("Visa •••• 4242");
     await page.screenshot({ path: path.join(SCREENSHOTS, "buy-confirm.png"), fullPage: true });
-    await page.getByRole("button", { name: "Buy 500 Points for US$45.00" }).click();
+    await page.getByRole("button", { name: "Buy 500 Points for $45.00" }).click();
 
     const outcome = page.getByTestId("purchase-outcome");
     await expect(outcome).toHaveAttribute("data-status", "paid");

@@ -54,12 +54,12 @@ test.describe("History", () => {
     const apiRow = page.locator(`[data-reference="${apiReference}"]`);
     await expect(apiRow).toContainText("API");
     await expect(apiRow).toContainText("Paid");
-    await expect(apiRow).toContainText("US$10.00");
+    await expect(apiRow).toContainText("$10.00");
     await expect(apiRow).toContainText("Visa •••• 4242");
     const dashboardRow = page.locator(`[data-reference="${dashboardReference}"]`);
     await expect(dashboardRow).toContainText("Dashboard");
     await expect(dashboardRow).toContainText("250");
-    await expect(dashboardRow).toContainText("US$24.00");
+    await expect(dashboardRow).toContainText("$24.00");
   });
 
   test("filters by status and by source", async ({ page, request }) => {

@@ -373,14 +373,16 @@ export async function resolveTopUp(
 
 /**
  * The reconciler: resolves purchases left unresolved by a crash or an abandoned client. Each
- * one whose lease has run out is settled exactly as a retry with its reference would be, so
- * running it twice, or beside live traffic, changes nothing more.
+ * one whose lease has run out (and, with minAgeMs, that nobody touched for that long) is settled
+ * exactly as a retry with its reference would be, so running it twice, or beside live traffic,
+ * changes nothing more.
  */
 export async function reconcileTopUps(
   services: Services,
-  options: PurchaseOptions & { limit?: number } = {},
+  options: PurchaseOptions & { limit?: number; minAgeMs?: number } = {},
 ): Promise<PurchaseResult[]> {
   const now = services.clock.now();
+  const untouchedSince = new Date(now.getTime() - (options.minAgeMs ?? 0));
   const candidates = await services.db
     .select({ id: topUps.id })
     .from(topUps)
@@ -388,6 +390,7 @@ export async function reconcileTopUps(
       and(
         inArray(topUps.status, ["pending", "processing"]),
         or(isNull(topUps.lockedUntil), lte(topUps.lockedUntil, now)),
+        lte(topUps.updatedAt, untouchedSince),
       ),
     )
     .limit(options.limit ?? 500);

@@ -125,3 +125,32 @@ describe.each(backends())("recovery after a crash or a provider fault (%s)", (ba
     expect((await ledgerState(ctx.db, organization.id)).charges).toBe(1);
   });
 });
+
+describe.each(backends())("the scheduled reconciler (%s)", (backend) => {
+  let ctx: TestContext;
+  beforeAll(async () => {
+    ctx = await createTestContext(backend);
+  });
+  afterAll(async () => ctx?.close());
+
+  it("leaves a fresh unresolved purchase to its client's retry, then settles it once it is a minute old", async () => {
+    const { organization } = await createOrganization(ctx, {
+      name: `Late ${randomString(4)}`,
+      settings: { currency: "USD", apiPurchasesEnabled: true },
+      cards: ["processing"],
+      defaultCardIndex: 0,
+    });
+    const first = await purchasePoints(ctx, {
+      organization,
+      request: { points: 100, reference: "abandoned" },
+      source: "api",
+    });
+    expect(first.outcome).toBe("unresolved");
+
+    expect(await reconcileTopUps(ctx, { minAgeMs: 60_000 })).toEqual([]);
+    ctx.clock.advance(61_000);
+    const settled = await reconcileTopUps(ctx, { minAgeMs: 60_000 });
+    expect(settled.map((result) => [result.topUp.reference, result.topUp.status])).toEqual([["abandoned", "paid"]]);
+    expect(await ledgerState(ctx.db, organization.id)).toMatchObject({ charges: 1, credits: 1, balance: 100 });
+  });
+});
