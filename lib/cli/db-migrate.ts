@@ -1,4 +1,4 @@
-import { defaultPgliteDir, openDatabase } from "@/lib/db/client";
+import { defaultPgliteDir, openDatabase, redactUrl } from "@/lib/db/client";
 import { migratePglite, migratePostgres } from "@/lib/db/migrate";
 import { PgliteLockedError } from "@/lib/db/pglite-lock";
 import { env } from "@/lib/env";
@@ -32,16 +32,6 @@ export async function runDbMigrate(io: CliIo): Promise<number> {
   }
 }
 
-/** The URL for a message, without its password. */
-export function redactUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = "***";
-    return parsed.toString();
-  } catch {
-    return "(unparseable DATABASE_URL)";
-  }
-}
 
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);

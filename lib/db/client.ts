@@ -72,7 +72,8 @@ export function defaultPgliteDir(): string {
   return process.env.PGLITE_DIR ?? path.join(process.cwd(), ".data", "pglite");
 }
 
-function redactUrl(url: string): string {
+/** A database URL fit for messages: the password masked. */
+export function redactUrl(url: string): string {
   try {
     const parsed = new URL(url);
     if (parsed.password) parsed.password = "***";

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiKeys } from "@/lib/db/schema";
-import { backends, createTestContext, type TestContext } from "@/lib/testing/harness";
+import { backends, createTestContext, type TestContext, expectPointsError } from "@/lib/testing/harness";
 import { authenticateApiRequest, createApiKey, revokeApiKey } from "./api-keys";
 import { PointsError } from "./errors";
 import { createOrganization, type OrganizationSettings } from "./organizations";
@@ -21,15 +21,7 @@ describe.each(backends())("API keys on %s", (backend) => {
 
   const authenticate = (header: string | null) => authenticateApiRequest(ctx.db, header, ctx.clock);
 
-  async function refusal(run: () => Promise<unknown>): Promise<PointsError> {
-    try {
-      await run();
-    } catch (error) {
-      if (error instanceof PointsError) return error;
-      throw error;
-    }
-    throw new Error("Expected a PointsError, but the call succeeded.");
-  }
+  const refusal = expectPointsError;
 
   async function keyRow(keyId: string) {
     const [row] = await ctx.db.select().from(apiKeys).where(eq(apiKeys.id, keyId));

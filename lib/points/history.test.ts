@@ -105,7 +105,8 @@ describe.each(backends())("top-up history (%s)", (backend) => {
   it("never skips or repeats rows created within the same millisecond", async () => {
     // Postgres keeps microseconds; a cursor rounded to a JS millisecond would lose these rows.
     const org2 = (await createOrganization(ctx, { name: "Micro", cards: ["visa"], defaultCardIndex: 0 })).organization;
-    const micros = ["000001", "000002", "000002", "000003", "000900"];
+    // Two rows share a microsecond and straddle the first page boundary (limit 2).
+    const micros = ["000001", "000002", "000003", "000003", "000900"];
     for (const [index, micro] of micros.entries()) {
       await ctx.db.insert(topUps).values({
         id: newId("topUp"),

@@ -1,18 +1,8 @@
 import { count, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
-import { type Organization, topUps } from "@/lib/db/schema";
-import { dailyPointsFilter, frequencyWindowFilter, pendingPoints } from "./limits";
+import { topUps } from "@/lib/db/schema";
+import { dailyPointsFilter, frequencyWindowFilter, type LimitSettings, pendingPoints } from "./limits";
 
-type LimitColumns = Pick<
-  Organization,
-  | "id"
-  | "pointsBalance"
-  | "maxPointsPerTopUp"
-  | "maxPointsBalance"
-  | "frequencyLimitCount"
-  | "frequencyLimitWindowSeconds"
-  | "dailyPointsLimit"
->;
 
 /** An organisation's limits (null: none set) and how much of each is in use right now. */
 export interface LimitUsage {
@@ -40,7 +30,7 @@ export interface LimitUsage {
  * What the Limits page shows. The counts use the same filters as assertWithinLimits
  * (lib/points/limits.ts), so "used" here is exactly what the next purchase is checked against.
  */
-export async function getLimitUsage(db: Db, organization: LimitColumns, now: Date): Promise<LimitUsage> {
+export async function getLimitUsage(db: Db, organization: LimitSettings, now: Date): Promise<LimitUsage> {
   const frequencyLimit =
     organization.frequencyLimitCount !== null && organization.frequencyLimitWindowSeconds !== null
       ? { count: organization.frequencyLimitCount, windowSeconds: organization.frequencyLimitWindowSeconds }

@@ -26,7 +26,8 @@ export function dailyPointsFilter(organizationId: string, now: Date): SQL | unde
   );
 }
 
-type LimitSettings = Pick<
+/** The organisation settings the limits read. */
+export type LimitSettings = Pick<
   Organization,
   | "id"
   | "pointsBalance"

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { authenticateUser } from "@/lib/auth/users";
-import { backends, createTestContext, type TestContext } from "@/lib/testing/harness";
+import { backends, createTestContext, type TestContext, expectPointsError } from "@/lib/testing/harness";
 import { PointsError } from "./errors";
 import { addMember, listMembers } from "./members";
 import { createOrganization } from "./organizations";
@@ -16,15 +16,7 @@ describe.each(backends())("members on %s", (backend) => {
 
   const newOrg = (name: string) => createOrganization(ctx, { name });
 
-  async function refusal(run: () => Promise<unknown>): Promise<PointsError> {
-    try {
-      await run();
-    } catch (error) {
-      if (error instanceof PointsError) return error;
-      throw error;
-    }
-    throw new Error("Expected a PointsError, but the call succeeded.");
-  }
+  const refusal = expectPointsError;
 
   it("an added member signs in with the password shown once, into the right organisation and role", async () => {
     const created = await newOrg("Members One");

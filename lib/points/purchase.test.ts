@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { BillingProvider, PriceTable } from "@/lib/billing/provider";
 import { SIMULATED_PRICES } from "@/lib/billing/simulated";
 import { organizations, pointsLedger, simPayments, topUps } from "@/lib/db/schema";
-import { backends, createTestContext, patchProvider, type TestContext, withProvider } from "@/lib/testing/harness";
+import { backends, createTestContext, patchProvider, type TestContext, withProvider, expectPointsError } from "@/lib/testing/harness";
 import { BUNDLES, CURRENCIES } from "./catalog";
 import { completeSimulatedAuthentication } from "./complete-authentication";
 import { PointsError } from "./errors";
@@ -62,15 +62,7 @@ describe.each(backends())("purchasePoints on %s", (backend) => {
     })();
   }
 
-  async function pointsError(run: () => Promise<unknown>): Promise<PointsError> {
-    try {
-      await run();
-    } catch (error) {
-      if (error instanceof PointsError) return error;
-      throw error;
-    }
-    throw new Error("Expected a PointsError, but the call succeeded.");
-  }
+  const pointsError = expectPointsError;
 
   const assertBooksBalance = (organizationId: string) => expectBooksBalance(ctx.db, organizationId);
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { backends, createTestContext, type TestContext } from "@/lib/testing/harness";
+import { backends, createTestContext, type TestContext, expectPointsError } from "@/lib/testing/harness";
 import { authenticateApiRequest } from "./api-keys";
 import { PointsError } from "./errors";
 import { createOrganization, getOrganization, type OrganizationSettings } from "./organizations";
@@ -19,15 +19,7 @@ describe.each(backends())("saving Settings on %s", (backend) => {
   const newOrg = (settings: OrganizationSettings = {}, cards: string[] = ["visa", "mastercard"]) =>
     createOrganization(ctx, { name: "Settings Ltd", settings, cards });
 
-  async function refusal(run: () => Promise<unknown>): Promise<PointsError> {
-    try {
-      await run();
-    } catch (error) {
-      if (error instanceof PointsError) return error;
-      throw error;
-    }
-    throw new Error("Expected a PointsError, but the call succeeded.");
-  }
+  const refusal = expectPointsError;
 
   async function organization(id: string) {
     const found = await getOrganization(ctx.db, id);

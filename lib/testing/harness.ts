@@ -4,6 +4,7 @@ import type { Clock } from "@/lib/clock";
 import { type Database, openDatabase } from "@/lib/db/client";
 import { migratePglite, migratePostgres } from "@/lib/db/migrate";
 import { randomString } from "@/lib/ids";
+import { PointsError } from "@/lib/points/errors";
 import type { Services } from "@/lib/points/services";
 
 /** A clock that only moves when a test moves it. */
@@ -147,4 +148,15 @@ export function faultyProvider(inner: BillingProvider, faults: ProviderFault[]):
       return outcome;
     },
   });
+}
+
+/** Runs `run` and returns the PointsError it throws; fails the test if it throws anything else or nothing. */
+export async function expectPointsError(run: () => Promise<unknown>): Promise<PointsError> {
+  try {
+    await run();
+  } catch (error) {
+    if (error instanceof PointsError) return error;
+    throw error;
+  }
+  throw new Error("Expected a PointsError, but the call succeeded.");
 }
