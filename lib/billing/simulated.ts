@@ -73,24 +73,37 @@ export class SimulatedBillingProvider implements BillingProvider {
     customerId: string,
     options: { ignoreOutage?: boolean } = {},
   ): Promise<ProviderPaymentMethod[]> {
-    const [customer] = await this.db.select().from(simCustomers).where(eq(simCustomers.id, customerId));
-    if (!customer) throw new ProviderUnavailableError(`No such customer: ${customerId}`);
-    if (customer.outage && !options.ignoreOutage) throw new ProviderUnavailableError("Simulated outage: payment methods cannot be listed.");
+    // One query: the customer (for its outage switch and default) with its attached cards.
     const rows = await this.db
-      .select()
-      .from(simPaymentMethods)
-      .where(and(eq(simPaymentMethods.customerId, customerId), isNull(simPaymentMethods.detachedAt)))
+      .select({ customer: simCustomers, method: simPaymentMethods })
+      .from(simCustomers)
+      .leftJoin(
+        simPaymentMethods,
+        and(eq(simPaymentMethods.customerId, simCustomers.id), isNull(simPaymentMethods.detachedAt)),
+      )
+      .where(eq(simCustomers.id, customerId))
       .orderBy(asc(simPaymentMethods.createdAt), asc(simPaymentMethods.id));
-    return rows.map((row) => ({
-      id: row.id,
-      type: "card",
-      brand: row.brand,
-      last4: row.last4,
-      expMonth: row.expMonth,
-      expYear: row.expYear,
-      isDefault: row.id === customer.defaultPaymentMethodId,
-      kind: row.kind,
-    }));
+    const customer = rows[0]?.customer;
+    if (!customer) throw new ProviderUnavailableError(`No such customer: ${customerId}`);
+    if (customer.outage && !options.ignoreOutage) {
+      throw new ProviderUnavailableError("Simulated outage: payment methods cannot be listed.");
+    }
+    return rows.flatMap(({ method }) =>
+      method
+        ? [
+            {
+              id: method.id,
+              type: "card" as const,
+              brand: method.brand,
+              last4: method.last4,
+              expMonth: method.expMonth,
+              expYear: method.expYear,
+              isDefault: method.id === customer.defaultPaymentMethodId,
+              kind: method.kind,
+            },
+          ]
+        : [],
+    );
   }
 
   async getPrices(): Promise<PriceTable> {

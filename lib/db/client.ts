@@ -36,8 +36,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       onnotice: () => {},
       connection: { application_name: "points-purchase" },
     });
+    const prepare = process.env.DATABASE_PREPARE !== "false";
     return {
-      db: drizzle(client, { schema }) as unknown as Db,
+      db: drizzle(prepare ? preparing(client) : client, { schema }) as unknown as Db,
       kind: "postgres",
       location: redactUrl(options.url),
       close: () => client.end({ timeout: 5 }),
@@ -81,4 +82,39 @@ export function redactUrl(url: string): string {
   } catch {
     return "(unparseable DATABASE_URL)";
   }
+}
+
+/** The two methods of a postgres.js sql object (or transaction) that drizzle calls. */
+interface SqlLike {
+  unsafe(query: string, params?: unknown[], options?: object): unknown;
+  begin?(...args: unknown[]): unknown;
+}
+
+/**
+ * drizzle asks postgres.js to prepare only queries given a name, so every other query is parsed
+ * and described afresh: two round trips instead of one. Its query texts are fixed per call site,
+ * so preparing all of them (postgres.js caches them per connection by text) is bounded and halves
+ * the round trips. Transaction-mode poolers (PgBouncer) cannot keep prepared statements: there,
+ * set DATABASE_PREPARE=false.
+ */
+function preparing<T extends object>(sql: T): T {
+  const target = sql as T & SqlLike;
+  return new Proxy(target, {
+    get(object, property, receiver) {
+      if (property === "unsafe") {
+        return (query: string, params?: unknown[], options?: object) =>
+          object.unsafe(query, params, { ...options, prepare: true });
+      }
+      if (property === "begin" && object.begin) {
+        const begin = object.begin.bind(object);
+        // Transactions hand drizzle another sql object: prepare inside them too.
+        return (...args: unknown[]) => {
+          const callback = args[args.length - 1] as (tx: object) => unknown;
+          return begin(...args.slice(0, -1), (tx: object) => callback(preparing(tx)));
+        };
+      }
+      const value: unknown = Reflect.get(object, property, receiver);
+      return typeof value === "function" ? value.bind(object) : value;
+    },
+  });
 }

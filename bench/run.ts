@@ -1,0 +1,657 @@
+/**
+ * `npm run bench`: the production build against a bare node:http + postgres.js handler doing the
+ * same minimal work, on one fresh Postgres database, with the same organisations and keys.
+ *
+ *   npm run bench -- [--duration 10] [--warmup 3] [--concurrency 32] [--orgs 8] [--rounds 5]
+ *                    [--only purchase,list,floor] [--no-floor] [--rebuild] [--cpu-prof]
+ *
+ * Each scenario gets --warmup seconds once (discarded) and --duration seconds measured, cut into
+ * --rounds slices that alternate app and bare (ABBA...), so a background load that comes and goes
+ * on a shared machine hits both sides alike instead of skewing the ratio.
+ *
+ * --cpu-prof runs the app under Node's CPU profiler and prints where its time went (best with
+ * --only purchase); the profile is left in bench/results/cpu-prof/ for Chrome DevTools.
+ * --no-floor skips the diagnostic fifth scenario (the app answering a JSON 404 under /v3 with no
+ * database work), which shows how much of the app's time is Next.js itself.
+ *
+ * Env: BENCH_DATABASE_URL, else TEST_DATABASE_URL, else postgres://postgres@127.0.0.1:5432/test
+ * (an admin URL: the bench creates and drops its own database there); BENCH_DURATION,
+ * BENCH_WARMUP, BENCH_CONCURRENCY, BENCH_ORGS, BENCH_ROUNDS as defaults for the flags.
+ *
+ * Exits non-zero only when a response was not 2xx or an invariant broke; a missed throughput
+ * target is reported, not fatal, because it depends on the machine.
+ */
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { performance } from "node:perf_hooks";
+import postgres from "postgres";
+import { SimulatedBillingProvider } from "@/lib/billing/simulated";
+import { systemClock } from "@/lib/clock";
+import { openDatabase } from "@/lib/db/client";
+import { migratePostgres } from "@/lib/db/migrate";
+import { randomString } from "@/lib/ids";
+import { createOrganization } from "@/lib/points/organizations";
+import { cpuSecondsOfAll, machineCpuSeconds, processTree } from "./cpu";
+import { newestProfile, printProfileSummary, summarizeCpuProfile } from "./cpu-profile";
+import { type RequestSpec, runSlice, type ScenarioResult, type Slice, summarize } from "./load";
+
+const root = process.cwd();
+const resultsDir = path.join(root, "bench", "results");
+
+interface Config {
+  adminUrl: string;
+  durationMs: number;
+  warmupMs: number;
+  concurrency: number;
+  orgs: number;
+  /** The measured time of each scenario is cut into this many slices, app and bare alternating. */
+  rounds: number;
+  rebuild: boolean;
+  /**
+   * Which scenario groups run: purchase and list (app and bare each), and floor, Next.js answering
+   * a JSON 404 with no database work (the framework's own cost per request).
+   */
+  only: Set<ScenarioGroup>;
+  cpuProf: boolean;
+  appPort: number;
+  barePort: number;
+}
+
+function parseConfig(argv: string[]): Config {
+  const flags = new Map<string, string>();
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] ?? "";
+    if (!arg.startsWith("--")) throw new Error(`Unexpected argument ${arg}`);
+    const [name, inline] = arg.slice(2).split("=", 2) as [string, string | undefined];
+    if (name === "rebuild" || name === "no-floor" || name === "cpu-prof") {
+      flags.set(name, "true");
+      continue;
+    }
+    const value = inline ?? argv[++i];
+    if (value === undefined) throw new Error(`--${name} needs a value`);
+    flags.set(name, value);
+  }
+  const known = new Set(["duration", "warmup", "concurrency", "orgs", "rounds", "only", "rebuild", "no-floor", "cpu-prof"]);
+  for (const name of flags.keys()) if (!known.has(name)) throw new Error(`Unknown flag --${name}`);
+  const number = (flag: string, envName: string, fallback: number, min: number): number => {
+    const raw = flags.get(flag) ?? process.env[envName];
+    const value = raw === undefined || raw === "" ? fallback : Number(raw);
+    if (!Number.isFinite(value) || value < min) throw new Error(`--${flag} must be a number >= ${min}`);
+    return value;
+  };
+  return {
+    adminUrl:
+      process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL || "postgres://postgres@127.0.0.1:5432/test",
+    durationMs: number("duration", "BENCH_DURATION", 10, 1) * 1000,
+    warmupMs: number("warmup", "BENCH_WARMUP", 3, 0) * 1000,
+    concurrency: Math.floor(number("concurrency", "BENCH_CONCURRENCY", 32, 1)),
+    orgs: Math.floor(number("orgs", "BENCH_ORGS", 8, 1)),
+    rounds: Math.floor(number("rounds", "BENCH_ROUNDS", 5, 1)),
+    rebuild: flags.has("rebuild"),
+    only: parseOnly(flags.get("only"), flags.has("no-floor")),
+    cpuProf: flags.has("cpu-prof"),
+    appPort: 3200,
+    barePort: 3201,
+  };
+}
+
+const SCENARIO_GROUPS = ["purchase", "list", "floor"] as const;
+type ScenarioGroup = (typeof SCENARIO_GROUPS)[number];
+
+function parseOnly(value: string | undefined, noFloor: boolean): Set<ScenarioGroup> {
+  const names = value ? value.split(",").map((name) => name.trim()) : [...SCENARIO_GROUPS];
+  const groups = new Set<ScenarioGroup>();
+  for (const name of names) {
+    const group = SCENARIO_GROUPS.find((known) => known === name);
+    if (!group) throw new Error(`--only takes ${SCENARIO_GROUPS.join(", ")}; not "${name}"`);
+    groups.add(group);
+  }
+  if (noFloor) groups.delete("floor");
+  return groups;
+}
+
+interface BenchOrg {
+  id: string;
+  apiKey: string;
+}
+
+/** Cleanup steps, run in reverse on every exit path (including Ctrl-C). */
+const cleanups: Array<() => Promise<void>> = [];
+let cleaningUp: Promise<void> | null = null;
+function cleanup(): Promise<void> {
+  cleaningUp ??= (async () => {
+    for (const step of cleanups.reverse()) {
+      try {
+        await step();
+      } catch (error) {
+        console.error("cleanup:", error instanceof Error ? error.message : error);
+      }
+    }
+  })();
+  return cleaningUp;
+}
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.on(signal, () => {
+    console.error(`\n${signal}: cleaning up`);
+    void cleanup().finally(() => process.exit(130));
+  });
+}
+
+async function main(): Promise<number> {
+  const config = parseConfig(process.argv.slice(2));
+  const began = performance.now();
+  fs.mkdirSync(resultsDir, { recursive: true });
+  if (config.cpuProf) {
+    // Pushed first so it runs last, once the app has exited and written its profile.
+    cleanups.push(async () => {
+      const file = newestProfile(cpuProfDir);
+      if (file) printProfileSummary(summarizeCpuProfile(file, 15));
+      else console.log("\nno CPU profile was written (did the app exit cleanly?)");
+    });
+  }
+
+  // A fresh database of our own, dropped at the end.
+  const dbName = `points_bench_${randomString(10).toLowerCase()}`;
+  const admin = postgres(config.adminUrl, { max: 1, onnotice: () => {} });
+  cleanups.push(() => admin.end({ timeout: 5 }));
+  await admin.unsafe(`create database ${dbName}`);
+  cleanups.push(async () => {
+    await admin.unsafe(`drop database if exists ${dbName} with (force)`);
+  });
+  const dbUrlObject = new URL(config.adminUrl);
+  dbUrlObject.pathname = `/${dbName}`;
+  const databaseUrl = dbUrlObject.toString();
+  await migratePostgres(databaseUrl);
+  const orgs = await provision(databaseUrl, config.orgs);
+  console.log(`database ${dbName}: migrated, ${orgs.length} organisations (USD, visa default, API purchases on, no limits)`);
+
+  ensureBuild(config.rebuild);
+  const [app, bare] = await Promise.all([
+    startServer("app", process.execPath, [...profilerArgs(config), path.join(root, "node_modules/next/dist/bin/next"), "start", "-p", String(config.appPort), "-H", "127.0.0.1"], {
+      DATABASE_URL: databaseUrl,
+      PORT: String(config.appPort),
+      NODE_ENV: "production",
+    }, config.appPort),
+    startServer("bare", process.execPath, ["--import", "tsx", path.join(root, "bench/bare-server.ts")], {
+      DATABASE_URL: databaseUrl,
+      BARE_PORT: String(config.barePort),
+    }, config.barePort),
+  ]);
+
+  const sql = postgres(databaseUrl, { max: 2, onnotice: () => {} });
+  cleanups.push(() => sql.end({ timeout: 5 }));
+  const runId = randomString(6);
+  let sequence = 0;
+  const orgFor = (n: number) => orgs[n % orgs.length] as BenchOrg;
+  const purchase = (port: number, tag: string) => (): RequestSpec => {
+    const n = sequence++;
+    const org = orgFor(n);
+    return {
+      url: `http://127.0.0.1:${port}/v3/points/top-ups`,
+      init: {
+        method: "POST",
+        headers: { authorization: `Bearer ${org.apiKey}`, "content-type": "application/json" },
+        // A fresh reference every time: each request is a new purchase, never a replay.
+        body: JSON.stringify({ points: 100, reference: `bench-${runId}-${tag}-${n}` }),
+      },
+    };
+  };
+  const list = (port: number) => (): RequestSpec => {
+    const org = orgFor(sequence++);
+    return {
+      url: `http://127.0.0.1:${port}/v3/points/payment-methods`,
+      init: { method: "GET", headers: { authorization: `Bearer ${org.apiKey}` } },
+    };
+  };
+
+  // Scenarios that are compared run in one group, their slices interleaved.
+  const groups: Scenario[][] = [];
+  if (config.only.has("purchase")) {
+    groups.push([
+      { name: "purchase (app)", server: app, next: purchase(config.appPort, "app") },
+      { name: "purchase (bare)", server: bare, next: purchase(config.barePort, "bare") },
+    ]);
+  }
+  if (config.only.has("list")) {
+    groups.push([
+      { name: "list (app)", server: app, next: list(config.appPort) },
+      { name: "list (bare)", server: bare, next: list(config.barePort) },
+    ]);
+  }
+  if (config.only.has("floor")) {
+    groups.push([
+      {
+        name: "floor (app, 404, no DB)",
+        server: app,
+        next: () => ({ url: `http://127.0.0.1:${config.appPort}/v3/bench-floor`, init: { method: "GET" } }),
+        expectStatus: 404,
+      },
+    ]);
+  }
+  const results: Array<ScenarioResult & { cpu: CpuReport }> = [];
+  const sliceMs = config.durationMs / config.rounds;
+  for (const group of groups) {
+    const slices = new Map<Scenario, Slice[]>(group.map((scenario) => [scenario, []]));
+    const cpu = new Map<Scenario, CpuReport[]>(group.map((scenario) => [scenario, []]));
+    process.stdout.write(`running ${group.map((scenario) => scenario.name).join(" / ")} ... `);
+    for (let round = 0; round < config.rounds; round++) {
+      const order = round % 2 === 0 ? group : [...group].reverse();
+      for (const scenario of order) {
+        // Each scenario warms up once, before its first slice; its server stays warm after that.
+        const warmupMs = (slices.get(scenario)?.length ?? 0) === 0 ? config.warmupMs : 0;
+        const measuring = measureCpu(sql, dbName, scenario.server, warmupMs, sliceMs);
+        const slice = await runSlice({
+          concurrency: config.concurrency,
+          warmupMs,
+          durationMs: sliceMs,
+          next: scenario.next,
+          expectStatus: scenario.expectStatus,
+        });
+        slices.get(scenario)?.push(slice);
+        cpu.get(scenario)?.push(await measuring);
+      }
+    }
+    for (const scenario of group) {
+      const result = summarize(scenario.name, slices.get(scenario) ?? []);
+      results.push({ ...result, cpu: sumCpu(cpu.get(scenario) ?? []) });
+    }
+    console.log(
+      group
+        .map((scenario) => `${(results.find((result) => result.name === scenario.name)?.throughput ?? 0).toFixed(0)} req/s`)
+        .join(" / "),
+    );
+  }
+
+  const purchasesAnswered = results
+    .filter((result) => result.name.startsWith("purchase"))
+    .reduce((sum, result) => sum + Object.entries(result.statuses).filter(([status]) => status.startsWith("2")).reduce((n, [, count]) => n + count, 0), 0);
+  const violations = await checkInvariants(sql, purchasesAnswered);
+
+  const byName = (name: string) => results.find((result) => result.name === name);
+  const ratios = computeRatios(byName);
+  printReport(config, results, ratios, violations);
+
+  const report = {
+    at: new Date().toISOString(),
+    machine: { cpus: (await import("node:os")).cpus().length, node: process.version },
+    config: { ...config, adminUrl: redact(config.adminUrl) },
+    results,
+    ratios,
+    invariantViolations: violations,
+    elapsedSeconds: (performance.now() - began) / 1000,
+  };
+  fs.writeFileSync(path.join(resultsDir, "latest.json"), `${JSON.stringify(report, null, 2)}\n`);
+  console.log(`\nwrote bench/results/latest.json (server logs: bench/results/app.log, bare.log); ${report.elapsedSeconds.toFixed(0)}s in all`);
+
+  const non2xx = results.reduce((sum, result) => sum + result.non2xx, 0);
+  return violations.length > 0 || non2xx > 0 ? 1 : 0;
+}
+
+/** Organisations made the way the operator command makes them, each with its own key. */
+async function provision(databaseUrl: string, count: number): Promise<BenchOrg[]> {
+  const database = await openDatabase({ url: databaseUrl, maxConnections: 4 });
+  try {
+    const services = { db: database.db, provider: new SimulatedBillingProvider(database.db, systemClock), clock: systemClock };
+    const orgs: BenchOrg[] = [];
+    for (let i = 0; i < count; i++) {
+      const created = await createOrganization(services, {
+        name: `Bench ${i + 1}`,
+        settings: { currency: "USD", apiPurchasesEnabled: true },
+        cards: ["visa"],
+        defaultCardIndex: 0,
+      });
+      orgs.push({ id: created.organization.id, apiKey: created.apiKey.apiKey });
+    }
+    return orgs;
+  } finally {
+    await database.close();
+  }
+}
+
+/** A production build must exist; a build older than the sources is measured, with a warning. */
+function ensureBuild(rebuild: boolean): void {
+  const buildId = path.join(root, ".next", "BUILD_ID");
+  if (!rebuild && fs.existsSync(buildId)) {
+    const builtAt = fs.statSync(buildId).mtimeMs;
+    const newer = ["app", "lib", "components", "instrumentation.ts", "next.config.ts"]
+      .flatMap((entry) => newestFiles(path.join(root, entry)))
+      .filter((file) => !file.endsWith(".test.ts") && fs.statSync(file).mtimeMs > builtAt);
+    if (newer.length > 0) {
+      console.warn(
+        `warning: .next is older than ${newer.length} source file(s) (e.g. ${path.relative(root, newer[0] ?? "")}); ` +
+          "measuring the existing build. Pass --rebuild to build first.",
+      );
+    }
+    return;
+  }
+  console.log(rebuild ? "building (--rebuild): next build" : "no production build (.next/BUILD_ID missing): running next build");
+  const built = spawnSync(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "build"], {
+    stdio: "inherit",
+    env: { ...process.env, NODE_ENV: "production" },
+  });
+  if (built.status !== 0) throw new Error(`next build failed (exit ${built.status ?? built.signal})`);
+}
+
+const cpuProfDir = path.join(resultsDir, "cpu-prof");
+
+function profilerArgs(config: Config): string[] {
+  if (!config.cpuProf) return [];
+  fs.rmSync(cpuProfDir, { recursive: true, force: true });
+  return ["--cpu-prof", "--cpu-prof-dir", cpuProfDir];
+}
+
+function newestFiles(entry: string): string[] {
+  if (!fs.existsSync(entry)) return [];
+  const stat = fs.statSync(entry);
+  if (!stat.isDirectory()) return [entry];
+  return fs.readdirSync(entry).flatMap((name) => newestFiles(path.join(entry, name)));
+}
+
+interface Scenario {
+  name: string;
+  server: Server;
+  next: () => RequestSpec;
+  expectStatus?: number;
+}
+
+interface Server {
+  name: string;
+  child: ChildProcess;
+  pid: number;
+}
+
+/**
+ * Starts a server in its own process group (so it and its children can be stopped together),
+ * logs to bench/results/<name>.log, and waits until it answers on 127.0.0.1.
+ */
+async function startServer(
+  name: string,
+  command: string,
+  args: string[],
+  env: Record<string, string>,
+  port: number,
+): Promise<Server> {
+  await assertPortFree(port);
+  const log = fs.createWriteStream(path.join(resultsDir, `${name}.log`));
+  const child = spawn(command, args, {
+    cwd: root,
+    env: { ...process.env, ...env },
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  child.stdout?.pipe(log);
+  child.stderr?.pipe(log);
+  const pid = child.pid;
+  if (pid === undefined) throw new Error(`${name} server did not start`);
+  cleanups.push(() => stopProcessGroup(child, pid));
+  const deadline = Date.now() + 90_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`${name} server exited (${child.exitCode}); see bench/results/${name}.log`);
+    try {
+      // No key: the route answers 403 once the server and its database are up.
+      const response = await fetch(`http://127.0.0.1:${port}/v3/points/payment-methods`);
+      await response.text();
+      if (response.status === 403) return { name, child, pid };
+    } catch {
+      // Not listening yet.
+    }
+    await sleep(200);
+  }
+  throw new Error(`${name} server was not ready within 90s; see bench/results/${name}.log`);
+}
+
+async function assertPortFree(port: number): Promise<void> {
+  try {
+    await fetch(`http://127.0.0.1:${port}/`, { signal: AbortSignal.timeout(1000) });
+  } catch {
+    return;
+  }
+  throw new Error(`Port ${port} is already in use on 127.0.0.1; stop whatever listens there first.`);
+}
+
+async function stopProcessGroup(child: ChildProcess, pid: number): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  try {
+    // SIGINT: Next.js exits cleanly on it, which is when Node writes a --cpu-prof profile.
+    process.kill(-pid, "SIGINT");
+  } catch {
+    return;
+  }
+  const timedOut = await Promise.race([exited.then(() => false), sleep(5000).then(() => true)]);
+  if (timedOut) {
+    try {
+      process.kill(-pid, "SIGKILL");
+    } catch {
+      // Already gone.
+    }
+  }
+}
+
+interface CpuReport {
+  /** CPU seconds in the measured window: the server's process tree, its Postgres backends, this process. */
+  serverSeconds: number;
+  postgresSeconds: number;
+  loadGeneratorSeconds: number;
+  postgresBackends: number;
+  /** Busy CPU seconds of the whole machine, and how much of it was none of the above (other work: noise). */
+  machineBusySeconds: number;
+  otherSeconds: number;
+  machineCapacitySeconds: number;
+}
+
+/** Samples CPU at the start and end of the measured window (after the warm-up). */
+async function measureCpu(
+  sql: postgres.Sql,
+  dbName: string,
+  server: Server,
+  warmupMs: number,
+  durationMs: number,
+): Promise<CpuReport> {
+  await sleep(warmupMs);
+  const backends = (
+    await sql<{ pid: number }[]>`select pid from pg_stat_activity where datname = ${dbName} and pid <> pg_backend_pid()`
+  ).map((row) => row.pid);
+  const tree = processTree(server.pid);
+  const before = {
+    server: cpuSecondsOfAll(tree),
+    pg: cpuSecondsOfAll(backends),
+    self: process.cpuUsage(),
+    machine: machineCpuSeconds(),
+  };
+  await sleep(durationMs);
+  const self = process.cpuUsage(before.self);
+  const machine = machineCpuSeconds();
+  const serverSeconds = cpuSecondsOfAll(tree) - before.server;
+  const postgresSeconds = cpuSecondsOfAll(backends) - before.pg;
+  const loadGeneratorSeconds = (self.user + self.system) / 1e6;
+  const machineBusySeconds = machine.busy - before.machine.busy;
+  return {
+    serverSeconds: round(serverSeconds),
+    postgresSeconds: round(postgresSeconds),
+    loadGeneratorSeconds: round(loadGeneratorSeconds),
+    postgresBackends: backends.length,
+    machineBusySeconds: round(machineBusySeconds),
+    otherSeconds: round(Math.max(0, machineBusySeconds - serverSeconds - postgresSeconds - loadGeneratorSeconds)),
+    machineCapacitySeconds: round(machine.total - before.machine.total),
+  };
+}
+
+function sumCpu(reports: CpuReport[]): CpuReport {
+  const total = (pick: (report: CpuReport) => number) => round(reports.reduce((sum, report) => sum + pick(report), 0));
+  return {
+    serverSeconds: total((report) => report.serverSeconds),
+    postgresSeconds: total((report) => report.postgresSeconds),
+    loadGeneratorSeconds: total((report) => report.loadGeneratorSeconds),
+    postgresBackends: Math.max(0, ...reports.map((report) => report.postgresBackends)),
+    machineBusySeconds: total((report) => report.machineBusySeconds),
+    otherSeconds: total((report) => report.otherSeconds),
+    machineCapacitySeconds: total((report) => report.machineCapacitySeconds),
+  };
+}
+
+/**
+ * The invariants of CONTRACT.md §4 on what the run left behind. The bare handler writes paid
+ * top-ups and ledger rows but charges nothing (its provider key is bare_…), so charges are
+ * matched against the app's top-ups only.
+ */
+async function checkInvariants(sql: postgres.Sql, purchasesAnswered: number): Promise<string[]> {
+  const violations: string[] = [];
+  const balances = await sql<{ id: string; points_balance: number; ledger: string }[]>`
+    select o.id, o.points_balance, coalesce(sum(l.delta), 0)::text as ledger
+    from organizations o left join points_ledger l on l.organization_id = o.id
+    group by o.id`;
+  for (const row of balances) {
+    if (String(row.points_balance) !== row.ledger) {
+      violations.push(`organisation ${row.id}: points_balance ${row.points_balance} != SUM(ledger) ${row.ledger}`);
+    }
+  }
+  const [counts] = await sql<
+    {
+      top_ups: number;
+      not_paid: number;
+      app_paid: number;
+      ledger_rows: number;
+      credited_top_ups: number;
+      uncredited_paid: number;
+      payments: number;
+      matched_payments: number;
+    }[]
+  >`
+    select
+      (select count(*)::int from top_ups) as top_ups,
+      (select count(*)::int from top_ups where status <> 'paid') as not_paid,
+      (select count(*)::int from top_ups where status = 'paid' and provider_idempotency_key like 'topup\\_%') as app_paid,
+      (select count(*)::int from points_ledger) as ledger_rows,
+      (select count(distinct top_up_id)::int from points_ledger) as credited_top_ups,
+      (select count(*)::int from top_ups t where status = 'paid'
+         and not exists (select 1 from points_ledger l where l.top_up_id = t.id)) as uncredited_paid,
+      (select count(*)::int from sim_payments) as payments,
+      (select count(*)::int from sim_payments p join top_ups t
+         on t.provider_idempotency_key = p.idempotency_key and t.provider_payment_id = p.id and t.status = 'paid') as matched_payments`;
+  if (!counts) return [...violations, "invariant query returned nothing"];
+  if (counts.not_paid > 0) violations.push(`${counts.not_paid} top-up(s) are not paid`);
+  if (counts.ledger_rows !== counts.credited_top_ups) {
+    violations.push(`ledger has ${counts.ledger_rows} rows for ${counts.credited_top_ups} top-ups (a double credit)`);
+  }
+  if (counts.uncredited_paid > 0) violations.push(`${counts.uncredited_paid} paid top-up(s) have no ledger entry`);
+  if (counts.payments !== counts.app_paid || counts.matched_payments !== counts.app_paid) {
+    violations.push(
+      `app paid top-ups ${counts.app_paid}, sim_payments ${counts.payments}, matched to their top-up ${counts.matched_payments}: not one charge each`,
+    );
+  }
+  if (counts.top_ups !== purchasesAnswered) {
+    violations.push(`${counts.top_ups} top-ups stored but ${purchasesAnswered} purchases answered 2xx`);
+  }
+  console.log(
+    `\ninvariants: ${counts.top_ups} top-ups (${counts.app_paid} by the app, one sim_payment each: ${counts.matched_payments}/${counts.payments}), ` +
+      `${counts.ledger_rows} ledger rows, ${balances.length} balances checked: ${violations.length ? "VIOLATED" : "hold"}`,
+  );
+  return violations;
+}
+
+interface Ratio {
+  name: string;
+  value: number;
+  target: string;
+  pass: boolean;
+}
+
+function computeRatios(byName: (name: string) => ScenarioResult | undefined): Ratio[] {
+  const ratio = (a: number | undefined, b: number | undefined) => (a !== undefined && b ? a / b : Number.NaN);
+  const purchaseApp = byName("purchase (app)");
+  const purchaseBare = byName("purchase (bare)");
+  const listApp = byName("list (app)");
+  const listBare = byName("list (bare)");
+  const purchaseThroughput = ratio(purchaseApp?.throughput, purchaseBare?.throughput);
+  const listThroughput = ratio(listApp?.throughput, listBare?.throughput);
+  const p99 = ratio(purchaseApp?.latencyMs.p99, purchaseBare?.latencyMs.p99);
+  const ratios: Ratio[] = [
+    { name: "purchase throughput app/bare", value: round(purchaseThroughput), target: ">= 0.6", pass: purchaseThroughput >= 0.6 },
+    { name: "list throughput app/bare", value: round(listThroughput), target: ">= 0.5", pass: listThroughput >= 0.5 },
+    { name: "purchase p99 app/bare", value: round(p99), target: "<= 2", pass: p99 <= 2 },
+  ];
+  // A group left out with --only has no ratio to report.
+  return ratios.filter((entry) => Number.isFinite(entry.value));
+}
+
+function printReport(config: Config, results: Array<ScenarioResult & { cpu: CpuReport }>, ratios: Ratio[], violations: string[]): void {
+  console.log(
+    `\n${config.concurrency} in flight, ${config.warmupMs / 1000}s warm-up + ${config.durationMs / 1000}s measured, ` +
+      `${config.orgs} organisations round-robin, ${config.rounds} alternating slices per scenario\n`,
+  );
+  const header = ["scenario", "req/s", "p50 ms", "p95 ms", "p99 ms", "max ms", "failed/sent", "CPU ms/req srv|pg|gen", "machine busy|other"];
+  const rows = results.map((result) => {
+    const perRequest = (seconds: number) => (result.requests ? ((seconds * 1000) / result.requests).toFixed(2) : "-");
+    return [
+      result.name,
+      result.throughput.toFixed(0),
+      result.latencyMs.p50.toFixed(1),
+      result.latencyMs.p95.toFixed(1),
+      result.latencyMs.p99.toFixed(1),
+      result.latencyMs.max.toFixed(1),
+      `${result.non2xx}/${result.total}`,
+      `${perRequest(result.cpu.serverSeconds)}|${perRequest(result.cpu.postgresSeconds)}|${perRequest(result.cpu.loadGeneratorSeconds)}`,
+      `${percent(result.cpu.machineBusySeconds, result.cpu.machineCapacitySeconds)}|${percent(result.cpu.otherSeconds, result.cpu.machineCapacitySeconds)}`,
+    ];
+  });
+  const widths = header.map((cell, i) => Math.max(cell.length, ...rows.map((row) => (row[i] ?? "").length)));
+  const line = (cells: string[]) => cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0))).join("  ");
+  console.log(line(header));
+  for (const row of rows) console.log(line(row));
+  console.log(
+    "CPU ms/req: the server's process tree | its Postgres backends | this load generator. machine busy: all cores;\n" +
+      "other: busy time that was none of those (another workload on the machine makes the numbers noisy).\n",
+  );
+  for (const ratio of ratios) {
+    console.log(`${ratio.pass ? "PASS" : "MISS"}  ${ratio.name.padEnd(30)} ${String(ratio.value).padStart(6)}  (target ${ratio.target})`);
+  }
+  const non2xx = results.reduce((sum, result) => sum + result.non2xx, 0);
+  console.log(`${non2xx === 0 ? "PASS" : "FAIL"}  ${"unexpected (non-2xx) answers".padEnd(30)} ${String(non2xx).padStart(6)}  (target 0)`);
+  for (const result of results) {
+    for (const sample of result.samples) console.log(`  ${result.name}: ${sample}`);
+  }
+  const noisy = results.filter((result) => result.cpu.machineCapacitySeconds > 0 && result.cpu.otherSeconds / result.cpu.machineCapacitySeconds > 0.2);
+  if (noisy.length > 0) {
+    console.log(
+      `note: other work used over 20% of the machine during ${noisy.map((result) => result.name).join(", ")}; ` +
+        "the ratios are unreliable, run again on a quiet machine.",
+    );
+  }
+  console.log(`${violations.length === 0 ? "PASS" : "FAIL"}  invariants${violations.length ? "" : " hold"}`);
+  for (const violation of violations) console.log(`  ${violation}`);
+}
+
+function percent(part: number, whole: number): string {
+  return whole > 0 ? `${Math.round((part / whole) * 100)}%` : "-";
+}
+
+function round(value: number): number {
+  return Math.round(value * 100) / 100;
+}
+
+function redact(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = "***";
+    return parsed.toString();
+  } catch {
+    return "(unparseable URL)";
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+main()
+  .then(async (code) => {
+    await cleanup();
+    process.exit(code);
+  })
+  .catch(async (error: unknown) => {
+    console.error("\nbench failed:", error instanceof Error ? error.message : error);
+    await cleanup();
+    process.exit(2);
+  });
