@@ -1,3 +1,4 @@
+import { authSecret } from "./auth/secret";
 import { printBanner } from "./banner";
 import { reconcileTopUps } from "./points/purchase";
 import { getRuntime, type Runtime } from "./runtime";
@@ -15,6 +16,7 @@ export async function startServer(): Promise<void> {
   try {
     const runtime = await getRuntime();
     printBanner(runtime);
+    authSecret(); // Warns now, at startup, when no secret is set.
     startReconciler(runtime);
   } catch (error) {
     console.error("\nThe Points service could not start:", error instanceof Error ? error.message : error);

@@ -2,17 +2,20 @@ const DEV_SECRET = "points-development-secret-do-not-use-in-production";
 let warned = false;
 
 /**
- * CONTRACT.md §6: AUTH_SECRET (or next-auth v4's NEXTAUTH_SECRET). Outside production a fixed
- * development secret is used, with a warning; in production there is none, and next-auth then
- * refuses to sign anyone in rather than sign sessions with a known key.
+ * CONTRACT.md §6: AUTH_SECRET (or next-auth v4's NEXTAUTH_SECRET); when neither is set, a
+ * development secret with a warning. Sessions signed with a published secret can be forged, so in
+ * production the warning says so plainly at startup; a deployment must set its own.
  */
-export function authSecret(): string | undefined {
+export function authSecret(): string {
   const secret = process.env.AUTH_SECRET || process.env.NEXTAUTH_SECRET;
   if (secret) return secret;
-  if (process.env.NODE_ENV === "production") return undefined;
   if (!warned) {
-    console.warn("AUTH_SECRET is not set: using a development secret. Set AUTH_SECRET before deploying.");
     warned = true;
+    console.warn(
+      process.env.NODE_ENV === "production"
+        ? "WARNING: AUTH_SECRET is not set, so dashboard sessions are signed with the public development secret. Set AUTH_SECRET before exposing this server."
+        : "AUTH_SECRET is not set: using a development secret. Set AUTH_SECRET before deploying.",
+    );
   }
   return DEV_SECRET;
 }
