@@ -51,7 +51,9 @@ export function summarizeCpuProfile(file: string, top = 12): ProfileSummary {
   const profile = JSON.parse(fs.readFileSync(file, "utf8")) as CpuProfile;
   const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
   const selfUs = new Map<number, number>();
-  profile.samples.forEach((id, index) => selfUs.set(id, (selfUs.get(id) ?? 0) + (profile.timeDeltas[index] ?? 0)));
+  for (const [index, id] of profile.samples.entries()) {
+    selfUs.set(id, (selfUs.get(id) ?? 0) + (profile.timeDeltas[index] ?? 0));
+  }
   const byPackage = new Map<string, number>();
   const byFunction = new Map<string, number>();
   let idle = 0;

@@ -19,6 +19,7 @@ export function readFixtures(): E2eFixtures {
 export const test = base.extend<object, { fx: E2eFixtures }>({
   fx: [
     // Playwright requires the first argument to be a destructuring pattern, even an empty one.
+    // biome-ignore lint/correctness/noEmptyPattern: Playwright reads fixture names from this pattern.
     async ({}, use) => {
       await use(readFixtures());
     },

@@ -30,7 +30,7 @@ export function SignInForm() {
     }
     const next = params.get("callbackUrl");
     // Only same-site paths: a crafted link must not bounce a fresh session elsewhere.
-    const target = next && next.startsWith("/") && !next.startsWith("//") ? next : "/dashboard";
+    const target = next?.startsWith("/") && !next.startsWith("//") ? next : "/dashboard";
     router.replace(target);
     router.refresh();
   }

@@ -49,7 +49,7 @@ test.describe("X-Request-Id", () => {
   }
 
   test("an X-Request-Id of exactly 100 allowed characters is echoed, 101 is replaced", async ({ request, fx }) => {
-    const hundred = "a".repeat(96) + "._:-";
+    const hundred = `${"a".repeat(96)}._:-`;
     const echoed = await request.get(PAYMENT_METHODS, { headers: { ...bearer(fx.organizations.main), "X-Request-Id": hundred } });
     await expectSuccess(echoed, 200);
     expect(echoed.headers()["x-request-id"]).toBe(hundred);

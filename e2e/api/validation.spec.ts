@@ -227,7 +227,7 @@ interface RawResponse {
 /** Streams a purchase body in 8 KiB chunks with Transfer-Encoding: chunked (no Content-Length). */
 function postChunked(baseUrl: string, apiKey: string, padBytes: number): Promise<RawResponse> {
   const json = JSON.stringify({ points: 100, reference: uniqueRef("chunked") });
-  const payload = Buffer.from(json.slice(0, -1) + " ".repeat(padBytes) + "}");
+  const payload = Buffer.from(`${json.slice(0, -1) + " ".repeat(padBytes)}}`);
   return new Promise((resolve, reject) => {
     const req = http.request(
       `${baseUrl}${TOP_UPS}`,

@@ -101,6 +101,6 @@ export async function signIn(page: Page, user: BuyFixtureUser): Promise<void> {
 
 /** The Points balance in the header every dashboard page shows. */
 export async function headerBalance(page: Page): Promise<number> {
-  const text = await page.getByTestId("points-balance").innerText();
-  return Number(text.replace(/[^0-9]/g, ""));
+  const text = await page.getByTestId("points-balance").textContent();
+  return Number((text ?? "").replace(/[^0-9]/g, ""));
 }

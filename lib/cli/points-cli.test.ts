@@ -412,7 +412,7 @@ describe.each(backends())("npm run points against %s", { concurrent: true, timeo
         /--default-card must be a 0-based index below 2/,
         /--default-card needs at least one card/,
       ];
-      results.forEach((result, index) => expectRefused(result, expected[index] ?? /never/));
+      for (const [index, result] of results.entries()) expectRefused(result, expected[index] ?? /never/);
       expect(await target.withDb((services) => snapshot(services.db))).toEqual(before);
     });
 

@@ -4,7 +4,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiKeys } from "@/lib/db/schema";
 import { backends, createTestContext, type TestContext, expectPointsError } from "@/lib/testing/harness";
 import { authenticateApiRequest, createApiKey, revokeApiKey } from "./api-keys";
-import { PointsError } from "./errors";
 import { createOrganization, type OrganizationSettings } from "./organizations";
 
 describe.each(backends())("API keys on %s", (backend) => {

@@ -21,7 +21,7 @@ export async function completeSimulatedAuthentication(
     .select()
     .from(topUps)
     .where(and(eq(topUps.id, input.topUpId), eq(topUps.organizationId, input.organizationId)));
-  if (!topUp || topUp.status !== "awaiting_payment" || !topUp.providerPaymentId) {
+  if (topUp?.status !== "awaiting_payment" || !topUp.providerPaymentId) {
     throw new PointsError("not_found", "There is no purchase awaiting payment with that ID in this organisation.");
   }
   await services.provider.completeAuthentication(topUp.providerPaymentId, input.succeed);

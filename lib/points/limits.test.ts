@@ -1,7 +1,7 @@
 import { expectBooksBalance } from "@/lib/testing/invariants";
 import { eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { organizations, pointsLedger, topUps } from "@/lib/db/schema";
+import { topUps } from "@/lib/db/schema";
 import { backends, createTestContext, type TestContext } from "@/lib/testing/harness";
 import { PointsError } from "./errors";
 import {

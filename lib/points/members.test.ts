@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { authenticateUser } from "@/lib/auth/users";
 import { backends, createTestContext, type TestContext, expectPointsError } from "@/lib/testing/harness";
-import { PointsError } from "./errors";
 import { addMember, listMembers } from "./members";
 import { createOrganization } from "./organizations";
 

@@ -1,13 +1,12 @@
 import { expectBooksBalance } from "@/lib/testing/invariants";
 import { eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { BillingProvider, PriceTable } from "@/lib/billing/provider";
+import type { PriceTable } from "@/lib/billing/provider";
 import { SIMULATED_PRICES } from "@/lib/billing/simulated";
-import { organizations, pointsLedger, simPayments, topUps } from "@/lib/db/schema";
+import { pointsLedger, simPayments, topUps } from "@/lib/db/schema";
 import { backends, createTestContext, patchProvider, type TestContext, withProvider, expectPointsError } from "@/lib/testing/harness";
 import { BUNDLES, CURRENCIES } from "./catalog";
 import { completeSimulatedAuthentication } from "./complete-authentication";
-import { PointsError } from "./errors";
 import { createOrganization, type CreateOrganizationInput, getOrganization } from "./organizations";
 import { listUsablePaymentMethods } from "./payment-methods";
 import { type PurchaseResult, purchasePoints } from "./purchase";

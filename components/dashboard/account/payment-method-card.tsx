@@ -61,7 +61,6 @@ export function PaymentMethodCard(props: PaymentMethodCardProps) {
             </p>
             <div className="mt-1.5 flex items-center gap-2">
               <code
-                aria-labelledby={`${headingId}-id-label`}
                 data-testid="payment-method-id"
                 className="min-w-0 flex-1 select-all break-all rounded-md bg-slate-50 px-2.5 py-2 font-mono text-xs text-slate-900 sm:px-3 sm:text-sm ring-1 ring-inset ring-slate-200"
               >

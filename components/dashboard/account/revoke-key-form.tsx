@@ -46,7 +46,6 @@ export function RevokeKeyForm({ keyId, prefix, canEdit, action }: {
     <form
       onSubmit={onSubmit}
       className="flex w-full flex-col gap-2 rounded-lg border border-rose-200 bg-rose-50 p-3 sm:w-auto"
-      role="group"
       aria-label={`Confirm revoking ${prefix}…`}
     >
       <input type="hidden" name="keyId" value={keyId} />

@@ -59,6 +59,7 @@ export function SettingsForm({ saved, methods, canEdit, action }: {
           <input
             type="checkbox"
             role="switch"
+            aria-checked={enabled}
             name="apiPurchasesEnabled"
             checked={enabled}
             onChange={(event) => setEnabled(event.target.checked)}

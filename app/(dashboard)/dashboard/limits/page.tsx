@@ -63,14 +63,12 @@ export default async function LimitsPage() {
           {frequency === null ? (
             <NoLimit />
           ) : (
-            <>
-              <UsageMeter
+            <UsageMeter
                 label="Purchases in the current window"
                 used={usage.frequency.used ?? 0}
                 limit={frequency.count}
                 unit={`purchases in the last ${describeSeconds(frequency.windowSeconds)}`}
               />
-            </>
           )}
         </LimitCard>
 
