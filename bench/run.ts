@@ -26,12 +26,10 @@ import fs from "node:fs";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import postgres from "postgres";
-import { SimulatedBillingProvider } from "@/lib/billing/simulated";
-import { systemClock } from "@/lib/clock";
-import { openDatabase } from "@/lib/db/client";
-import { migratePostgres } from "@/lib/db/migrate";
+import { openDatabase, redactUrl } from "@/lib/db/client";
 import { randomString } from "@/lib/ids";
 import { createOrganization } from "@/lib/points/organizations";
+import { createScratchDatabase, simulatedServices } from "@/lib/testing/scratch-database";
 import { cpuSecondsOfAll, machineCpuSeconds, processTree } from "./cpu";
 import { newestProfile, printProfileSummary, summarizeCpuProfile } from "./cpu-profile";
 import { type RequestSpec, runSlice, type ScenarioResult, type Slice, summarize } from "./load";
@@ -152,17 +150,10 @@ async function main(): Promise<number> {
   }
 
   // A fresh database of our own, dropped at the end.
-  const dbName = `points_bench_${randomString(10).toLowerCase()}`;
-  const admin = postgres(config.adminUrl, { max: 1, onnotice: () => {} });
-  cleanups.push(() => admin.end({ timeout: 5 }));
-  await admin.unsafe(`create database ${dbName}`);
-  cleanups.push(async () => {
-    await admin.unsafe(`drop database if exists ${dbName} with (force)`);
-  });
-  const dbUrlObject = new URL(config.adminUrl);
-  dbUrlObject.pathname = `/${dbName}`;
-  const databaseUrl = dbUrlObject.toString();
-  await migratePostgres(databaseUrl);
+  const scratch = await createScratchDatabase(config.adminUrl, "points_bench");
+  cleanups.push(scratch.drop);
+  const databaseUrl = scratch.url;
+  const dbName = new URL(databaseUrl).pathname.slice(1);
   const orgs = await provision(databaseUrl, config.orgs);
   console.log(`database ${dbName}: migrated, ${orgs.length} organisations (USD, visa default, API purchases on, no limits)`);
 
@@ -275,7 +266,7 @@ async function main(): Promise<number> {
   const report = {
     at: new Date().toISOString(),
     machine: { cpus: (await import("node:os")).cpus().length, node: process.version },
-    config: { ...config, adminUrl: redact(config.adminUrl) },
+    config: { ...config, adminUrl: redactUrl(config.adminUrl) },
     results,
     ratios,
     invariantViolations: violations,
@@ -292,7 +283,7 @@ async function main(): Promise<number> {
 async function provision(databaseUrl: string, count: number): Promise<BenchOrg[]> {
   const database = await openDatabase({ url: databaseUrl, maxConnections: 4 });
   try {
-    const services = { db: database.db, provider: new SimulatedBillingProvider(database.db, systemClock), clock: systemClock };
+    const services = simulatedServices(database.db);
     const orgs: BenchOrg[] = [];
     for (let i = 0; i < count; i++) {
       const created = await createOrganization(services, {
@@ -631,15 +622,6 @@ function round(value: number): number {
   return Math.round(value * 100) / 100;
 }
 
-function redact(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = "***";
-    return parsed.toString();
-  } catch {
-    return "(unparseable URL)";
-  }
-}
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));

@@ -9,14 +9,13 @@ import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { SimulatedBillingProvider } from "@/lib/billing/simulated";
 import { systemClock } from "@/lib/clock";
 import { openDatabase } from "@/lib/db/client";
-import { migratePglite, migratePostgres } from "@/lib/db/migrate";
+import { migratePglite } from "@/lib/db/migrate";
 import { randomString } from "@/lib/ids";
 import { createApiKey, revokeApiKey } from "@/lib/points/api-keys";
 import { type CreateOrganizationInput, createOrganization } from "@/lib/points/organizations";
-import type { Services } from "@/lib/points/services";
+import { createScratchDatabase, simulatedServices } from "@/lib/testing/scratch-database";
 import { provisionAccountFixtures } from "./dashboard/account.fixtures";
 import { provisionBuyFixtures } from "./dashboard/buy.fixtures";
 import {
@@ -80,21 +79,8 @@ async function prepareBackend(): Promise<Backend> {
       cleanup: async () => fs.rmSync(dir, { recursive: true, force: true }),
     };
   }
-  const name = `points_e2e_${randomString(10).toLowerCase()}`;
-  const { default: postgres } = await import("postgres");
-  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database ${name}`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  await migratePostgres(url.toString());
-  return {
-    kind: "postgres",
-    env: { DATABASE_URL: url.toString() },
-    cleanup: async () => {
-      await admin.unsafe(`drop database if exists ${name} with (force)`);
-      await admin.end({ timeout: 5 });
-    },
-  };
+  const scratch = await createScratchDatabase(adminUrl, "points_e2e");
+  return { kind: "postgres", env: { DATABASE_URL: scratch.url }, cleanup: scratch.drop };
 }
 
 async function provision(backend: Backend): Promise<E2eFixtures> {
@@ -103,11 +89,7 @@ async function provision(backend: Backend): Promise<E2eFixtures> {
   );
   try {
     if (database.kind === "pglite") await migratePglite(database.db);
-    const services: Services = {
-      db: database.db,
-      provider: new SimulatedBillingProvider(database.db, systemClock),
-      clock: systemClock,
-    };
+    const services = simulatedServices(database.db);
     const organizations: Partial<Record<FixtureOrganizationName, FixtureOrganization>> = {};
     for (const name of FIXTURE_ORGANIZATIONS) {
       const created = await createOrganization(services, { name: `e2e ${name}`, ...scenarios[name] });
@@ -193,8 +175,7 @@ async function main(): Promise<void> {
     NODE_ENV: "production",
     PORT: String(PORT),
     // Production mode wants a secret; a throwaway one is right for a throwaway server.
-    AUTH_SECRET: process.env.AUTH_SECRET ?? randomString(40),
-    NEXTAUTH_SECRET: process.env.NEXTAUTH_SECRET ?? process.env.AUTH_SECRET ?? randomString(40),
+    AUTH_SECRET: process.env.AUTH_SECRET ?? process.env.NEXTAUTH_SECRET ?? randomString(40),
     NEXTAUTH_URL: process.env.NEXTAUTH_URL ?? `http://127.0.0.1:${PORT}`,
   };
   // The fixtures live only in the database prepared above; nothing else may be opened.

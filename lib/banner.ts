@@ -1,8 +1,9 @@
+import { env } from "./env";
 import type { Runtime } from "./runtime";
 
 /** What a developer needs to call the API right away, printed at startup. */
 export function printBanner(runtime: Runtime): void {
-  const url = `http://localhost:${process.env.PORT ?? "3000"}`;
+  const url = `http://localhost:${env().PORT ?? "3000"}`;
   const lines = [
     "",
     `Points service on ${url}`,

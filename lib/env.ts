@@ -13,6 +13,10 @@ const envSchema = z.object({
   NEXTAUTH_SECRET: optionalString,
   /** Seconds a request may work on a purchase before another instance may take it over. */
   POINTS_LEASE_SECONDS: z.preprocess(emptyAsUndefined, z.coerce.number().int().positive().optional()),
+  /** "off" stops the per-instance reconciler timer. */
+  POINTS_RECONCILE: z.preprocess(emptyAsUndefined, z.enum(["on", "off"]).optional()),
+  /** "false" for transaction-mode poolers (PgBouncer), which cannot keep prepared statements. */
+  DATABASE_PREPARE: z.preprocess(emptyAsUndefined, z.enum(["true", "false"]).optional()),
   PORT: optionalString,
 });
 

@@ -1,5 +1,6 @@
 import { authSecret } from "./auth/secret";
 import { printBanner } from "./banner";
+import { env } from "./env";
 import { reconcileTopUps } from "./points/purchase";
 import { getRuntime, type Runtime } from "./runtime";
 
@@ -30,7 +31,7 @@ export async function startServer(): Promise<void> {
  * once: each purchase is taken under its lease.
  */
 function startReconciler(runtime: Runtime): void {
-  if (process.env.POINTS_RECONCILE === "off") return;
+  if (env().POINTS_RECONCILE === "off") return;
   let running = false;
   const timer = setInterval(async () => {
     if (running) return;

@@ -19,6 +19,11 @@ const sourceOptions = [
   ["dashboard", "Dashboard"],
 ] as const;
 
+const filterFields = [
+  { name: "status", label: "Status", options: statusOptions },
+  { name: "source", label: "Source", options: sourceOptions },
+] as const;
+
 /** A GET form: the filters live in the URL, so a filtered page can be shared, reloaded and exported. */
 export function HistoryFilters({ filters }: { filters: Filters }) {
   const active = Boolean(filters.status || filters.source);
@@ -30,28 +35,19 @@ export function HistoryFilters({ filters }: { filters: Filters }) {
       className="flex flex-wrap items-end gap-3"
       aria-label="Filter top-ups"
     >
-      <div className="w-full sm:w-48">
-        <Field id="filter-status" label="Status">
-          <Select id="filter-status" name="status" defaultValue={filters.status ?? ""}>
-            {statusOptions.map(([value, label]) => (
-              <option key={value} value={value}>
-                {label}
-              </option>
-            ))}
-          </Select>
-        </Field>
-      </div>
-      <div className="w-full sm:w-48">
-        <Field id="filter-source" label="Source">
-          <Select id="filter-source" name="source" defaultValue={filters.source ?? ""}>
-            {sourceOptions.map(([value, label]) => (
-              <option key={value} value={value}>
-                {label}
-              </option>
-            ))}
-          </Select>
-        </Field>
-      </div>
+      {filterFields.map(({ name, label, options }) => (
+        <div key={name} className="w-full sm:w-48">
+          <Field id={`filter-${name}`} label={label}>
+            <Select id={`filter-${name}`} name={name} defaultValue={filters[name] ?? ""}>
+              {options.map(([value, text]) => (
+                <option key={value} value={value}>
+                  {text}
+                </option>
+              ))}
+            </Select>
+          </Field>
+        </div>
+      ))}
       <div className="flex gap-2">
         <button type="submit" className={buttonClasses("secondary")}>
           Apply filters

@@ -1,3 +1,5 @@
+import { env } from "@/lib/env";
+
 const DEV_SECRET = "points-development-secret-do-not-use-in-production";
 let warned = false;
 
@@ -7,7 +9,8 @@ let warned = false;
  * production the warning says so plainly at startup; a deployment must set its own.
  */
 export function authSecret(): string {
-  const secret = process.env.AUTH_SECRET || process.env.NEXTAUTH_SECRET;
+  const { AUTH_SECRET, NEXTAUTH_SECRET } = env();
+  const secret = AUTH_SECRET ?? NEXTAUTH_SECRET;
   if (secret) return secret;
   if (!warned) {
     warned = true;

@@ -5,13 +5,11 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SimulatedBillingProvider } from "@/lib/billing/simulated";
 import { systemClock } from "@/lib/clock";
 import { type Db, openDatabase } from "@/lib/db/client";
 import { acquirePgliteLock } from "@/lib/db/pglite-lock";
 import { apiKeys, organizations, simCustomers, simPaymentMethods, topUps, users } from "@/lib/db/schema";
 import { verifyPassword } from "@/lib/auth/password";
-import { randomString } from "@/lib/ids";
 import { authenticateApiKey, authenticateApiRequest } from "@/lib/points/api-keys";
 import { PointsError } from "@/lib/points/errors";
 import { createOrganization } from "@/lib/points/organizations";
@@ -20,6 +18,7 @@ import { purchasePoints } from "@/lib/points/purchase";
 import type { Services } from "@/lib/points/services";
 import { parseTopUpRequest } from "@/lib/points/top-up-request";
 import { type Backend, backends } from "@/lib/testing/harness";
+import { createScratchDatabase, simulatedServices } from "@/lib/testing/scratch-database";
 
 /*
  * These tests run the real command as an operator would, in a child process, against the same
@@ -88,7 +87,7 @@ async function createTarget(backend: Backend): Promise<Target> {
       withDb: async (use) => {
         const database = await openDatabase({ pgliteDir });
         try {
-          return await use(servicesFor(database.db));
+          return await use(simulatedServices(database.db));
         } finally {
           await database.close();
         }
@@ -96,14 +95,17 @@ async function createTarget(backend: Backend): Promise<Target> {
       dispose: async () => fs.rmSync(dir, { recursive: true, force: true }),
     };
   }
-  const { url, drop } = await createPostgresDatabase();
+  const adminUrl = process.env.TEST_DATABASE_URL;
+  if (!adminUrl) throw new Error("TEST_DATABASE_URL is not set");
+  // Empty on purpose: the command under test migrates it.
+  const { url, drop } = await createScratchDatabase(adminUrl, "points_cli", { migrate: false });
   const database = await openDatabase({ url, maxConnections: 2 });
   const env = childEnv({ DATABASE_URL: url });
   return {
     backend,
     env,
     runAll: (commands) => Promise.all(commands.map((args) => runPoints(env, args))),
-    withDb: (use) => use(servicesFor(database.db)),
+    withDb: (use) => use(simulatedServices(database.db)),
     dispose: async () => {
       await database.close();
       await drop();
@@ -111,28 +113,6 @@ async function createTarget(backend: Backend): Promise<Target> {
   };
 }
 
-/** A new, empty database on TEST_DATABASE_URL's server; the command under test migrates it. */
-async function createPostgresDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
-  const adminUrl = process.env.TEST_DATABASE_URL;
-  if (!adminUrl) throw new Error("TEST_DATABASE_URL is not set");
-  const name = `points_cli_${randomString(10).toLowerCase()}`;
-  const { default: postgres } = await import("postgres");
-  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database ${name}`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      await admin.unsafe(`drop database if exists ${name} with (force)`);
-      await admin.end({ timeout: 5 });
-    },
-  };
-}
-
-function servicesFor(db: Db): Services {
-  return { db, provider: new SimulatedBillingProvider(db, systemClock), clock: systemClock };
-}
 
 /** Everything the operator command can change, to show that a refused command changed none of it. */
 async function snapshot(db: Db) {

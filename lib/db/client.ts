@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { ExtractTablesWithRelations } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from "drizzle-orm/pg-core";
+import { env } from "@/lib/env";
 import { acquirePgliteLock } from "./pglite-lock";
 import * as schema from "./schema";
 
@@ -36,7 +37,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       onnotice: () => {},
       connection: { application_name: "points-purchase" },
     });
-    const prepare = process.env.DATABASE_PREPARE !== "false";
+    const prepare = env().DATABASE_PREPARE !== "false";
     return {
       db: drizzle(prepare ? preparing(client) : client, { schema }) as unknown as Db,
       kind: "postgres",
@@ -70,7 +71,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
 }
 
 export function defaultPgliteDir(): string {
-  return process.env.PGLITE_DIR ?? path.join(process.cwd(), ".data", "pglite");
+  return env().PGLITE_DIR ?? path.join(process.cwd(), ".data", "pglite");
 }
 
 /** A database URL fit for messages: the password masked. */

@@ -4,6 +4,7 @@ import { type Organization, type TopUp, topUps } from "@/lib/db/schema";
 import { PointsError } from "./errors";
 import { listProvisionedPaymentMethods } from "./organizations";
 import type { Services } from "./services";
+import { toTopUpJson } from "./top-up-json";
 
 export const TOP_UP_STATUSES = ["pending", "processing", "awaiting_payment", "failed", "paid"] as const;
 export type TopUpStatus = (typeof TOP_UP_STATUSES)[number];
@@ -110,7 +111,7 @@ export async function paymentMethodLabels(
   }
 }
 
-export const CSV_COLUMNS = [
+export const CSV_COLUMNS: readonly (keyof ReturnType<typeof toTopUpJson>)[] = [
   "id",
   "reference",
   "points",
@@ -121,7 +122,7 @@ export const CSV_COLUMNS = [
   "source",
   "created_at",
   "paid_at",
-] as const;
+];
 
 const CSV_BATCH_SIZE = 1000;
 
@@ -149,19 +150,13 @@ export function streamTopUpsCsv(db: Db, organizationId: string, filters: History
   });
 }
 
+/** One CSV row: the columns are fields of the API's TopUp object, taken from its one serializer. */
 export function toCsvLine(topUp: TopUp): string {
-  const cells = [
-    csvText(topUp.id),
-    csvText(topUp.reference),
-    String(topUp.points),
-    String(topUp.amount),
-    csvText(topUp.currency),
-    csvText(topUp.paymentSourceId),
-    csvText(topUp.status),
-    csvText(topUp.source),
-    topUp.createdAt.toISOString(),
-    topUp.paidAt ? topUp.paidAt.toISOString() : "",
-  ];
+  const json = toTopUpJson(topUp);
+  const cells = CSV_COLUMNS.map((column) => {
+    const value = json[column];
+    return typeof value === "string" ? csvText(value) : value === null ? "" : String(value);
+  });
   return `${cells.join(",")}\r\n`;
 }
 

@@ -2,11 +2,8 @@ import { asc, eq } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
 import { users } from "@/lib/db/schema";
 import { PointsError } from "./errors";
-import { addUser, ProvisioningError, USER_ROLES, type UserRole } from "./organizations";
+import { addUser, isEmailAddress, ProvisioningError, USER_ROLES, type UserRole } from "./organizations";
 import type { Services } from "./services";
-
-// The same rule as addUser's, checked first so the form can point at the field.
-const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export interface Member {
   id: string;
@@ -42,14 +39,15 @@ export async function addMember(
   organizationId: string,
   input: { email: string; role: string },
 ): Promise<AddedMember> {
-  if (!EMAIL_PATTERN.test(input.email.trim())) throw fieldError("email", "Enter a valid email address.");
+  // addUser checks these too; checked first here so the form can point at the field.
+  if (!isEmailAddress(input.email)) throw fieldError("email", "Enter a valid email address.");
   if (!(USER_ROLES as readonly string[]).includes(input.role)) throw fieldError("role", "Choose admin or member.");
   try {
     const added = await addUser(services, organizationId, input);
     return { userId: added.userId, email: added.email, role: added.role, password: added.password };
   } catch (error) {
     // Emails are unique across the service (they are the sign-in name); the insert's unique index decides.
-    if (error instanceof ProvisioningError && error.message.includes("already exists")) {
+    if (error instanceof ProvisioningError && error.reason === "email_taken") {
       throw fieldError("email", "Someone with this email already has an account.");
     }
     throw error;

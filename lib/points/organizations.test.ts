@@ -2,7 +2,7 @@ import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { verifyPassword } from "@/lib/auth/password";
 import { apiKeys, organizations, simCustomers, simPaymentMethods, users } from "@/lib/db/schema";
-import { backends, createTestContext, type TestContext } from "@/lib/testing/harness";
+import { backends, createTestContext, type TestContext, expectThrown } from "@/lib/testing/harness";
 import { authenticateApiKey } from "./api-keys";
 import {
   addUser,
@@ -38,15 +38,7 @@ describe.each(backends())("organisations on %s", (backend) => {
     };
   }
 
-  async function provisioningError(run: () => Promise<unknown>): Promise<ProvisioningError> {
-    try {
-      await run();
-    } catch (error) {
-      if (error instanceof ProvisioningError) return error;
-      throw error;
-    }
-    throw new Error("Expected a ProvisioningError, but the call succeeded.");
-  }
+  const provisioningError = (run: () => Promise<unknown>) => expectThrown(ProvisioningError, run);
 
   const uniqueEmail = (label: string) => `${label}-${Math.random().toString(36).slice(2, 10)}@example.com`;
 

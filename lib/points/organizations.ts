@@ -20,9 +20,13 @@ export class ProvisioningError extends Error {
   static [Symbol.hasInstance](value: unknown): boolean {
     return hasBrand(provisioningErrorBrand)(value);
   }
-  constructor(message: string) {
+  /** Set when a caller may want to say it in its own words (the dashboard's member form does). */
+  readonly reason?: "email_taken";
+
+  constructor(message: string, reason?: "email_taken") {
     super(message);
     this.name = "ProvisioningError";
+    this.reason = reason;
   }
 }
 
@@ -218,7 +222,7 @@ async function insertUser(
     });
   } catch (error) {
     if (isUniqueViolation(error, "users_email_idx")) {
-      throw new ProvisioningError(`A user with the email ${input.email} already exists.`);
+      throw new ProvisioningError(`A user with the email ${input.email} already exists.`, "email_taken");
     }
     throw error;
   }
@@ -268,10 +272,14 @@ function assertCardIndex(index: number | undefined, count: number): void {
   }
 }
 
+/** The one rule for what counts as an email address (sign-in names, members, admins). */
+export function isEmailAddress(value: string): boolean {
+  return /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value.trim());
+}
+
 function normaliseEmail(email: string): string {
-  const trimmed = email.trim().toLowerCase();
-  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(trimmed)) throw new ProvisioningError(`"${email}" is not an email address.`);
-  return trimmed;
+  if (!isEmailAddress(email)) throw new ProvisioningError(`"${email}" is not an email address.`);
+  return email.trim().toLowerCase();
 }
 
 function slug(name: string): string {

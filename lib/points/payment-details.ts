@@ -82,15 +82,23 @@ export function expiresSoon(method: Pick<PaymentMethod, "expMonth" | "expYear">,
 }
 
 /** The test cards an admin can add with the simulated provider, with what each one does when charged. */
-export const TEST_CARD_CHOICES: { kind: TestCardKind; label: string; behaviour: string }[] = [
-  { kind: "visa", label: "Visa 4242", behaviour: "Succeeds" },
-  { kind: "mastercard", label: "Mastercard 4444", behaviour: "Succeeds" },
-  { kind: "declined", label: "Visa 0002", behaviour: "Declined (402)" },
-  { kind: "insufficient_funds", label: "Visa 9995", behaviour: "Insufficient funds (402)" },
-  { kind: "authentication_required", label: "Visa 3184", behaviour: "Needs authentication (402 until completed)" },
-  { kind: "processing", label: "Visa 1881", behaviour: "Unresolved at first (409), paid when retried" },
-  { kind: "expired", label: "Visa 0069", behaviour: "Expired: never listed, refused (422)" },
-];
+const testCardBehaviour: Record<TestCardKind, string> = {
+  visa: "Succeeds",
+  mastercard: "Succeeds",
+  declined: "Declined (402)",
+  insufficient_funds: "Insufficient funds (402)",
+  authentication_required: "Needs authentication (402 until completed)",
+  processing: "Unresolved at first (409), paid when retried",
+  expired: "Expired: never listed, refused (422)",
+};
+
+export const TEST_CARD_CHOICES: { kind: TestCardKind; label: string; behaviour: string }[] = (
+  Object.keys(TEST_CARDS) as TestCardKind[]
+).map((kind) => ({
+  kind,
+  label: paymentMethodLabel(TEST_CARDS[kind]).replace(" •••• ", " "),
+  behaviour: testCardBehaviour[kind],
+}));
 
 /**
  * Saves a simulated test card for the organisation. Only the simulated provider has test cards;

@@ -2,23 +2,13 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { BillingProvider } from "@/lib/billing/provider";
 import { simPaymentMethods, topUps } from "@/lib/db/schema";
-import { backends, createTestContext, type TestContext, TestClock, withProvider } from "@/lib/testing/harness";
-import { PointsError } from "./errors";
+import { backends, createTestContext, type TestContext, TestClock, withProvider, expectPointsError } from "@/lib/testing/harness";
 import { createOrganization, type CreateOrganizationInput } from "./organizations";
 import { listUsablePaymentMethods, type PaymentMethod, resolvePaymentMethod } from "./payment-methods";
 import { purchasePoints, resolveCurrency } from "./purchase";
 import type { Services } from "./services";
 
-/** The PointsError a call throws, or a failure if it does not throw one. */
-async function pointsError(run: () => unknown): Promise<PointsError> {
-  try {
-    await run();
-  } catch (error) {
-    if (error instanceof PointsError) return error;
-    throw error;
-  }
-  throw new Error("Expected a PointsError, but the call succeeded.");
-}
+const pointsError = expectPointsError;
 
 function method(id: string, isDefault = false): PaymentMethod {
   return { id, label: `Visa •••• ${id}`, type: "card", brand: "visa", last4: "4242", expMonth: 12, expYear: 2030, isDefault };

@@ -34,7 +34,7 @@ export function isExpired(method: Pick<ProviderPaymentMethod, "expMonth" | "expY
   return method.expYear < year || (method.expYear === year && method.expMonth < month);
 }
 
-export function paymentMethodsUnavailable(): PointsError {
+function paymentMethodsUnavailable(): PointsError {
   return new PointsError(
     "payment_methods_unavailable",
     "Payment methods are temporarily unavailable from the billing provider; wait a moment and try again.",

@@ -1,3 +1,4 @@
+import type { PriceTable } from "@/lib/billing/provider";
 import { BUNDLES, type Bundle, type Currency } from "./catalog";
 import { PointsError } from "./errors";
 import type { Services } from "./services";
@@ -9,22 +10,27 @@ export interface BundlePrice {
 }
 
 /**
- * The seven bundles with the billing provider's price in one currency, smallest first. The
- * dashboard shows exactly what purchasePoints will charge, because both read the same provider.
+ * The billing provider's prices. When it cannot answer, the caller can only wait and retry:
+ * 502 payment_methods_unavailable, the one 5xx the contract allows.
  */
-export async function getBundlePrices(services: Services, currency: Currency): Promise<BundlePrice[]> {
-  let table: Awaited<ReturnType<Services["provider"]["getPrices"]>>;
+export async function getPriceTable(services: Services): Promise<PriceTable> {
   try {
-    table = await services.provider.getPrices();
+    return await services.provider.getPrices();
   } catch (error) {
     console.error("Pricing failed:", error instanceof Error ? `${error.name}: ${error.message}` : error);
-    // The same code a purchase answers when it cannot be priced: the caller can only wait and retry.
     throw new PointsError(
       "payment_methods_unavailable",
       "Prices are temporarily unavailable from the billing provider; wait a moment and try again.",
       { retryAfterSeconds: 30 },
     );
   }
-  const prices = table[currency] ?? {};
+}
+
+/**
+ * The seven bundles with the billing provider's price in one currency, smallest first. The
+ * dashboard shows exactly what purchasePoints will charge, because both read getPriceTable.
+ */
+export async function getBundlePrices(services: Services, currency: Currency): Promise<BundlePrice[]> {
+  const prices = (await getPriceTable(services))[currency] ?? {};
   return BUNDLES.map((points) => ({ points, amount: prices[points] ?? null }));
 }

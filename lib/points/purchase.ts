@@ -7,7 +7,8 @@ import type { Currency } from "./catalog";
 import { PointsError } from "./errors";
 import { creditTopUp, getPointsBalance } from "./ledger";
 import { assertWithinLimits, UNRESOLVED_STATUSES } from "./limits";
-import { listUsablePaymentMethods, paymentMethodsUnavailable, resolvePaymentMethod } from "./payment-methods";
+import { listUsablePaymentMethods, resolvePaymentMethod } from "./payment-methods";
+import { getPriceTable } from "./prices";
 import type { Services } from "./services";
 import type { TopUpRequest } from "./top-up-request";
 
@@ -79,10 +80,10 @@ export async function purchasePoints(
   const methods = await listUsablePaymentMethods(services, organization);
   const paymentMethod = resolvePaymentMethod(methods, request.paymentSourceId);
   // Priced now, before any transaction; a failure only matters if this turns out to be a new purchase.
-  const prices = await services.provider.getPrices().catch((error: unknown) => {
-    console.error("Pricing failed:", errorSummary(error));
-    return null;
-  });
+  const priced = await getPriceTable(services).then(
+    (table) => ({ table }),
+    (error: unknown) => ({ error }),
+  );
   const now = services.clock.now();
   const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
   const lockToken = randomString(24);
@@ -127,8 +128,8 @@ export async function purchasePoints(
     }
 
     await assertWithinLimits(tx, org, request.points, now);
-    if (!prices) throw paymentMethodsUnavailable();
-    const amount = prices[currency]?.[request.points];
+    if ("error" in priced) throw priced.error;
+    const amount = priced.table[currency]?.[request.points];
     if (amount === undefined) {
       throw new PointsError(
         "currency_not_available",

@@ -2,10 +2,10 @@ import { SimulatedBillingProvider } from "@/lib/billing/simulated";
 import type { BillingProvider } from "@/lib/billing/provider";
 import type { Clock } from "@/lib/clock";
 import { type Database, openDatabase } from "@/lib/db/client";
-import { migratePglite, migratePostgres } from "@/lib/db/migrate";
-import { randomString } from "@/lib/ids";
+import { migratePglite } from "@/lib/db/migrate";
 import { PointsError } from "@/lib/points/errors";
 import type { Services } from "@/lib/points/services";
+import { createScratchDatabase } from "./scratch-database";
 
 /** A clock that only moves when a test moves it. */
 export class TestClock implements Clock {
@@ -52,19 +52,10 @@ export async function createTestContext(
   if (backend === "postgres") {
     const adminUrl = process.env.TEST_DATABASE_URL;
     if (!adminUrl) throw new Error("TEST_DATABASE_URL is not set");
-    const name = `points_test_${randomString(10).toLowerCase()}`;
-    const { default: postgres } = await import("postgres");
-    const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
-    await admin.unsafe(`create database ${name}`);
-    const url = new URL(adminUrl);
-    url.pathname = `/${name}`;
-    databaseUrl = url.toString();
-    await migratePostgres(databaseUrl);
-    database = await openDatabase({ url: url.toString(), maxConnections: options.maxConnections ?? 20 });
-    dropDatabase = async () => {
-      await admin.unsafe(`drop database if exists ${name} with (force)`);
-      await admin.end({ timeout: 5 });
-    };
+    const scratch = await createScratchDatabase(adminUrl, "points_test");
+    databaseUrl = scratch.url;
+    database = await openDatabase({ url: scratch.url, maxConnections: options.maxConnections ?? 20 });
+    dropDatabase = scratch.drop;
   } else {
     database = await openDatabase({ pgliteDir: "memory://" });
     await migratePglite(database.db);
@@ -150,13 +141,18 @@ export function faultyProvider(inner: BillingProvider, faults: ProviderFault[]):
   });
 }
 
-/** Runs `run` and returns the PointsError it throws; fails the test if it throws anything else or nothing. */
-export async function expectPointsError(run: () => Promise<unknown>): Promise<PointsError> {
+/** Runs `run` and returns the error of class `kind` it throws; fails the test on any other outcome. */
+export async function expectThrown<T extends Error>(
+  kind: abstract new (...args: never[]) => T,
+  run: () => unknown,
+): Promise<T> {
   try {
     await run();
   } catch (error) {
-    if (error instanceof PointsError) return error;
+    if (error instanceof kind) return error;
     throw error;
   }
-  throw new Error("Expected a PointsError, but the call succeeded.");
+  throw new Error(`Expected a ${kind.name}, but the call succeeded.`);
 }
+
+export const expectPointsError = (run: () => unknown): Promise<PointsError> => expectThrown(PointsError, run);
