@@ -1,6 +1,7 @@
 import { defineConfig } from "@playwright/test";
 
-const PORT = 3100;
+/** E2E_PORT lets two checkouts run their suites side by side. */
+const PORT = Number(process.env.E2E_PORT ?? 3100);
 
 /**
  * End-to-end tests against `next start` on a freshly provisioned database (e2e/serve.ts).

@@ -1,6 +1,6 @@
 /**
  * The Playwright web server: a fresh database provisioned with every fixture organisation, then
- * `next start -p 3100` on it. Run by playwright.config.ts as `npx tsx e2e/serve.ts`.
+ * `next start -p $E2E_PORT` (3100 by default) on it. Run by playwright.config.ts as `npx tsx e2e/serve.ts`.
  *
  * With TEST_DATABASE_URL a new database is created on that server (and dropped on exit); without
  * it a temporary PGlite directory is used (and removed on exit), so a laptop needs no Postgres.
@@ -25,7 +25,7 @@ import {
   type FixtureOrganizationName,
 } from "./fixture-types";
 
-const PORT = 3100;
+const PORT = Number(process.env.E2E_PORT ?? 3100);
 const ROOT = process.cwd();
 const ARTIFACTS = path.join(ROOT, "e2e", ".artifacts");
 const FIXTURES_FILE = path.join(ARTIFACTS, "fixtures.json");

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import {
+  bigint,
   boolean,
   check,
   index,
@@ -30,7 +31,7 @@ export const organizations = pgTable(
      * Changed only in the transaction that inserts a points_ledger row, so it always equals
      * SUM(points_ledger.delta) for the organisation.
      */
-    pointsBalance: integer("points_balance").notNull().default(0),
+    pointsBalance: bigint("points_balance", { mode: "number" }).notNull().default(0),
     maxPointsPerTopUp: integer("max_points_per_top_up"),
     maxPointsBalance: integer("max_points_balance"),
     frequencyLimitCount: integer("frequency_limit_count"),
@@ -41,7 +42,10 @@ export const organizations = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [check("organizations_currency_check", sql`${t.currency} in ('USD','GBP','EUR')`)],
+  (t) => [
+    check("organizations_currency_check", sql`${t.currency} in ('USD','GBP','EUR')`),
+    check("organizations_points_balance_check", sql`${t.pointsBalance} >= 0`),
+  ],
 );
 
 export const apiKeys = pgTable(
@@ -99,18 +103,25 @@ export const topUps = pgTable(
     points: integer("points").notNull(),
     currency: text("currency").notNull(),
     /** Minor units, priced by the billing provider before the charge and never re-priced. */
-    amount: integer("amount").notNull(),
+    amount: bigint("amount", { mode: "number" }).notNull(),
     paymentSourceId: text("payment_source_id").notNull(),
     billingCustomerId: text("billing_customer_id").notNull(),
     source: text("source").notNull(),
     status: text("status").notNull(),
     failureCode: text("failure_code"),
     failureMessage: text("failure_message"),
-    /** The only idempotency key ever sent to the provider for this purchase (topup_<id>). */
+    /**
+     * The idempotency key sent to the provider (topup_<id>). Replaced only after the provider may
+     * have forgotten it (23 hours) and a search by metadata found no payment, and then recorded
+     * here before the charge is sent under the new key.
+     */
     providerIdempotencyKey: text("provider_idempotency_key").notNull(),
     /** The provider's payment (pi_…) once known; recovery retrieves it instead of charging. */
     providerPaymentId: text("provider_payment_id"),
-    /** Set when the row moves to processing, before the charge is sent: the recovery point. */
+    /**
+     * Set when the row moves to processing, before the charge is sent: the recovery point, and the
+     * age of provider_idempotency_key (a re-send under it is safe only while the provider keeps it).
+     */
     chargeAttemptedAt: timestamp("charge_attempted_at", { withTimezone: true, mode: "date" }),
     /**
      * The lease: the request holding lock_token may work on this purchase until locked_until.
@@ -120,6 +131,8 @@ export const topUps = pgTable(
     lockToken: text("lock_token"),
     lockedUntil: timestamp("locked_until", { withTimezone: true, mode: "date" }),
     attempts: integer("attempts").notNull().default(0),
+    /** When the reconciler may next ask about it: capped exponential backoff after unknown answers. */
+    nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true, mode: "date" }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
     paidAt: timestamp("paid_at", { withTimezone: true, mode: "date" }),
@@ -127,9 +140,10 @@ export const topUps = pgTable(
   (t) => [
     uniqueIndex("top_ups_organization_reference_idx").on(t.organizationId, t.reference),
     uniqueIndex("top_ups_provider_payment_idx").on(t.providerPaymentId),
+    uniqueIndex("top_ups_provider_idempotency_key_idx").on(t.providerIdempotencyKey),
     index("top_ups_organization_created_idx").on(t.organizationId, t.createdAt, t.id),
     index("top_ups_unresolved_idx")
-      .on(t.status, t.lockedUntil)
+      .on(t.status, t.nextAttemptAt, t.createdAt)
       .where(sql`${t.status} in ('pending','processing','awaiting_payment')`),
     check(
       "top_ups_status_check",
@@ -137,7 +151,9 @@ export const topUps = pgTable(
     ),
     check("top_ups_source_check", sql`${t.source} in ('api','dashboard')`),
     check("top_ups_currency_check", sql`${t.currency} in ('USD','GBP','EUR')`),
-    check("top_ups_points_check", sql`${t.points} > 0`),
+    check("top_ups_points_check", sql`${t.points} in (100, 250, 500, 1000, 2500, 5000, 7500)`),
+    check("top_ups_amount_check", sql`${t.amount} > 0`),
+    check("top_ups_paid_at_check", sql`(${t.status} = 'paid') = (${t.paidAt} is not null)`),
   ],
 );
 
@@ -150,15 +166,32 @@ export const pointsLedger = pgTable(
       .references(() => organizations.id),
     /** Unique: a paid top-up is credited exactly once, whatever races or retries happen. */
     topUpId: text("top_up_id").references(() => topUps.id),
-    delta: integer("delta").notNull(),
-    balanceAfter: integer("balance_after").notNull(),
+    delta: bigint("delta", { mode: "number" }).notNull(),
+    balanceAfter: bigint("balance_after", { mode: "number" }).notNull(),
     reason: text("reason").notNull(),
     createdAt: createdAt(),
   },
   (t) => [
     uniqueIndex("points_ledger_top_up_idx").on(t.topUpId),
     index("points_ledger_organization_idx").on(t.organizationId, t.createdAt),
+    check("points_ledger_delta_check", sql`${t.delta} <> 0`),
+    check("points_ledger_balance_after_check", sql`${t.balanceAfter} >= 0`),
+    // Append-only in the database itself: a trigger (migration 0001) refuses UPDATE and DELETE.
   ],
+);
+
+/**
+ * Failed sign-ins, one row each, counted per key (`email:<address>` or `ip:<address>`) over a
+ * window, in Postgres so that every app instance shares the throttle (lib/auth/throttle.ts).
+ */
+export const signInFailures = pgTable(
+  "sign_in_failures",
+  {
+    id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    key: text("key").notNull(),
+    failedAt: timestamp("failed_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+  },
+  (t) => [index("sign_in_failures_key_idx").on(t.key, t.failedAt)],
 );
 
 /*
@@ -203,8 +236,10 @@ export const simPayments = pgTable(
     idempotencyKey: text("idempotency_key").notNull(),
     customerId: text("customer_id").notNull(),
     paymentMethodId: text("payment_method_id").notNull(),
-    amount: integer("amount").notNull(),
+    amount: bigint("amount", { mode: "number" }).notNull(),
     currency: text("currency").notNull(),
+    /** The charge's metadata.top_up_id, so a payment can be found by purchase (findPayment). */
+    topUpId: text("top_up_id"),
     /** succeeded, failed, requires_action, processing */
     status: text("status").notNull(),
     failureCode: text("failure_code"),
@@ -212,7 +247,10 @@ export const simPayments = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [uniqueIndex("sim_payments_idempotency_key_idx").on(t.idempotencyKey)],
+  (t) => [
+    uniqueIndex("sim_payments_idempotency_key_idx").on(t.idempotencyKey),
+    index("sim_payments_top_up_idx").on(t.topUpId),
+  ],
 );
 
 export type Organization = typeof organizations.$inferSelect;
