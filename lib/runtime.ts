@@ -4,6 +4,7 @@ import { systemClock } from "@/lib/clock";
 import { type Database, defaultPgliteDir, openDatabase } from "@/lib/db/client";
 import { migratePglite, migratePostgres } from "@/lib/db/migrate";
 import { env } from "@/lib/env";
+import { assertLeaseCoversProvider } from "@/lib/points/purchase";
 import { type DemoInfo, seedDemo } from "@/lib/points/seed";
 import type { Services } from "@/lib/points/services";
 
@@ -30,14 +31,16 @@ export function getRuntime(): Promise<Runtime> {
 
 export async function createRuntime(options: { seed?: boolean } = {}): Promise<Runtime> {
   const { DATABASE_URL, POINTS_LEASE_SECONDS } = env();
+  const leaseMs = (POINTS_LEASE_SECONDS ?? 90) * 1000;
   if (DATABASE_URL) await migratePostgres(DATABASE_URL);
   const database = await openDatabase({ url: DATABASE_URL, pgliteDir: defaultPgliteDir() });
   if (database.kind === "pglite") await migratePglite(database.db);
   const provider = createBillingProvider(database.db, systemClock);
+  assertLeaseCoversProvider(leaseMs, provider);
   const services: Services = { db: database.db, provider, clock: systemClock };
   const demo =
     database.kind === "pglite" && options.seed !== false
       ? await seedDemo(services, path.dirname(database.location))
       : null;
-  return { ...services, database, demo, leaseMs: (POINTS_LEASE_SECONDS ?? 90) * 1000 };
+  return { ...services, database, demo, leaseMs };
 }

@@ -52,6 +52,15 @@ export class ProviderUnavailableError extends Error {
   }
 }
 
+/** How to find the payment made for a purchase when its id was never learned (findPayment). */
+export interface FindPaymentRequest {
+  /** The purchase's id, as sent in the charge's metadata.top_up_id. */
+  topUpId: string;
+  customerId: string;
+  /** No payment for the purchase can be older than this (its creation, less a margin). */
+  createdAfter: Date;
+}
+
 export interface ProvisionCardsInput {
   customerId: string;
   kinds: string[];
@@ -61,12 +70,29 @@ export interface ProvisionCardsInput {
 
 export interface BillingProvider {
   readonly name: "simulated" | "stripe";
+  /**
+   * The longest one call may take, its own retries and backoff included (ms). Every call is cut
+   * off there, and a purchase's lease must outlast the calls one settlement makes (see
+   * lib/points/provider-calls.ts), so a slow provider can never outlive the lease silently.
+   */
+  readonly callBudgetMs: number;
   listPaymentMethods(customerId: string): Promise<ProviderPaymentMethod[]>;
   getPrices(): Promise<PriceTable>;
   /** Sends (or re-sends, under the same key) the charge. Throws only when the outcome is unknown. */
   charge(request: ChargeRequest): Promise<ChargeOutcome>;
   /** Asks about an existing payment; never charges. Throws only when the outcome is unknown. */
   retrievePayment(paymentId: string): Promise<ChargeOutcome>;
+  /**
+   * The payment made for a purchase, found by its metadata.top_up_id, or null when the provider
+   * has none. Used once an idempotency key may have been forgotten, before any new charge.
+   * Never charges; throws when it cannot tell.
+   */
+  findPayment(request: FindPaymentRequest): Promise<ChargeOutcome | null>;
+  /**
+   * Cancels a payment still waiting for the cardholder, and answers its state afterwards: a
+   * payment the cardholder completed first answers `succeeded`, not cancelled. Throws when unknown.
+   */
+  cancelPayment(paymentId: string): Promise<ChargeOutcome>;
 
   /* Provisioning, for the operator command and the dashboard. `db` lets the simulated provider write in the caller's transaction. */
   createCustomer(input: { organizationId: string; name: string }, db?: Db): Promise<string>;

@@ -1,4 +1,4 @@
-import { and, asc, eq, isNull } from "drizzle-orm";
+import { and, asc, desc, eq, gte, inArray, isNull, lt } from "drizzle-orm";
 import { brandOf, hasBrand } from "@/lib/brand";
 import type { Clock } from "@/lib/clock";
 import type { Db } from "@/lib/db/client";
@@ -8,6 +8,7 @@ import type {
   BillingProvider,
   ChargeOutcome,
   ChargeRequest,
+  FindPaymentRequest,
   PriceTable,
   ProviderPaymentMethod,
   ProvisionCardsInput,
@@ -49,7 +50,11 @@ const failureMessages: Record<string, string> = {
     "The card issuer requires the cardholder to authenticate this payment before it can complete.",
   authentication_failed: "The cardholder did not complete authentication; the payment was not taken.",
   invalid_payment_method: "The payment method is no longer attached to this customer.",
+  canceled: "The payment was cancelled before the cardholder completed it.",
 };
+
+/** Like Stripe, an idempotency key is kept 24 hours; after that the same key is a new request. */
+export const SIMULATED_IDEMPOTENCY_KEY_TTL_MS = 24 * 60 * 60 * 1000;
 
 const simulatedProviderBrand = brandOf("SimulatedBillingProvider");
 
@@ -63,6 +68,8 @@ export class SimulatedBillingProvider implements BillingProvider {
     return hasBrand(simulatedProviderBrand)(value);
   }
   readonly name = "simulated" as const;
+  /** Its calls are a few queries on the app's own database. */
+  readonly callBudgetMs = 10_000;
 
   constructor(
     private readonly db: Db,
@@ -121,6 +128,7 @@ export class SimulatedBillingProvider implements BillingProvider {
     const status =
       result === "succeeded" || result === "requires_action" || result === "processing" ? result : "failed";
     const failureCode = status === "failed" ? result : status === "requires_action" ? "authentication_required" : null;
+    await this.forgetExpiredKey(request.idempotencyKey, now);
     const inserted = await this.db
       .insert(simPayments)
       .values({
@@ -130,6 +138,7 @@ export class SimulatedBillingProvider implements BillingProvider {
         paymentMethodId: request.paymentMethodId,
         amount: request.amount,
         currency: request.currency,
+        topUpId: request.metadata.top_up_id,
         status,
         failureCode,
         failureMessage: failureCode ? failureMessages[failureCode] : null,
@@ -155,6 +164,30 @@ export class SimulatedBillingProvider implements BillingProvider {
       return toOutcome(settled ?? payment);
     }
     return toOutcome(payment);
+  }
+
+  async findPayment(request: FindPaymentRequest): Promise<ChargeOutcome | null> {
+    const [payment] = await this.db
+      .select()
+      .from(simPayments)
+      .where(
+        and(
+          eq(simPayments.topUpId, request.topUpId),
+          eq(simPayments.customerId, request.customerId),
+          gte(simPayments.createdAt, request.createdAfter),
+        ),
+      )
+      .orderBy(desc(simPayments.createdAt))
+      .limit(1);
+    return payment ? this.retrievePayment(payment.id) : null;
+  }
+
+  async cancelPayment(paymentId: string): Promise<ChargeOutcome> {
+    await this.db
+      .update(simPayments)
+      .set({ status: "failed", failureCode: "canceled", failureMessage: failureMessages.canceled, updatedAt: this.clock.now() })
+      .where(and(eq(simPayments.id, paymentId), inArray(simPayments.status, ["requires_action", "processing"])));
+    return this.retrievePayment(paymentId);
   }
 
   /** The cardholder's authentication step (the dashboard's "complete payment"); simulated only. */
@@ -234,6 +267,24 @@ export class SimulatedBillingProvider implements BillingProvider {
       .from(simPayments)
       .where(and(...conditions));
     return rows.length;
+  }
+
+  /** A key older than the TTL is forgotten, as Stripe prunes it: the same key then charges anew. */
+  private async forgetExpiredKey(idempotencyKey: string, now: Date): Promise<void> {
+    const [stale] = await this.db
+      .select({ id: simPayments.id })
+      .from(simPayments)
+      .where(
+        and(
+          eq(simPayments.idempotencyKey, idempotencyKey),
+          lt(simPayments.createdAt, new Date(now.getTime() - SIMULATED_IDEMPOTENCY_KEY_TTL_MS)),
+        ),
+      );
+    if (!stale) return;
+    await this.db
+      .update(simPayments)
+      .set({ idempotencyKey: `${idempotencyKey}~forgotten~${stale.id}` })
+      .where(eq(simPayments.id, stale.id));
   }
 
   private async byIdempotencyKey(request: ChargeRequest): Promise<SimPayment> {

@@ -121,6 +121,7 @@ describe.each(backends())("top-up history (%s)", (backend) => {
         status: "paid",
         providerIdempotencyKey: `topup_micro_${index}`,
         createdAt: sql`${`2026-11-22T10:00:00.${micro}Z`}::timestamptz`,
+        paidAt: sql`${`2026-11-22T10:00:01.${micro}Z`}::timestamptz`,
       });
     }
     const pages = await allPages({ limit: 2 }, org2.id);

@@ -1,8 +1,15 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import type { BillingProvider } from "@/lib/billing/provider";
 import { simPaymentMethods, topUps } from "@/lib/db/schema";
-import { backends, createTestContext, type TestContext, TestClock, withProvider, expectPointsError } from "@/lib/testing/harness";
+import {
+  backends,
+  createTestContext,
+  expectPointsError,
+  patchProvider,
+  type TestContext,
+  TestClock,
+  withProvider,
+} from "@/lib/testing/harness";
 import { createOrganization, type CreateOrganizationInput } from "./organizations";
 import { listUsablePaymentMethods, type PaymentMethod, resolvePaymentMethod } from "./payment-methods";
 import { purchasePoints, resolveCurrency } from "./purchase";
@@ -129,23 +136,31 @@ describe.each(backends())("payment methods on %s", (backend) => {
 
     it("turns any provider error, not only an announced outage, into payment_methods_unavailable", async () => {
       const { organization } = await newOrg({ cards: ["visa"] });
-      const broken: BillingProvider = {
-        name: "simulated",
+      const broken = patchProvider(ctx.provider, {
         listPaymentMethods: async () => {
           throw new TypeError("socket hang up");
         },
-        getPrices: () => ctx.provider.getPrices(),
-        charge: (request) => ctx.provider.charge(request),
-        retrievePayment: (id) => ctx.provider.retrievePayment(id),
-        createCustomer: (input, db) => ctx.provider.createCustomer(input, db),
-        addCards: (input, db) => ctx.provider.addCards(input, db),
-        setDefaultPaymentMethod: (customerId, id, db) => ctx.provider.setDefaultPaymentMethod(customerId, id, db),
-      };
+      });
       const quiet = vi.spyOn(console, "error").mockImplementation(() => {});
       try {
         const error = await pointsError(() => listUsablePaymentMethods(withProvider(ctx, broken), organization));
         expect(error.code).toBe("payment_methods_unavailable");
         expect(error.message).not.toMatch(/socket/);
+      } finally {
+        quiet.mockRestore();
+      }
+    });
+
+    it("answers payment_methods_unavailable when the provider hangs past its call budget", async () => {
+      const { organization } = await newOrg({ cards: ["visa"] });
+      const hanging = patchProvider(ctx.provider, {
+        callBudgetMs: 50,
+        listPaymentMethods: () => new Promise(() => {}),
+      });
+      const quiet = vi.spyOn(console, "error").mockImplementation(() => {});
+      try {
+        const error = await pointsError(() => listUsablePaymentMethods(withProvider(ctx, hanging), organization));
+        expect(error.code).toBe("payment_methods_unavailable");
       } finally {
         quiet.mockRestore();
       }

@@ -1,3 +1,4 @@
+import { withDeadline } from "@/lib/billing/deadline";
 import { type ProviderPaymentMethod, ProviderUnavailableError } from "@/lib/billing/provider";
 import type { Organization } from "@/lib/db/schema";
 import { PointsError } from "./errors";
@@ -52,7 +53,8 @@ export async function listUsablePaymentMethods(
 ): Promise<PaymentMethod[]> {
   let methods: ProviderPaymentMethod[];
   try {
-    methods = await services.provider.listPaymentMethods(organization.billingCustomerId);
+    const { provider } = services;
+    methods = await withDeadline(provider.listPaymentMethods(organization.billingCustomerId), provider.callBudgetMs);
   } catch (error) {
     if (!(error instanceof ProviderUnavailableError)) console.error("Listing payment methods failed:", error);
     // Whatever the provider's failure, the caller can only wait and retry: 502, never a 500.

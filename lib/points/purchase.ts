@@ -1,5 +1,6 @@
-import { and, eq, inArray, isNull, lte, or } from "drizzle-orm";
-import type { ChargeOutcome } from "@/lib/billing/provider";
+import { and, asc, eq, inArray, isNull, lte, or, type SQL, sql } from "drizzle-orm";
+import { withDeadline } from "@/lib/billing/deadline";
+import type { BillingProvider, ChargeOutcome } from "@/lib/billing/provider";
 import type { Db } from "@/lib/db/client";
 import { organizations, type Organization, type TopUp, topUps } from "@/lib/db/schema";
 import { newId, randomString } from "@/lib/ids";
@@ -51,6 +52,51 @@ export class SimulatedCrash extends Error {
 }
 
 export const DEFAULT_LEASE_MS = 90_000;
+const HOUR_MS = 60 * 60 * 1000;
+/**
+ * Stripe keeps an idempotency key for 24 hours, then a request under it is a new request. A charge
+ * is re-sent under a purchase's key only while its first use is younger than this; after that the
+ * payment is looked up by metadata instead (askProvider).
+ */
+export const KEY_RESEND_WINDOW_MS = 23 * HOUR_MS;
+/** A purchase still awaiting the cardholder this long after its charge is cancelled and failed. */
+export const AWAITING_PAYMENT_EXPIRES_MS = 23 * HOUR_MS;
+/** After an unknown answer the reconciler asks again after this, doubling each time, up to the cap. */
+export const BACKOFF_BASE_MS = 60_000;
+export const BACKOFF_CAP_MS = 30 * 60_000;
+/** The reconciler's batch: bounded, so one run ends in bounded time whatever is stuck. */
+export const RECONCILE_BATCH = 50;
+
+/** When the reconciler may next ask about a purchase after `attempts` attempts with no answer. */
+export function nextAttemptAfter(now: Date, attempts: number): Date {
+  const delay = Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** Math.max(0, attempts - 1));
+  return new Date(now.getTime() + delay);
+}
+
+/**
+ * One settlement makes at most two provider calls (a lookup, then a charge or a cancellation),
+ * each cut off at the provider's budget; the lease must outlast both with room for the database,
+ * or a second request could take over while the first may still send a charge.
+ */
+export function minimumLeaseMs(provider: Pick<BillingProvider, "callBudgetMs">): number {
+  return 2 * provider.callBudgetMs + 5_000;
+}
+
+/** Startup refuses a lease the provider's calls could outlive (POINTS_LEASE_SECONDS). */
+export function assertLeaseCoversProvider(leaseMs: number, provider: Pick<BillingProvider, "name" | "callBudgetMs">): void {
+  const minimum = minimumLeaseMs(provider);
+  if (leaseMs < minimum) {
+    throw new Error(
+      `POINTS_LEASE_SECONDS=${leaseMs / 1000} is shorter than the ${provider.name} provider's calls may take: ` +
+        `set it to at least ${Math.ceil(minimum / 1000)}.`,
+    );
+  }
+}
+
+/** A lease nobody holds now: never taken, released, or run out. */
+function leaseIsFree(now: Date): SQL | undefined {
+  return or(isNull(topUps.lockedUntil), lte(topUps.lockedUntil, now));
+}
 
 export interface PurchaseInput {
   organization: Organization;
@@ -76,9 +122,7 @@ export async function purchasePoints(
   options: PurchaseOptions = {},
 ): Promise<PurchaseResult> {
   const { organization, request, source } = input;
-  const currency = resolveCurrency(organization, request.currency);
-  const methods = await listUsablePaymentMethods(services, organization);
-  const paymentMethod = resolvePaymentMethod(methods, request.paymentSourceId);
+  const { currency, paymentMethodId } = await resolvePurchaseTerms(services, organization, request);
   // Priced now, before any transaction; a failure only matters if this turns out to be a new purchase.
   const priced = await getPriceTable(services).then(
     (table) => ({ table }),
@@ -107,24 +151,17 @@ export async function purchasePoints(
       if (
         existing.points !== request.points ||
         existing.currency !== currency ||
-        existing.paymentSourceId !== paymentMethod.id
+        existing.paymentSourceId !== paymentMethodId
       ) {
         return replay("reference_conflict");
       }
       if (existing.status === "paid") return replay("paid");
       if (existing.status === "failed") return replay("failed");
       if (existing.lockedUntil && existing.lockedUntil > now) return replay("purchase_in_progress");
-      const [leased] = await tx
-        .update(topUps)
-        .set({
-          lockToken,
-          lockedUntil: new Date(now.getTime() + leaseMs),
-          attempts: existing.attempts + 1,
-          updatedAt: now,
-        })
-        .where(eq(topUps.id, existing.id))
-        .returning();
-      return { kind: "work", topUp: leased ?? existing, replayed: true } satisfies Started;
+      const leased = await takeLease(tx, existing.id, lockToken, now, leaseMs);
+      // Another request (a retry, the reconciler, a webhook) took it first: answer what it is now.
+      if (!leased) return { kind: "current", topUpId: existing.id } satisfies Started;
+      return { kind: "work", topUp: leased, replayed: true } satisfies Started;
     }
 
     await assertWithinLimits(tx, org, request.points, now);
@@ -147,7 +184,7 @@ export async function purchasePoints(
         points: request.points,
         currency,
         amount,
-        paymentSourceId: paymentMethod.id,
+        paymentSourceId: paymentMethodId,
         billingCustomerId: org.billingCustomerId,
         source,
         status: "pending",
@@ -166,13 +203,75 @@ export async function purchasePoints(
   });
 
   if (started.kind === "answer") return started.result;
+  if (started.kind === "current") return currentResult(services.db, started.topUpId, true);
   await options.afterPhase?.("recorded", started.topUp);
   return settleTopUp(services, started.topUp, lockToken, started.replayed, options);
 }
 
 type Started =
   | { kind: "answer"; result: PurchaseResult }
+  | { kind: "current"; topUpId: string }
   | { kind: "work"; topUp: TopUp; replayed: boolean };
+
+/**
+ * Takes the lease on an unresolved purchase, atomically: the condition is in the UPDATE itself, so
+ * of two requests that both saw the lease run out, Postgres lets exactly one match (the other
+ * re-checks the row after the first commits and matches nothing). Null when it was not free.
+ */
+async function takeLease(tx: Db, topUpId: string, lockToken: string, now: Date, leaseMs: number): Promise<TopUp | null> {
+  const [taken] = await tx
+    .update(topUps)
+    .set({
+      lockToken,
+      lockedUntil: new Date(now.getTime() + leaseMs),
+      attempts: sql`${topUps.attempts} + 1`,
+      updatedAt: now,
+    })
+    .where(and(eq(topUps.id, topUpId), inArray(topUps.status, [...UNRESOLVED_STATUSES]), leaseIsFree(now)))
+    .returning();
+  return taken ?? null;
+}
+
+/**
+ * Steps 5 and 6: the currency and payment method this request means. A retry whose reference is
+ * stored and whose explicit fields match is answered from the stored purchase even when the
+ * provider cannot list payment methods now, or its card has since expired or been removed: its
+ * payment is already at the provider, and asking about it needs no listing.
+ */
+async function resolvePurchaseTerms(
+  services: Services,
+  organization: Organization,
+  request: TopUpRequest,
+): Promise<{ currency: Currency; paymentMethodId: string }> {
+  const [stored] = await services.db
+    .select()
+    .from(topUps)
+    .where(and(eq(topUps.organizationId, organization.id), eq(topUps.reference, request.reference)));
+  const explicitMatch =
+    stored &&
+    stored.points === request.points &&
+    (request.currency === undefined || request.currency === stored.currency) &&
+    (request.paymentSourceId === undefined || request.paymentSourceId === stored.paymentSourceId);
+  if (stored && explicitMatch) {
+    const currency = request.currency ?? (organization.currency as Currency | null) ?? (stored.currency as Currency);
+    if (request.paymentSourceId !== undefined) return { currency, paymentMethodId: request.paymentSourceId };
+    try {
+      const methods = await listUsablePaymentMethods(services, organization);
+      return { currency, paymentMethodId: resolvePaymentMethod(methods, undefined).id };
+    } catch (error) {
+      if (error instanceof PointsError && UNLISTABLE.has(error.code)) {
+        return { currency, paymentMethodId: stored.paymentSourceId };
+      }
+      throw error;
+    }
+  }
+  const currency = resolveCurrency(organization, request.currency);
+  const methods = await listUsablePaymentMethods(services, organization);
+  return { currency, paymentMethodId: resolvePaymentMethod(methods, request.paymentSourceId).id };
+}
+
+/** Why a default method cannot be named now; for a stored purchase its own method stands. */
+const UNLISTABLE = new Set(["payment_methods_unavailable", "no_payment_method", "payment_method_required"]);
 
 /**
  * Drives a leased, unresolved purchase to the provider's answer and records it (P2 to P4).
@@ -198,7 +297,7 @@ async function settleTopUp(
       await options.afterPhase?.("charge_marked", topUp);
     }
 
-    const outcome = await askProvider(services, topUp);
+    const outcome = await askProvider(services, topUp, lockToken);
     await options.afterPhase?.("charged", topUp);
     const result = await recordOutcome(services, topUp, lockToken, outcome, replayed);
     await options.afterPhase?.("outcome_recorded", result.topUp);
@@ -210,28 +309,85 @@ async function settleTopUp(
 }
 
 /**
- * P3. A purchase whose payment the provider already named is asked about, never charged again;
- * otherwise the charge is sent under the purchase's own idempotency key, so a re-send after a
- * crash or timeout is answered with the same payment. Any error means "unknown": it stays processing.
+ * P3. A purchase whose payment the provider already named is asked about, never charged again.
+ * Otherwise the charge is sent under the purchase's idempotency key, so a re-send after a crash
+ * or a timeout is answered with the same payment, but only while the provider still keeps that
+ * key: after KEY_RESEND_WINDOW_MS the payment is looked up by the purchase's id in its metadata,
+ * and only if none exists is a charge sent, under a new key recorded before sending.
+ * Every call is cut off at the provider's budget; any error means "unknown": it stays unresolved.
  */
-async function askProvider(services: Services, topUp: TopUp): Promise<ChargeOutcome> {
+async function askProvider(services: Services, topUp: TopUp, lockToken: string): Promise<ChargeOutcome> {
+  const { provider, clock } = services;
+  const call = <T>(run: (p: BillingProvider) => Promise<T>) => withDeadline(run(provider), provider.callBudgetMs);
+  const now = clock.now();
+  const keyUsedAt = topUp.chargeAttemptedAt ?? topUp.createdAt;
   try {
-    if (topUp.providerPaymentId) return await services.provider.retrievePayment(topUp.providerPaymentId);
-    return await services.provider.charge({
-      idempotencyKey: topUp.providerIdempotencyKey,
-      customerId: topUp.billingCustomerId,
-      paymentMethodId: topUp.paymentSourceId,
-      amount: topUp.amount,
-      currency: topUp.currency as Currency,
-      metadata: { top_up_id: topUp.id, organization_id: topUp.organizationId, reference: topUp.reference },
-    });
+    if (topUp.providerPaymentId) {
+      if (topUp.status === "awaiting_payment" && now.getTime() - keyUsedAt.getTime() >= AWAITING_PAYMENT_EXPIRES_MS) {
+        const outcome = await call((p) => p.cancelPayment(topUp.providerPaymentId as string));
+        // The cardholder may have finished first: then the cancellation failed and it is paid.
+        return outcome.status === "failed"
+          ? {
+              ...outcome,
+              code: "authentication_expired",
+              message: "The cardholder did not complete authentication within 23 hours; nothing was charged.",
+            }
+          : outcome;
+      }
+      const paymentId = topUp.providerPaymentId;
+      return await call((p) => p.retrievePayment(paymentId));
+    }
+    let idempotencyKey = topUp.providerIdempotencyKey;
+    if (now.getTime() - keyUsedAt.getTime() >= KEY_RESEND_WINDOW_MS) {
+      const found = await call((p) =>
+        p.findPayment({
+          topUpId: topUp.id,
+          customerId: topUp.billingCustomerId,
+          createdAfter: new Date(topUp.createdAt.getTime() - HOUR_MS),
+        }),
+      );
+      if (found) return found;
+      idempotencyKey = await renewIdempotencyKey(services, topUp, lockToken);
+    }
+    return await call((p) =>
+      p.charge({
+        idempotencyKey,
+        customerId: topUp.billingCustomerId,
+        paymentMethodId: topUp.paymentSourceId,
+        amount: topUp.amount,
+        currency: topUp.currency as Currency,
+        metadata: { top_up_id: topUp.id, organization_id: topUp.organizationId, reference: topUp.reference },
+      }),
+    );
   } catch (error) {
-    console.warn(`Payment outcome of ${topUp.id} is unknown; it stays processing.`, errorSummary(error));
+    console.warn(`Payment outcome of ${topUp.id} is unknown; it stays unresolved.`, errorSummary(error));
     return { status: "processing", paymentId: null };
   }
 }
 
-/** P4: the provider's answer and, for a payment that succeeded, the credit, in one transaction. */
+/**
+ * A fresh idempotency key for a purchase whose old key the provider may have forgotten and under
+ * which it holds no payment. Recorded (with its time) before the charge is sent, and only by the
+ * lease holder, so a crash after this re-sends under the new key, never a third one unseen.
+ */
+async function renewIdempotencyKey(services: Services, topUp: TopUp, lockToken: string): Promise<string> {
+  const key = `topup_${topUp.id}_${randomString(8).toLowerCase()}`;
+  const [renewed] = await services.db
+    .update(topUps)
+    .set({ providerIdempotencyKey: key, chargeAttemptedAt: services.clock.now(), updatedAt: services.clock.now() })
+    .where(and(eq(topUps.id, topUp.id), eq(topUps.lockToken, lockToken), isNull(topUps.providerPaymentId)))
+    .returning({ id: topUps.id });
+  if (!renewed) throw new Error(`Lost the lease on ${topUp.id} before renewing its idempotency key.`);
+  return key;
+}
+
+/**
+ * P4: the provider's answer and, for a payment that succeeded, the credit, in one transaction.
+ * The lease decides who may send a charge, not who may record an answer: a terminal answer
+ * (succeeded, failed, requires_action) is recorded whenever the purchase is still unresolved,
+ * whoever holds the lease now, so a slow answer that outlived its lease is never thrown away.
+ * An unknown answer only releases our own lease and schedules the next attempt.
+ */
 async function recordOutcome(
   services: Services,
   topUp: TopUp,
@@ -240,6 +396,7 @@ async function recordOutcome(
   replayed: boolean,
 ): Promise<PurchaseResult> {
   const now = services.clock.now();
+  const known = outcome.status !== "processing";
   const recorded = await services.db.transaction(async (tx) => {
     // Lock order everywhere is organisation, then top-up: no deadlock with the P1 transaction.
     const [org] = await tx
@@ -247,24 +404,28 @@ async function recordOutcome(
       .from(organizations)
       .where(eq(organizations.id, topUp.organizationId))
       .for("update");
+    const unresolved = and(eq(topUps.id, topUp.id), inArray(topUps.status, [...UNRESOLVED_STATUSES]));
     const [updated] = await tx
       .update(topUps)
       .set({
         ...statusChange(topUp, outcome, now),
-        providerPaymentId: outcome.paymentId ?? topUp.providerPaymentId,
+        providerPaymentId: sql`coalesce(${topUps.providerPaymentId}, ${outcome.paymentId})`,
         lockToken: null,
         lockedUntil: null,
         updatedAt: now,
       })
-      .where(
-        and(
-          eq(topUps.id, topUp.id),
-          eq(topUps.lockToken, lockToken),
-          inArray(topUps.status, [...UNRESOLVED_STATUSES]),
-        ),
-      )
+      .where(known ? unresolved : and(unresolved, eq(topUps.lockToken, lockToken)))
       .returning();
-    if (!updated) return null; // The lease ran out and another request owns the purchase now.
+    if (!updated) {
+      // Someone else holds the lease now; a payment id we learned is still worth keeping.
+      if (outcome.paymentId) {
+        await tx
+          .update(topUps)
+          .set({ providerPaymentId: outcome.paymentId })
+          .where(and(unresolved, isNull(topUps.providerPaymentId)));
+      }
+      return null;
+    }
     const pointsBalance =
       updated.status === "paid" ? await creditTopUp(tx, updated, now) : (org?.pointsBalance ?? 0);
     return { topUp: updated, pointsBalance };
@@ -281,14 +442,23 @@ async function recordOutcome(
 function statusChange(topUp: TopUp, outcome: ChargeOutcome, now: Date): Partial<TopUp> {
   switch (outcome.status) {
     case "succeeded":
-      return { status: "paid", paidAt: now, failureCode: null, failureMessage: null };
+      return { status: "paid", paidAt: now, failureCode: null, failureMessage: null, nextAttemptAt: null };
     case "failed":
-      return { status: "failed", failureCode: outcome.code, failureMessage: outcome.message };
+      return { status: "failed", failureCode: outcome.code, failureMessage: outcome.message, nextAttemptAt: null };
     case "requires_action":
-      return { status: "awaiting_payment", failureCode: outcome.code, failureMessage: outcome.message };
+      // The cardholder may finish on the provider's page: the reconciler looks again, backing off.
+      return {
+        status: "awaiting_payment",
+        failureCode: outcome.code,
+        failureMessage: outcome.message,
+        nextAttemptAt: nextAttemptAfter(now, topUp.attempts),
+      };
     case "processing":
       // An unknown answer changes nothing we knew: awaiting_payment has no edge back to processing.
-      return { status: topUp.status === "awaiting_payment" ? "awaiting_payment" : "processing" };
+      return {
+        status: topUp.status === "awaiting_payment" ? "awaiting_payment" : "processing",
+        nextAttemptAt: nextAttemptAfter(now, topUp.attempts),
+      };
   }
 }
 
@@ -349,34 +519,27 @@ export async function resolveTopUp(
   const now = services.clock.now();
   const lockToken = randomString(24);
   const leased = await services.db.transaction(async (tx) => {
-    const [row] = await tx.select().from(topUps).where(eq(topUps.id, topUpId)).for("update");
+    const [row] = await tx.select().from(topUps).where(eq(topUps.id, topUpId));
     if (!row) return null;
     if (row.status === "paid" || row.status === "failed") return row;
     if (row.lockedUntil && row.lockedUntil > now) return row;
-    const [taken] = await tx
-      .update(topUps)
-      .set({
-        lockToken,
-        lockedUntil: new Date(now.getTime() + (options.leaseMs ?? DEFAULT_LEASE_MS)),
-        attempts: row.attempts + 1,
-        updatedAt: now,
-      })
-      .where(eq(topUps.id, topUpId))
-      .returning();
-    return taken ?? row;
+    return (await takeLease(tx, topUpId, lockToken, now, options.leaseMs ?? DEFAULT_LEASE_MS)) ?? row;
   });
   if (!leased) return null;
-  if (leased.lockToken !== lockToken) {
-    return { outcome: outcomeOf(leased), topUp: leased, pointsBalance: await getPointsBalance(services.db, leased.organizationId), replayed: true };
-  }
+  if (leased.lockToken !== lockToken) return currentResult(services.db, topUpId, true);
   return settleTopUp(services, leased, lockToken, true, options);
 }
 
 /**
- * The reconciler: resolves purchases left unresolved by a crash or an abandoned client. Each
- * one whose lease has run out (and, with minAgeMs, that nobody touched for that long) is settled
- * exactly as a retry with its reference would be, so running it twice, or beside live traffic,
- * changes nothing more.
+ * The reconciler: settles purchases nobody came back for: unresolved ones left by a crash, a
+ * timeout or an abandoned client, and ones awaiting a cardholder who may have finished on the
+ * provider's page (or never will: after 23 hours they are cancelled). Each is settled exactly as
+ * a retry with its reference would be, under its lease, so running it twice, on every instance,
+ * or beside live traffic changes nothing more.
+ *
+ * A purchase is due once its lease is free, nobody touched it for minAgeMs, and its backoff
+ * (next_attempt_at) has passed. Due purchases go oldest first in bounded batches; each unknown
+ * answer pushes a purchase back by a doubling delay, so a stuck one cannot starve the rest.
  */
 export async function reconcileTopUps(
   services: Services,
@@ -389,16 +552,23 @@ export async function reconcileTopUps(
     .from(topUps)
     .where(
       and(
-        inArray(topUps.status, ["pending", "processing"]),
-        or(isNull(topUps.lockedUntil), lte(topUps.lockedUntil, now)),
+        inArray(topUps.status, [...UNRESOLVED_STATUSES]),
+        leaseIsFree(now),
+        or(isNull(topUps.nextAttemptAt), lte(topUps.nextAttemptAt, now)),
         lte(topUps.updatedAt, untouchedSince),
       ),
     )
-    .limit(options.limit ?? 500);
+    .orderBy(asc(topUps.createdAt), asc(topUps.id))
+    .limit(options.limit ?? RECONCILE_BATCH);
   const results: PurchaseResult[] = [];
   for (const { id } of candidates) {
-    const result = await resolveTopUp(services, id, options);
-    if (result) results.push(result);
+    try {
+      const result = await resolveTopUp(services, id, options);
+      if (result) results.push(result);
+    } catch (error) {
+      // One purchase's database trouble must not stop the batch; its lease runs out by itself.
+      console.error(`Reconciling ${id} failed:`, errorSummary(error));
+    }
   }
   return results;
 }
