@@ -118,7 +118,8 @@ describe("the operator command line is validated before anything is opened", () 
       role: "member",
       json: true,
     });
-    expect(parseCommand(["reconcile", "--json"])).toEqual({ kind: "reconcile", json: true });
+    expect(parseCommand(["reconcile", "--json"])).toEqual({ kind: "reconcile", json: true, report: false });
+    expect(parseCommand(["reconcile", "--report"])).toEqual({ kind: "reconcile", json: false, report: true });
   });
 
   it("answers help for no arguments, help and --help anywhere", () => {

@@ -27,7 +27,7 @@ export type PointsCommand =
   | { kind: "key-create"; organizationId: string; json: boolean }
   | { kind: "key-revoke"; keyId: string; json: boolean }
   | { kind: "user-add"; organizationId: string; email: string; role: string; json: boolean }
-  | { kind: "reconcile"; json: boolean };
+  | { kind: "reconcile"; json: boolean; report: boolean };
 
 const json: FlagSpec = { name: "json", kind: "switch" };
 
@@ -196,7 +196,7 @@ function parseUserAdd(args: string[]): PointsCommand {
 }
 
 function parseReconcile(args: string[]): PointsCommand {
-  const parsed = parseArgs(args, [json], "reconcile");
+  const parsed = parseArgs(args, [json, { name: "report", kind: "switch" }], "reconcile");
   expectPositionals(parsed, [], "reconcile");
-  return { kind: "reconcile", json: parsed.switches.has("json") };
+  return { kind: "reconcile", json: parsed.switches.has("json"), report: parsed.switches.has("report") };
 }

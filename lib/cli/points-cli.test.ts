@@ -396,6 +396,38 @@ describe.each(backends())("npm run points against %s", { concurrent: true, timeo
       expect(await target.withDb((services) => snapshot(services.db))).toEqual(before);
     });
 
+    it("reconcile --report lists what has been unresolved for over an hour, and changes nothing", async () => {
+      const topUpId = await target.withDb(async (services) => {
+        const { organization } = await createOrganization(services, {
+          name: "Stuck",
+          settings: { currency: "USD", apiPurchasesEnabled: true },
+          cards: ["processing"],
+          defaultCardIndex: 0,
+        });
+        const request = parseTopUpRequest({ points: 100, reference: "stuck-for-hours" });
+        const result = await purchasePoints(services, { organization, request, source: "api" });
+        await services.db
+          .update(topUps)
+          .set({ createdAt: new Date(Date.now() - 3 * 60 * 60 * 1000) })
+          .where(eq(topUps.id, result.topUp.id));
+        return result.topUp.id;
+      });
+      const report = parseJsonOutput(await points("reconcile", "--report", "--json"));
+      expect(report.needs_attention).toEqual([
+        expect.objectContaining({ top_up_id: topUpId, reference: "stuck-for-hours", status: "processing" }),
+      ]);
+      const text = await points("reconcile", "--report");
+      expect(text.stdout).toMatch(/1 purchase has been unresolved for more than an hour/);
+      expect(text.stdout).toContain("stuck-for-hours");
+      await target.withDb(async (services) => {
+        const [row] = await services.db.select().from(topUps).where(eq(topUps.id, topUpId));
+        expect(row?.status).toBe("processing");
+      });
+      // Settled now, it is no longer reported.
+      await points("reconcile");
+      expect(parseJsonOutput(await points("reconcile", "--report", "--json")).needs_attention).toEqual([]);
+    });
+
     it("reconcile settles a purchase left unresolved and prints it", async () => {
       const topUpId = await target.withDb(async (services) => {
         const { organization } = await createOrganization(services, {

@@ -7,6 +7,7 @@ import {
   ProvisioningError,
   updateOrganization,
 } from "@/lib/points/organizations";
+import { listPurchasesNeedingAttention } from "@/lib/points/attention";
 import { reconcileTopUps } from "@/lib/points/purchase";
 import { createRuntime, type Runtime } from "@/lib/runtime";
 import { UsageError } from "./args";
@@ -228,7 +229,12 @@ async function reconcile(
   runtime: Runtime,
   io: CliIo,
 ): Promise<void> {
-  const results = await reconcileTopUps(runtime, { leaseMs: runtime.leaseMs });
+  if (command.report) {
+    await reportAttention(command.json, runtime, io);
+    return;
+  }
+  // An operator asking now means now: purchases waiting out their backoff are asked too.
+  const results = await reconcileTopUps(runtime, { leaseMs: runtime.leaseMs, ignoreBackoff: true });
   if (command.json) {
     printJson(io, { settled: settledJson(results) });
     return;
@@ -242,6 +248,44 @@ async function reconcile(
       `Reconciled ${results.length} purchase${results.length === 1 ? "" : "s"}:`,
       ...settledJson(results).map(
         (row) => `  ${row.top_up_id}  ${row.organization_id}  ${row.reference}  -> ${row.status}`,
+      ),
+      "",
+    ].join("\n"),
+  );
+}
+
+/** `reconcile --report`: what has been unresolved for over an hour, for a person to look into. */
+async function reportAttention(json: boolean, runtime: Runtime, io: CliIo): Promise<void> {
+  const now = runtime.clock.now();
+  const rows = (await listPurchasesNeedingAttention(runtime.db, now)).map((topUp) => ({
+    top_up_id: topUp.id,
+    organization_id: topUp.organizationId,
+    reference: topUp.reference,
+    status: topUp.status,
+    points: topUp.points,
+    amount: topUp.amount,
+    currency: topUp.currency,
+    provider_payment_id: topUp.providerPaymentId,
+    attempts: topUp.attempts,
+    created_at: topUp.createdAt.toISOString(),
+    next_attempt_at: topUp.nextAttemptAt?.toISOString() ?? null,
+    unresolved_minutes: Math.floor((now.getTime() - topUp.createdAt.getTime()) / 60_000),
+  }));
+  if (json) {
+    printJson(io, { needs_attention: rows });
+    return;
+  }
+  if (rows.length === 0) {
+    io.stdout("No purchase has been unresolved for more than an hour.\n");
+    return;
+  }
+  io.stdout(
+    [
+      `${rows.length} purchase${rows.length === 1 ? " has" : "s have"} been unresolved for more than an hour (the reconciler keeps asking the provider):`,
+      ...rows.map(
+        (row) =>
+          `  ${row.top_up_id}  ${row.organization_id}  ${row.reference}  ${row.status}  ${row.points} Points  ` +
+          `${row.unresolved_minutes} min  payment ${row.provider_payment_id ?? "unknown"}  next try ${row.next_attempt_at ?? "now"}`,
       ),
       "",
     ].join("\n"),

@@ -39,7 +39,8 @@ ${cardKindLines()}
   key create ORG_ID [--json]            prints the new key once
   key revoke KEY_ID [--json]
   user add ORG_ID --email E --role admin|member [--json]   a generated password, printed once
-  reconcile [--json]                    settles purchases left unresolved (pending/processing)
+  reconcile [--json]                    settles purchases left unresolved, and those awaiting payment
+  reconcile --report [--json]           lists purchases unresolved for over an hour; changes nothing
   help                                  this text
 
 Options also take the form --flag=value. --json prints one JSON object on stdout.

@@ -1,12 +1,22 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Organization } from "@/lib/db/schema";
 import { randomString } from "@/lib/ids";
-import { createTestContext, openInstance, slowProvider, type TestContext } from "@/lib/testing/harness";
+import { eq } from "drizzle-orm";
+import { topUps } from "@/lib/db/schema";
+import {
+  createTestContext,
+  faultyProvider,
+  openInstance,
+  patchProvider,
+  slowProvider,
+  type TestContext,
+  withProvider,
+} from "@/lib/testing/harness";
 import { ledgerState } from "@/lib/testing/invariants";
 import type { Bundle } from "./catalog";
 import { PointsError } from "./errors";
 import { createOrganization, type OrganizationSettings } from "./organizations";
-import { type PurchaseResult, purchasePoints } from "./purchase";
+import { DEFAULT_LEASE_MS, type PurchaseResult, purchasePoints, resolveTopUp } from "./purchase";
 import type { Services } from "./services";
 
 /*
@@ -123,5 +133,65 @@ describe("concurrent purchases on Postgres across two instances", () => {
     );
     expect(limited).toHaveLength(7);
     expect((await ledgerState(first.db, organization.id)).charges).toBe(5);
+  });
+
+  it("lets exactly one of a live retry and the reconciler take over a run-out lease", async () => {
+    const organization = await newOrganization();
+    const request = { points: 100 as Bundle, reference: "takeover" };
+    const quiet = (run: () => Promise<unknown>) => {
+      const original = console.warn;
+      console.warn = () => {};
+      return run().finally(() => {
+        console.warn = original;
+      });
+    };
+    // The first attempt learns nothing (timed out before executing) and its lease runs out.
+    await quiet(() =>
+      purchasePoints(withProvider(first, faultyProvider(first.provider, ["throw_before_execute"])), {
+        organization,
+        request,
+        source: "api",
+      }),
+    );
+    const [stored] = await first.db.select().from(topUps).where(eq(topUps.organizationId, organization.id));
+    if (!stored) throw new Error("no top-up");
+    first.clock.advance(DEFAULT_LEASE_MS + 1000);
+
+    let providerCalls = 0;
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const counting = patchProvider(second.provider, {
+      charge: async (charge) => {
+        providerCalls += 1;
+        await gate;
+        return second.provider.charge(charge);
+      },
+    });
+    let reconciler: Promise<PurchaseResult | null> | undefined;
+
+    // The retry has seen the run-out lease; before it takes it, the reconciler (on the other
+    // instance) takes it and starts charging.
+    const retry = await purchasePoints(
+      { ...first, provider: counting },
+      { organization, request, source: "api" },
+      {
+        beforeTakeover: async () => {
+          reconciler = resolveTopUp({ ...second, provider: counting }, stored.id);
+          for (let i = 0; i < 200; i += 1) {
+            const [row] = await second.db.select().from(topUps).where(eq(topUps.id, stored.id));
+            if (row?.lockToken && row.lockToken !== stored.lockToken) return;
+            await new Promise((resolve) => setTimeout(resolve, 10));
+          }
+          throw new Error("the reconciler never took the lease");
+        },
+      },
+    );
+    expect(retry.outcome).toBe("purchase_in_progress");
+    release();
+    expect((await reconciler)?.outcome).toBe("paid_now");
+    expect(providerCalls).toBe(1);
+    expect(await ledgerState(first.db, organization.id)).toMatchObject({ charges: 1, credits: 1, balance: 100 });
   });
 });

@@ -41,6 +41,8 @@ export interface PurchaseOptions {
   leaseMs?: number;
   /** Called after each phase commits; a test throws SimulatedCrash here to stop the request dead. */
   afterPhase?: (phase: PurchasePhase, topUp: TopUp) => Promise<void> | void;
+  /** Called when a retry has seen a run-out lease and is about to take it; a test races another taker here. */
+  beforeTakeover?: (topUp: TopUp) => Promise<void>;
 }
 
 /** Thrown by a test's afterPhase hook: the request stops as if the process died (no lease release). */
@@ -158,6 +160,7 @@ export async function purchasePoints(
       if (existing.status === "paid") return replay("paid");
       if (existing.status === "failed") return replay("failed");
       if (existing.lockedUntil && existing.lockedUntil > now) return replay("purchase_in_progress");
+      await options.beforeTakeover?.(existing);
       const leased = await takeLease(tx, existing.id, lockToken, now, leaseMs);
       // Another request (a retry, the reconciler, a webhook) took it first: answer what it is now.
       if (!leased) return { kind: "current", topUpId: existing.id } satisfies Started;
@@ -543,7 +546,7 @@ export async function resolveTopUp(
  */
 export async function reconcileTopUps(
   services: Services,
-  options: PurchaseOptions & { limit?: number; minAgeMs?: number } = {},
+  options: PurchaseOptions & { limit?: number; minAgeMs?: number; ignoreBackoff?: boolean } = {},
 ): Promise<PurchaseResult[]> {
   const now = services.clock.now();
   const untouchedSince = new Date(now.getTime() - (options.minAgeMs ?? 0));
@@ -554,7 +557,7 @@ export async function reconcileTopUps(
       and(
         inArray(topUps.status, [...UNRESOLVED_STATUSES]),
         leaseIsFree(now),
-        or(isNull(topUps.nextAttemptAt), lte(topUps.nextAttemptAt, now)),
+        options.ignoreBackoff ? undefined : or(isNull(topUps.nextAttemptAt), lte(topUps.nextAttemptAt, now)),
         lte(topUps.updatedAt, untouchedSince),
       ),
     )
