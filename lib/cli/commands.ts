@@ -22,12 +22,21 @@ export interface OrgOptions {
 
 export type PointsCommand =
   | { kind: "help" }
-  | { kind: "org-create"; name: string; cards: string[]; options: OrgOptions; json: boolean }
+  | {
+      kind: "org-create";
+      name: string;
+      cards: string[];
+      options: OrgOptions;
+      json: boolean;
+      /** --stripe-customer: link this existing Stripe customer instead of creating one. */
+      stripeCustomer?: string;
+    }
   | { kind: "org-update"; organizationId: string; options: OrgOptions; json: boolean }
   | { kind: "key-create"; organizationId: string; json: boolean }
   | { kind: "key-revoke"; keyId: string; json: boolean }
   | { kind: "user-add"; organizationId: string; email: string; role: string; json: boolean }
-  | { kind: "reconcile"; json: boolean; report: boolean };
+  | { kind: "reconcile"; json: boolean; report: boolean }
+  | { kind: "stripe-setup-prices"; json: boolean };
 
 const json: FlagSpec = { name: "json", kind: "switch" };
 
@@ -70,8 +79,11 @@ export function parseCommand(argv: readonly string[]): PointsCommand {
       break;
     case "reconcile":
       return parseReconcile(second === undefined ? [] : [second, ...rest]);
+    case "stripe":
+      if (second === "setup-prices") return parseStripeSetupPrices(rest);
+      break;
   }
-  const known = ["org", "key", "user"].includes(first);
+  const known = ["org", "key", "user", "stripe"].includes(first);
   throw new UsageError(
     known && second === undefined
       ? `"${first}" needs a subcommand.`
@@ -81,7 +93,11 @@ export function parseCommand(argv: readonly string[]): PointsCommand {
 }
 
 function parseOrgCreate(args: string[]): PointsCommand {
-  const parsed = parseArgs(args, [...orgFlags, cardFlag, { name: "name", kind: "value" }], "org create");
+  const parsed = parseArgs(
+    args,
+    [...orgFlags, cardFlag, { name: "name", kind: "value" }, { name: "stripe-customer", kind: "value" }],
+    "org create",
+  );
   expectPositionals(parsed, [], "org create");
   const name = flagValue(parsed, "name");
   if (name === undefined || !name.trim()) throw new UsageError('"org create" needs --name NAME.');
@@ -91,7 +107,18 @@ function parseOrgCreate(args: string[]): PointsCommand {
       throw new UsageError(`Unknown --card "${card}": use one of ${Object.keys(TEST_CARDS).join(", ")}.`);
     }
   }
-  return { kind: "org-create", name, cards, options: parseOrgOptions(parsed), json: parsed.switches.has("json") };
+  const stripeCustomer = flagValue(parsed, "stripe-customer");
+  if (stripeCustomer !== undefined && !/^cus_[A-Za-z0-9]+$/.test(stripeCustomer)) {
+    throw new UsageError(`--stripe-customer must be a Stripe customer ID (cus_…), not "${stripeCustomer}".`);
+  }
+  return {
+    kind: "org-create",
+    name,
+    cards,
+    options: parseOrgOptions(parsed),
+    json: parsed.switches.has("json"),
+    ...(stripeCustomer !== undefined ? { stripeCustomer } : {}),
+  };
 }
 
 function parseOrgUpdate(args: string[]): PointsCommand {
@@ -193,6 +220,12 @@ function parseUserAdd(args: string[]): PointsCommand {
     role: parseChoice(role, "role", USER_ROLES),
     json: parsed.switches.has("json"),
   };
+}
+
+function parseStripeSetupPrices(args: string[]): PointsCommand {
+  const parsed = parseArgs(args, [json], "stripe setup-prices");
+  expectPositionals(parsed, [], "stripe setup-prices");
+  return { kind: "stripe-setup-prices", json: parsed.switches.has("json") };
 }
 
 function parseReconcile(args: string[]): PointsCommand {

@@ -1,3 +1,6 @@
+import { SIMULATED_PRICES } from "@/lib/billing/simulated";
+import { StripeBillingProvider } from "@/lib/billing/stripe/provider";
+import { setupStripePrices } from "@/lib/billing/stripe/setup-prices";
 import { PgliteLockedError } from "@/lib/db/pglite-lock";
 import { createApiKey, revokeApiKey } from "@/lib/points/api-keys";
 import {
@@ -105,6 +108,8 @@ async function execute(command: Exclude<PointsCommand, { kind: "help" }>, runtim
       return userAdd(command, runtime, io);
     case "reconcile":
       return reconcile(command, runtime, io);
+    case "stripe-setup-prices":
+      return stripeSetupPrices(command, runtime, io);
   }
 }
 
@@ -119,6 +124,7 @@ async function orgCreate(
     settings: command.options.settings,
     defaultCardIndex: command.options.defaultCardIndex,
     simulateOutage: command.options.simulateOutage,
+    billingCustomerId: command.stripeCustomer,
   });
   if (command.json) {
     printJson(io, {
@@ -249,6 +255,32 @@ async function reconcile(
       ...settledJson(results).map(
         (row) => `  ${row.top_up_id}  ${row.organization_id}  ${row.reference}  -> ${row.status}`,
       ),
+      "",
+    ].join("\n"),
+  );
+}
+
+/** `stripe setup-prices`: the built-in price table, as Stripe prices by lookup key. */
+async function stripeSetupPrices(
+  command: Extract<PointsCommand, { kind: "stripe-setup-prices" }>,
+  runtime: Runtime,
+  io: CliIo,
+): Promise<void> {
+  if (!(runtime.provider instanceof StripeBillingProvider)) {
+    throw new CommandRefused("stripe setup-prices needs STRIPE_SECRET_KEY (and STRIPE_API_URL for a test server).");
+  }
+  const { productId, prices } = await setupStripePrices(runtime.provider.stripe, SIMULATED_PRICES);
+  if (command.json) {
+    printJson(io, {
+      product_id: productId,
+      prices: prices.map((row) => ({ points: row.points, lookup_key: row.lookupKey, price_id: row.priceId, status: row.status })),
+    });
+    return;
+  }
+  io.stdout(
+    [
+      `Stripe product ${productId}:`,
+      ...prices.map((row) => `  ${row.lookupKey.padEnd(12)} ${row.priceId}  ${row.status}`),
       "",
     ].join("\n"),
   );

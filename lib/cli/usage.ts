@@ -23,7 +23,7 @@ function cardKindLines(): string {
 export const USAGE = `Usage: npm run points -- <command>
 
 Commands:
-  org create --name NAME [options] [--json]
+  org create --name NAME [options] [--stripe-customer cus_…] [--json]
   org update ORG_ID [options] [--json]
     --currency USD|GBP|EUR|none         saved default currency
     --api-purchases enabled|disabled    (create: disabled)
@@ -41,6 +41,7 @@ ${cardKindLines()}
   user add ORG_ID --email E --role admin|member [--json]   a generated password, printed once
   reconcile [--json]                    settles purchases left unresolved, and those awaiting payment
   reconcile --report [--json]           lists purchases unresolved for over an hour; changes nothing
+  stripe setup-prices [--json]          creates or updates Stripe's Points product and prices (STRIPE_SECRET_KEY)
   help                                  this text
 
 Options also take the form --flag=value. --json prints one JSON object on stdout.

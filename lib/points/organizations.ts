@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { brandOf, hasBrand } from "@/lib/brand";
 import { isTestCardKind, SimulatedBillingProvider } from "@/lib/billing/simulated";
+import { StripeBillingProvider } from "@/lib/billing/stripe/provider";
 import type { ProviderPaymentMethod } from "@/lib/billing/provider";
 import { hashPassword } from "@/lib/auth/password";
 import type { Db } from "@/lib/db/client";
@@ -55,6 +56,8 @@ export interface CreateOrganizationInput {
   defaultCardIndex?: number;
   simulateOutage?: boolean;
   adminEmail?: string;
+  /** An existing customer at the billing provider (Stripe's cus_…) to link instead of creating one. */
+  billingCustomerId?: string;
 }
 
 export interface CreatedOrganization {
@@ -75,17 +78,29 @@ export async function createOrganization(
   const name = input.name.trim();
   if (!name) throw new ProvisioningError("The organisation needs a non-empty --name.");
   const cards = input.cards ?? [];
-  for (const kind of cards) assertCardKind(kind);
+  for (const kind of cards) assertCardKind(services.provider, kind);
   assertCardIndex(input.defaultCardIndex, cards.length);
   if (input.simulateOutage !== undefined) simulatedProvider(services);
   const adminEmail = normaliseEmail(input.adminEmail ?? `admin-${randomString(6).toLowerCase()}@${slug(name)}.example`);
   const adminPassword = randomString(20);
   const passwordHash = await hashPassword(adminPassword);
 
+  const id = newId("organization");
+  // A provider outside the database (Stripe) is called before the transaction, never inside one:
+  // a customer left behind by a failure later is harmless, and named by its organization_id metadata.
+  const external = !(services.provider instanceof SimulatedBillingProvider);
+  const externalCustomer = external
+    ? (input.billingCustomerId ?? (await services.provider.createCustomer({ organizationId: id, name })))
+    : null;
+  const externalCards =
+    externalCustomer && cards.length
+      ? await services.provider.addCards({ customerId: externalCustomer, kinds: cards, defaultIndex: input.defaultCardIndex })
+      : [];
+
   return services.db.transaction(async (tx) => {
     const now = services.clock.now();
-    const id = newId("organization");
-    const billingCustomerId = await services.provider.createCustomer({ organizationId: id, name }, tx);
+    const billingCustomerId =
+      externalCustomer ?? input.billingCustomerId ?? (await services.provider.createCustomer({ organizationId: id, name }, tx));
     const [organization] = await tx
       .insert(organizations)
       .values({
@@ -100,12 +115,14 @@ export async function createOrganization(
       })
       .returning();
     if (!organization) throw new Error("The organisation was not created.");
-    const added = cards.length
-      ? await services.provider.addCards(
-          { customerId: billingCustomerId, kinds: cards, defaultIndex: input.defaultCardIndex },
-          tx,
-        )
-      : [];
+    const added = external
+      ? externalCards
+      : cards.length
+        ? await services.provider.addCards(
+            { customerId: billingCustomerId, kinds: cards, defaultIndex: input.defaultCardIndex },
+            tx,
+          )
+        : [];
     if (input.simulateOutage !== undefined) {
       await simulatedProvider(services).setOutage(billingCustomerId, input.simulateOutage, tx);
     }
@@ -144,7 +161,7 @@ export async function updateOrganization(
       .set({ ...columns, updatedAt: services.clock.now() })
       .where(eq(organizations.id, organizationId))
       .returning();
-    if (input.defaultCardIndex !== undefined) {
+    if (input.defaultCardIndex !== undefined && services.provider instanceof SimulatedBillingProvider) {
       const chosen = methods[input.defaultCardIndex];
       await services.provider.setDefaultPaymentMethod(organization.billingCustomerId, chosen?.id ?? null, tx);
     }
@@ -153,6 +170,10 @@ export async function updateOrganization(
     }
     return row ?? organization;
   });
+  if (input.defaultCardIndex !== undefined && !(services.provider instanceof SimulatedBillingProvider)) {
+    // After the transaction: a network call never runs inside one.
+    await services.provider.setDefaultPaymentMethod(organization.billingCustomerId, methods[input.defaultCardIndex]?.id ?? null);
+  }
   return { organization: updated, paymentMethods: await listProvisionedPaymentMethods(services, updated) };
 }
 
@@ -253,7 +274,12 @@ function simulatedProvider(services: Services): SimulatedBillingProvider {
   throw new ProvisioningError("--simulate-outage works only with the simulated billing provider (no STRIPE_SECRET_KEY).");
 }
 
-function assertCardKind(kind: string): void {
+function assertCardKind(provider: Services["provider"], kind: string): void {
+  if (provider instanceof StripeBillingProvider) {
+    const mapped = provider.testCardToken(kind);
+    if ("refused" in mapped) throw new ProvisioningError(`--card ${kind}: ${mapped.refused}`);
+    return;
+  }
   if (!isTestCardKind(kind)) {
     throw new ProvisioningError(
       `Unknown --card "${kind}": use visa, mastercard, declined, insufficient_funds, authentication_required, processing or expired.`,

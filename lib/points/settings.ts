@@ -1,3 +1,4 @@
+import { SimulatedBillingProvider } from "@/lib/billing/simulated";
 import { eq } from "drizzle-orm";
 import { organizations } from "@/lib/db/schema";
 import type { Currency } from "./catalog";
@@ -74,6 +75,12 @@ export async function saveSettings(
     }
   }
 
+  // A provider outside the database (Stripe) is told first, outside any transaction: if it refuses,
+  // nothing is saved. The simulated provider writes in the transaction below.
+  const inTransaction = services.provider instanceof SimulatedBillingProvider;
+  if (defaultId !== undefined && !inTransaction) {
+    await services.provider.setDefaultPaymentMethod(organization.billingCustomerId, defaultId);
+  }
   return services.db.transaction(async (tx) => {
     const [updated] = await tx
       .update(organizations)
@@ -85,7 +92,7 @@ export async function saveSettings(
       .where(eq(organizations.id, organizationId))
       .returning();
     if (!updated) throw new Error(`Organisation ${organizationId} vanished while saving its settings.`);
-    if (defaultId !== undefined) {
+    if (defaultId !== undefined && inTransaction) {
       await services.provider.setDefaultPaymentMethod(organization.billingCustomerId, defaultId, tx);
     }
     return {

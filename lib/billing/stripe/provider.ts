@@ -1,0 +1,247 @@
+import type Stripe from "stripe";
+import type {
+  BillingProvider,
+  ChargeOutcome,
+  ChargeRequest,
+  FindPaymentRequest,
+  PriceTable,
+  ProviderPaymentMethod,
+  ProvisionCardsInput,
+} from "@/lib/billing/provider";
+import { ProviderUnavailableError } from "@/lib/billing/provider";
+import type { Clock } from "@/lib/clock";
+import { BUNDLES, CURRENCIES } from "@/lib/points/catalog";
+import { STRIPE_CALL_BUDGET_MS, stripeErrorType } from "./client";
+import { failureCode, outcomeOfPaymentIntent } from "./map-outcome";
+import { stripeTestCardToken } from "./test-cards";
+
+/** Prices change rarely and a purchase prices before charging: a minute's cache saves a call per purchase. */
+const PRICE_CACHE_MS = 60_000;
+/** Short, and dropped on every payment-method or customer webhook (invalidatePaymentMethods). */
+const METHODS_CACHE_MS = 10_000;
+/** How far back findPayment pages through a customer's PaymentIntents at most. */
+const FIND_PAYMENT_MAX_ITEMS = 1_000;
+
+/** The lookup key of a bundle's Price at Stripe: `points_<N>` (npm run points -- stripe setup-prices). */
+export function priceLookupKey(points: number): string {
+  return `points_${points}`;
+}
+
+/**
+ * Stripe as the billing provider (CONTRACT.md §6): prices by lookup key, the organisation's
+ * customer and its saved cards, one off-session PaymentIntent per purchase under the purchase's
+ * idempotency key. Every call carries the client's timeout and retry budget (client.ts).
+ */
+export class StripeBillingProvider implements BillingProvider {
+  readonly name = "stripe" as const;
+  readonly callBudgetMs = STRIPE_CALL_BUDGET_MS;
+  private prices: { table: PriceTable; at: number } | null = null;
+  private methods = new Map<string, { list: ProviderPaymentMethod[]; at: number }>();
+
+  constructor(
+    readonly stripe: Stripe,
+    private readonly clock: Clock,
+    /** True when STRIPE_API_URL points at a Stripe-compatible test server, which offers more test cards. */
+    private readonly testServer = false,
+  ) {}
+
+  async listPaymentMethods(customerId: string): Promise<ProviderPaymentMethod[]> {
+    const cached = this.methods.get(customerId);
+    if (cached && this.clock.now().getTime() - cached.at < METHODS_CACHE_MS) return cached.list;
+    try {
+      const [customer, cards] = await Promise.all([
+        this.stripe.customers.retrieve(customerId),
+        this.stripe.paymentMethods.list({ customer: customerId, type: "card", limit: 100 }),
+      ]);
+      if (customer.deleted) throw new ProviderUnavailableError(`The Stripe customer ${customerId} was deleted.`);
+      const defaultId = idOf(customer.invoice_settings.default_payment_method);
+      const list = cards.data.flatMap((method) => (method.card ? [toProviderMethod(method, method.card, defaultId)] : []));
+      this.methods.set(customerId, { list, at: this.clock.now().getTime() });
+      return list;
+    } catch (error) {
+      if (error instanceof ProviderUnavailableError) throw error;
+      throw new ProviderUnavailableError("Stripe did not list the payment methods.", { cause: error });
+    }
+  }
+
+  /** The test payment method for a `--card KIND`, or why this Stripe cannot attach one. */
+  testCardToken(kind: string): { token: string } | { refused: string } {
+    return stripeTestCardToken(kind, this.testServer);
+  }
+
+  /** Drops a customer's cached card list: a webhook said it changed. */
+  invalidatePaymentMethods(customerId?: string): void {
+    if (customerId) this.methods.delete(customerId);
+    else this.methods.clear();
+  }
+
+  async getPrices(): Promise<PriceTable> {
+    if (this.prices && this.clock.now().getTime() - this.prices.at < PRICE_CACHE_MS) return this.prices.table;
+    const list = await this.stripe.prices.list({
+      lookup_keys: BUNDLES.map(priceLookupKey),
+      active: true,
+      limit: 100,
+      expand: ["data.currency_options"],
+    });
+    const table: PriceTable = { USD: {}, GBP: {}, EUR: {} };
+    for (const price of list.data) {
+      const bundle = BUNDLES.find((points) => priceLookupKey(points) === price.lookup_key);
+      if (!bundle || price.type !== "one_time") continue;
+      for (const currency of CURRENCIES) {
+        const wire = currency.toLowerCase();
+        const amount =
+          price.currency_options?.[wire]?.unit_amount ?? (price.currency === wire ? price.unit_amount : null);
+        // No price in a currency is "not available", never a guess (422 currency_not_available).
+        if (typeof amount === "number" && amount > 0) table[currency][bundle] = amount;
+      }
+    }
+    this.prices = { table, at: this.clock.now().getTime() };
+    return table;
+  }
+
+  async charge(request: ChargeRequest): Promise<ChargeOutcome> {
+    try {
+      const intent = await this.stripe.paymentIntents.create(
+        {
+          amount: request.amount,
+          currency: request.currency.toLowerCase(),
+          customer: request.customerId,
+          payment_method: request.paymentMethodId,
+          off_session: true,
+          confirm: true,
+          metadata: request.metadata,
+          description: `${request.metadata.reference} (Points top-up ${request.metadata.top_up_id})`,
+        },
+        { idempotencyKey: request.idempotencyKey },
+      );
+      return outcomeOfPaymentIntent(intent);
+    } catch (error) {
+      return declineOutcome(error);
+    }
+  }
+
+  async retrievePayment(paymentId: string): Promise<ChargeOutcome> {
+    return outcomeOfPaymentIntent(await this.stripe.paymentIntents.retrieve(paymentId));
+  }
+
+  /**
+   * Lists the customer's PaymentIntents since the purchase began and matches metadata.top_up_id.
+   * Not Stripe's search: its index can lag behind by up to an hour.
+   */
+  async findPayment(request: FindPaymentRequest): Promise<ChargeOutcome | null> {
+    const found: Stripe.PaymentIntent[] = [];
+    let seen = 0;
+    for await (const intent of this.stripe.paymentIntents.list({
+      customer: request.customerId,
+      created: { gte: Math.floor(request.createdAfter.getTime() / 1000) },
+      limit: 100,
+    })) {
+      if (intent.metadata?.top_up_id === request.topUpId) found.push(intent);
+      seen += 1;
+      if (seen >= FIND_PAYMENT_MAX_ITEMS) {
+        throw new Error(`More than ${FIND_PAYMENT_MAX_ITEMS} PaymentIntents to search for ${request.topUpId}.`);
+      }
+    }
+    if (found.length > 1) throw new Error(`${found.length} PaymentIntents carry top-up ${request.topUpId}.`);
+    return found[0] ? outcomeOfPaymentIntent(found[0]) : null;
+  }
+
+  async cancelPayment(paymentId: string): Promise<ChargeOutcome> {
+    try {
+      return outcomeOfPaymentIntent(await this.stripe.paymentIntents.cancel(paymentId));
+    } catch (error) {
+      // Stripe refuses to cancel an intent that already succeeded (or is canceled): say what it is.
+      if (stripeErrorType(error) === "StripeInvalidRequestError") return this.retrievePayment(paymentId);
+      throw error;
+    }
+  }
+
+  async createCustomer(input: { organizationId: string; name: string }): Promise<string> {
+    const customer = await this.stripe.customers.create(
+      { name: input.name, metadata: { organization_id: input.organizationId } },
+      { idempotencyKey: `customer_${input.organizationId}` },
+    );
+    return customer.id;
+  }
+
+  /** Test mode only: attaches Stripe's test payment method for each kind (CONTRACT.md §6). */
+  async addCards(input: ProvisionCardsInput): Promise<ProviderPaymentMethod[]> {
+    const tokens = input.kinds.map((kind) => {
+      const mapped = this.testCardToken(kind);
+      if ("refused" in mapped) throw new Error(mapped.refused);
+      return { kind, token: mapped.token };
+    });
+    const added: ProviderPaymentMethod[] = [];
+    for (const [index, { kind, token }] of tokens.entries()) {
+      const attached = await this.stripe.paymentMethods.attach(token, { customer: input.customerId });
+      const method = await this.stripe.paymentMethods.update(attached.id, { metadata: { kind } });
+      if (!method.card) throw new Error(`Stripe attached ${token} as something other than a card.`);
+      added.push({ ...toProviderMethod(method, method.card, null), isDefault: index === input.defaultIndex });
+    }
+    if (input.defaultIndex !== undefined) {
+      const chosen = added[input.defaultIndex];
+      if (!chosen) throw new Error(`No card at index ${input.defaultIndex}`);
+      await this.setDefaultPaymentMethod(input.customerId, chosen.id);
+    }
+    this.invalidatePaymentMethods(input.customerId);
+    return added;
+  }
+
+  async setDefaultPaymentMethod(customerId: string, paymentMethodId: string | null): Promise<void> {
+    // An empty string unsets a field in Stripe's form encoding.
+    await this.stripe.customers.update(customerId, {
+      invoice_settings: { default_payment_method: paymentMethodId ?? "" },
+    });
+    this.invalidatePaymentMethods(customerId);
+  }
+}
+
+/**
+ * A charge that threw. A card error carries the PaymentIntent Stripe created (it exists, left in
+ * requires_payment_method): its state decides. A request Stripe refused before executing (the
+ * method was detached, say) is a failure with nothing charged. Anything else is unknown: rethrown.
+ */
+function declineOutcome(error: unknown): ChargeOutcome {
+  const type = stripeErrorType(error);
+  const details = error as Partial<Pick<Stripe.errors.StripeError, "code" | "decline_code" | "message" | "payment_intent">>;
+  if (type === "StripeCardError") {
+    if (details.payment_intent) return outcomeOfPaymentIntent(details.payment_intent);
+    return {
+      status: "failed",
+      paymentId: null,
+      code: failureCode(details),
+      message: details.message ?? "The card was declined.",
+    };
+  }
+  if (type === "StripeInvalidRequestError") {
+    return {
+      status: "failed",
+      paymentId: details.payment_intent?.id ?? null,
+      code: "invalid_payment_method",
+      message: "The payment method can no longer be charged; nothing was charged.",
+    };
+  }
+  throw error;
+}
+
+function idOf(value: string | { id: string } | null | undefined): string | null {
+  if (!value) return null;
+  return typeof value === "string" ? value : value.id;
+}
+
+function toProviderMethod(
+  method: Stripe.PaymentMethod,
+  card: Stripe.PaymentMethod.Card,
+  defaultId: string | null,
+): ProviderPaymentMethod {
+  return {
+    id: method.id,
+    type: "card",
+    brand: card.display_brand ?? card.brand,
+    last4: card.last4,
+    expMonth: card.exp_month,
+    expYear: card.exp_year,
+    isDefault: method.id === defaultId,
+    kind: method.metadata?.kind || undefined,
+  };
+}

@@ -1,0 +1,31 @@
+/**
+ * CONTRACT.md §6: the test payment method Stripe attaches for each `--card KIND` in test mode.
+ * Stripe refuses to attach its decline cards, so a saved card that declines is
+ * pm_card_chargeCustomerFail (it attaches; every charge to it declines).
+ */
+export const STRIPE_TEST_CARD_TOKENS: Record<string, string> = {
+  visa: "pm_card_visa",
+  mastercard: "pm_card_mastercard",
+  authentication_required: "pm_card_authenticationRequired",
+  declined: "pm_card_chargeCustomerFail",
+};
+
+/**
+ * Kinds no Stripe test card reproduces on a saved card. Only a Stripe-compatible test server
+ * (STRIPE_API_URL, e.g. `npm run stripe:fake`) offers them, under names Stripe never uses.
+ */
+export const TEST_SERVER_ONLY_CARD_TOKENS: Record<string, string> = {
+  processing: "pm_card_fake_processing",
+  insufficient_funds: "pm_card_fake_insufficientFunds",
+  expired: "pm_card_fake_expired",
+};
+
+/** The token for a kind, or a message saying why this Stripe cannot have it. */
+export function stripeTestCardToken(kind: string, testServer: boolean): { token: string } | { refused: string } {
+  const token = STRIPE_TEST_CARD_TOKENS[kind] ?? (testServer ? TEST_SERVER_ONLY_CARD_TOKENS[kind] : undefined);
+  if (token) return { token };
+  const offered = Object.keys(STRIPE_TEST_CARD_TOKENS).join(", ");
+  return Object.hasOwn(TEST_SERVER_ONLY_CARD_TOKENS, kind)
+    ? { refused: `Stripe's test cards cannot make a saved "${kind}" card; with Stripe use one of: ${offered}.` }
+    : { refused: `Unknown test card "${kind}"; with Stripe use one of: ${offered}.` };
+}
