@@ -93,6 +93,12 @@ export interface BillingProvider {
    * payment the cardholder completed first answers `succeeded`, not cancelled. Throws when unknown.
    */
   cancelPayment(paymentId: string): Promise<ChargeOutcome>;
+  /**
+   * Starts the cardholder's authentication of a payment awaiting it, on the provider's own page:
+   * the URL to send the cardholder to (who comes back to returnUrl), or the payment's state when
+   * no page is needed. Absent for the simulated provider, whose step happens in the dashboard.
+   */
+  beginAuthentication?(paymentId: string, returnUrl: string): Promise<{ redirectUrl: string } | { outcome: ChargeOutcome }>;
 
   /* Provisioning, for the operator command and the dashboard. `db` lets the simulated provider write in the caller's transaction. */
   createCustomer(input: { organizationId: string; name: string }, db?: Db): Promise<string>;

@@ -194,6 +194,19 @@ export const signInFailures = pgTable(
   (t) => [index("sign_in_failures_key_idx").on(t.key, t.failedAt)],
 );
 
+/**
+ * Stripe webhook events already handled, by Stripe's event id: a redelivered or replayed event is
+ * answered without acting twice. Written only after the event's effect succeeded, so a failed
+ * attempt is redelivered by Stripe and handled then.
+ */
+export const stripeEvents = pgTable("stripe_events", {
+  id: text("id").primaryKey(),
+  type: text("type").notNull(),
+  /** What handling it did, as answered to Stripe (visible in its delivery log). */
+  result: text("result").notNull(),
+  receivedAt: timestamp("received_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+});
+
 /*
  * The simulated billing provider keeps its own state in these tables, apart from the
  * purchase tables: it plays the part of an outside system, so the purchase code only

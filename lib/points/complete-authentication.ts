@@ -29,3 +29,28 @@ export async function completeSimulatedAuthentication(
   if (!result) throw new PointsError("not_found", "The purchase vanished.");
   return result;
 }
+
+/**
+ * "Complete payment" with a provider whose cardholder step happens on its own page (Stripe's
+ * 3-D Secure): confirms the SAME payment on-session and answers where to send the admin, who
+ * comes back to returnUrl; or, when no step is needed any more, settles the purchase now.
+ */
+export async function beginAuthentication(
+  services: Services,
+  input: { organizationId: string; topUpId: string; returnUrl: string },
+): Promise<{ redirectUrl: string } | { result: PurchaseResult }> {
+  const begin = services.provider.beginAuthentication?.bind(services.provider);
+  if (!begin) throw new PointsError("invalid_request", "With the simulated provider, complete the authentication on the purchase's page.");
+  const [topUp] = await services.db
+    .select()
+    .from(topUps)
+    .where(and(eq(topUps.id, input.topUpId), eq(topUps.organizationId, input.organizationId)));
+  if (topUp?.status !== "awaiting_payment" || !topUp.providerPaymentId) {
+    throw new PointsError("not_found", "There is no purchase awaiting payment with that ID in this organisation.");
+  }
+  const started = await begin(topUp.providerPaymentId, input.returnUrl);
+  if ("redirectUrl" in started) return started;
+  const result = await resolveTopUp(services, topUp.id);
+  if (!result) throw new PointsError("not_found", "The purchase vanished.");
+  return { result };
+}

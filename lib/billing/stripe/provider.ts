@@ -156,6 +156,28 @@ export class StripeBillingProvider implements BillingProvider {
     }
   }
 
+  /** Confirms the same PaymentIntent on-session; 3-D Secure then happens at next_action's URL. */
+  async beginAuthentication(
+    paymentId: string,
+    returnUrl: string,
+  ): Promise<{ redirectUrl: string } | { outcome: ChargeOutcome }> {
+    const current = await this.stripe.paymentIntents.retrieve(paymentId);
+    const outcome = outcomeOfPaymentIntent(current);
+    if (outcome.status !== "requires_action") return { outcome };
+    const intent =
+      current.status === "requires_action"
+        ? current
+        : await this.stripe.paymentIntents
+            .confirm(paymentId, { payment_method: idOf(current.payment_method) ?? undefined, return_url: returnUrl, off_session: false })
+            .catch((error: unknown) => {
+              // A card error here is the on-session attempt's answer: the intent says what it is now.
+              if (stripeErrorType(error) === "StripeCardError") return this.stripe.paymentIntents.retrieve(paymentId);
+              throw error;
+            });
+    const url = intent.next_action?.redirect_to_url?.url;
+    return url ? { redirectUrl: url } : { outcome: outcomeOfPaymentIntent(intent) };
+  }
+
   async createCustomer(input: { organizationId: string; name: string }): Promise<string> {
     const customer = await this.stripe.customers.create(
       { name: input.name, metadata: { organization_id: input.organizationId } },

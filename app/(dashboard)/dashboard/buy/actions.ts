@@ -6,7 +6,8 @@ import { z } from "zod";
 import type { AuthenticationFormState } from "@/components/dashboard/buy-authentication-form";
 import type { PurchaseFormState } from "@/components/dashboard/buy-purchase-form";
 import { NotAllowedError, requireAdmin } from "@/lib/auth/session";
-import { completeSimulatedAuthentication } from "@/lib/points/complete-authentication";
+import { headers } from "next/headers";
+import { beginAuthentication, completeSimulatedAuthentication } from "@/lib/points/complete-authentication";
 import { PointsError } from "@/lib/points/errors";
 import { getOrganization } from "@/lib/points/organizations";
 import { purchasePoints } from "@/lib/points/purchase";
@@ -14,8 +15,8 @@ import { parseTopUpRequest } from "@/lib/points/top-up-request";
 import { getRuntime } from "@/lib/runtime";
 
 /*
- * Only the two actions are exported: every export of a "use server" file is a public endpoint,
- * and both take the organisation from the session, never from the form.
+ * Only the actions are exported: every export of a "use server" file is a public endpoint, and
+ * each takes the organisation from the session, never from the form.
  */
 
 const purchaseForm = z.object({
@@ -93,6 +94,35 @@ export async function completeAuthentication(
   }
   revalidatePath("/dashboard", "layout");
   redirect(`/dashboard/buy/${topUpId}`);
+}
+
+// "Complete payment" with Stripe: the same PaymentIntent confirmed on-session, then its 3-D Secure page.
+export async function startProviderAuthentication(
+  _state: AuthenticationFormState,
+  formData: FormData,
+): Promise<AuthenticationFormState> {
+  let destination: string;
+  try {
+    const user = await requireAdmin();
+    const topUpId = z.string().regex(/^tu_[A-Za-z0-9]{1,40}$/).safeParse(formData.get("top_up_id"));
+    if (!topUpId.success) return { ok: false, error: "This purchase cannot be completed from here." };
+    // Next checks a server action's Origin against its Host, so the origin names this dashboard.
+    const origin = (await headers()).get("origin") ?? "";
+    if (!/^https?:\/\/[A-Za-z0-9.:[\]-]+$/.test(origin)) return { ok: false, error: "Open this page from the dashboard's own address." };
+    const runtime = await getRuntime();
+    const started = await beginAuthentication(runtime, {
+      organizationId: user.organizationId,
+      topUpId: topUpId.data,
+      returnUrl: `${origin}/dashboard/buy/${topUpId.data}/return`,
+    });
+    destination = "redirectUrl" in started ? started.redirectUrl : `/dashboard/buy/${topUpId.data}`;
+  } catch (error) {
+    if (error instanceof NotAllowedError || error instanceof PointsError) return { ok: false, error: error.message };
+    console.error("Starting authentication failed:", error);
+    return { ok: false, error: "The billing provider did not answer; try again in a moment. Nothing is charged twice." };
+  }
+  revalidatePath("/dashboard", "layout");
+  redirect(destination);
 }
 
 function purchaseError(error: unknown): PurchaseFormState {

@@ -14,7 +14,7 @@ import { getTopUp, paymentMethodLabels } from "@/lib/points/history";
 import { getPointsBalance } from "@/lib/points/ledger";
 import { getOrganization } from "@/lib/points/organizations";
 import { getRuntime } from "@/lib/runtime";
-import { buyPoints, completeAuthentication } from "../actions";
+import { buyPoints, completeAuthentication, startProviderAuthentication } from "../actions";
 
 export const metadata: Metadata = { title: "Purchase · Points" };
 
@@ -70,7 +70,10 @@ export default async function PurchasePage({
                 <BuyAuthenticationForm action={completeAuthentication} topUpId={topUp.id} />
               </div>
             ) : (
-              <p>The cardholder completes it on the billing provider&apos;s page; this purchase then resolves.</p>
+              <div className="space-y-3">
+                <p>The card&apos;s bank asks the cardholder to confirm this payment on its own page; you come back here after.</p>
+                <BuyAuthenticationForm action={startProviderAuthentication} topUpId={topUp.id} mode="redirect" />
+              </div>
             ))}
           {unresolved && isAdmin && (
             <BuyPurchaseForm

@@ -1,0 +1,28 @@
+// GET /dashboard/buy/:id/return – where the billing provider's authentication page sends the cardholder back
+import { NextResponse } from "next/server";
+import { getSessionUser } from "@/lib/auth/session";
+import { getTopUp } from "@/lib/points/history";
+import { resolveTopUp } from "@/lib/points/purchase";
+import { getRuntime } from "@/lib/runtime";
+
+export const dynamic = "force-dynamic";
+
+/**
+ * Settles the purchase as a retry would (asks the provider about the same payment, credits at
+ * most once; the webhook may have done it already), then shows it. Nothing in the query string
+ * is trusted: the provider is asked.
+ */
+export async function GET(request: Request, { params }: { params: Promise<{ topUpId: string }> }): Promise<Response> {
+  const { topUpId } = await params;
+  const user = await getSessionUser();
+  if (!user) return NextResponse.redirect(new URL("/signin", request.url), 303);
+  const runtime = await getRuntime();
+  const topUp = await getTopUp(runtime.db, user.organizationId, topUpId);
+  if (topUp?.status === "awaiting_payment") {
+    await resolveTopUp(runtime, topUp.id, { leaseMs: runtime.leaseMs }).catch((error: unknown) => {
+      // The page shows the purchase as it is; the webhook or the reconciler settles it.
+      console.error(`Settling ${topUp.id} on return failed:`, error instanceof Error ? error.message : error);
+    });
+  }
+  return NextResponse.redirect(new URL(`/dashboard/buy/${encodeURIComponent(topUpId)}`, request.url), 303);
+}

@@ -1,0 +1,51 @@
+import type Stripe from "stripe";
+
+/** Webhook deliveries larger than this are refused unread; Stripe's events are a few kilobytes. */
+const MAX_WEBHOOK_BYTES = 512 * 1024;
+/** Stripe's own default: an event signed longer ago than this is refused as stale (a replay). */
+export const WEBHOOK_TOLERANCE_SECONDS = 300;
+
+/** A delivery refused before any handling: the status and a message that echoes nothing of the request. */
+export class WebhookRefusal extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = "WebhookRefusal";
+  }
+}
+
+/**
+ * Reads the raw body and verifies its `Stripe-Signature` with the SDK (HMAC of `t.body` with
+ * STRIPE_WEBHOOK_SECRET, within the tolerance). Unsigned, forged, stale and oversized deliveries
+ * are refused; with no secret configured every delivery is (CONTRACT.md §6).
+ */
+export async function verifyStripeWebhook(
+  stripe: Stripe,
+  request: Request,
+  secret: string | undefined,
+  now: Date,
+): Promise<Stripe.Event> {
+  if (!secret) throw new WebhookRefusal(400, "Webhooks are refused: STRIPE_WEBHOOK_SECRET is not set.");
+  const signature = request.headers.get("stripe-signature");
+  if (!signature) throw new WebhookRefusal(400, "The Stripe-Signature header is missing.");
+  if (Number(request.headers.get("content-length") ?? 0) > MAX_WEBHOOK_BYTES) {
+    throw new WebhookRefusal(413, "The event is too large.");
+  }
+  const body = await request.text();
+  if (Buffer.byteLength(body) > MAX_WEBHOOK_BYTES) throw new WebhookRefusal(413, "The event is too large.");
+  try {
+    return stripe.webhooks.constructEvent(
+      body,
+      signature,
+      secret,
+      WEBHOOK_TOLERANCE_SECONDS,
+      undefined,
+      Math.floor(now.getTime() / 1000),
+    );
+  } catch {
+    // The SDK's message is not echoed: it would help a forger more than an operator.
+    throw new WebhookRefusal(400, "The event's signature is not valid.");
+  }
+}
