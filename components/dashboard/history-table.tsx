@@ -1,6 +1,7 @@
 import Link from "next/link";
 import { Badge, StatusBadge } from "@/components/ui/badge";
 import type { TopUp } from "@/lib/db/schema";
+import { needsAttention } from "@/lib/points/attention";
 import { formatDateTime, formatMoney, formatPoints } from "@/lib/format";
 
 /**
@@ -16,6 +17,7 @@ export function HistoryTable({
   labels: Map<string, string>;
   emptyMessage: string;
 }) {
+  const now = new Date();
   if (topUps.length === 0) {
     return <p className="px-1 py-8 text-center text-sm text-slate-500">{emptyMessage}</p>;
   }
@@ -31,7 +33,7 @@ export function HistoryTable({
             >
               <span className="flex items-center justify-between gap-3">
                 <span className="font-semibold tabular-nums text-slate-900">{formatPoints(topUp.points)} Points</span>
-                <StatusBadge status={topUp.status} />
+                <StatusBadge status={topUp.status} attention={needsAttention(topUp, now)} />
               </span>
               <span className="mt-1 flex items-center justify-between gap-3 text-sm text-slate-600">
                 <span className="tabular-nums">
@@ -98,7 +100,7 @@ export function HistoryTable({
                   {labels.get(topUp.paymentSourceId) ?? <span className="font-mono text-xs">{topUp.paymentSourceId}</span>}
                 </td>
                 <td className="whitespace-nowrap px-3 py-3">
-                  <StatusBadge status={topUp.status} />
+                  <StatusBadge status={topUp.status} attention={needsAttention(topUp, now)} />
                 </td>
                 <td className="whitespace-nowrap px-3 py-3">
                   <SourceBadge source={topUp.source} />

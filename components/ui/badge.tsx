@@ -35,6 +35,11 @@ const statusLabels: Record<string, string> = {
   pending: "Pending",
 };
 
-export function StatusBadge({ status }: { status: string }) {
+/**
+ * A purchase's status for people. `attention`: unresolved for over an hour (lib/points/attention.ts),
+ * said as what is happening: the payment is still being confirmed with the card's bank.
+ */
+export function StatusBadge({ status, attention = false }: { status: string; attention?: boolean }) {
+  if (attention) return <Badge tone="amber">Confirming with the bank</Badge>;
   return <Badge tone={statusTones[status] ?? "slate"}>{statusLabels[status] ?? status}</Badge>;
 }

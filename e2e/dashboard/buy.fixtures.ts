@@ -29,6 +29,8 @@ export interface BuyFixtureOrganization {
 export interface BuyFixtures {
   buyer: BuyFixtureOrganization;
   ledger: BuyFixtureOrganization;
+  /** Has one purchase that has been unresolved for two hours (reference `stuck-at-the-bank`). */
+  stuck: BuyFixtureOrganization;
 }
 
 const CARDS = ["visa", "declined", "authentication_required", "processing"] as const;
@@ -71,8 +73,42 @@ export async function provisionBuyFixtures(services: Services): Promise<Record<s
   const fixtures: BuyFixtures = {
     buyer: await provision("e2e Buyer Co"),
     ledger: await provision("e2e Ledger Ltd"),
+    stuck: await provision("e2e Stuck Payments"),
   };
+  await insertStuckPurchase(services, fixtures.stuck);
   return { ...fixtures };
+}
+
+/**
+ * A purchase sent two hours ago whose outcome the provider has not told us, as after a long
+ * outage. Its next attempt is a day away, so the server's reconciler leaves it as it is.
+ */
+async function insertStuckPurchase(services: Services, organization: BuyFixtureOrganization): Promise<void> {
+  const { topUps, organizations } = await import("@/lib/db/schema");
+  const { eq } = await import("drizzle-orm");
+  const { newId } = await import("@/lib/ids");
+  const [org] = await services.db.select().from(organizations).where(eq(organizations.id, organization.id));
+  if (!org) throw new Error("The stuck organisation vanished.");
+  const id = newId("topUp");
+  const sent = new Date(Date.now() - 2 * 60 * 60 * 1000);
+  await services.db.insert(topUps).values({
+    id,
+    organizationId: org.id,
+    reference: "stuck-at-the-bank",
+    points: 250,
+    currency: "USD",
+    amount: 2400,
+    paymentSourceId: organization.cards.visa,
+    billingCustomerId: org.billingCustomerId,
+    source: "api",
+    status: "processing",
+    providerIdempotencyKey: `topup_${id}`,
+    chargeAttemptedAt: sent,
+    attempts: 6,
+    nextAttemptAt: new Date(Date.now() + 24 * 60 * 60 * 1000),
+    createdAt: sent,
+    updatedAt: sent,
+  });
 }
 
 /* Helpers for the specs. They only read the fixtures file and drive the browser. */

@@ -152,6 +152,19 @@ test.describe("History", () => {
   });
 });
 
+test.describe("A purchase unresolved for over an hour", () => {
+  test("shows as confirming with the bank in the history and on its page", async ({ page }) => {
+    const stuck = readBuyFixtures().stuck;
+    await signIn(page, stuck.admin);
+    await page.goto("/dashboard/history");
+    const row = page.locator('[data-reference="stuck-at-the-bank"]');
+    await expect(row).toContainText("Confirming with the bank");
+    await expect(row).not.toContainText("Processing");
+    await row.getByRole("link").first().click();
+    await expect(page.getByText("Confirming with the bank").first()).toBeVisible();
+  });
+});
+
 test.describe("Overview", () => {
   test("shows the balance large and the five most recent top-ups", async ({ page }) => {
     await signIn(page, org.admin);

@@ -10,6 +10,7 @@ import { buttonClasses } from "@/components/ui/button";
 import { Card, PageHeader } from "@/components/ui/card";
 import { requireUser } from "@/lib/auth/session";
 import { formatDateTime, formatMoney, formatPoints } from "@/lib/format";
+import { needsAttention } from "@/lib/points/attention";
 import { getTopUp, paymentMethodLabels } from "@/lib/points/history";
 import { getPointsBalance } from "@/lib/points/ledger";
 import { getOrganization } from "@/lib/points/organizations";
@@ -108,7 +109,7 @@ export default async function PurchasePage({
         <Card title="Details">
           <dl className="grid gap-x-8 gap-y-4 text-sm sm:grid-cols-2 lg:grid-cols-3">
             <Detail label="Status">
-              <StatusBadge status={topUp.status} />
+              <StatusBadge status={topUp.status} attention={needsAttention(topUp, new Date())} />
             </Detail>
             <Detail label="Points">{formatPoints(topUp.points)}</Detail>
             <Detail label="Amount">
