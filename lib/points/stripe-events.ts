@@ -14,6 +14,8 @@ export interface StripeEventReceipt {
   detail?: string;
 }
 
+const UNRESOLVED: ReadonlySet<string> = new Set(UNRESOLVED_STATUSES);
+
 const PAYMENT_INTENT_EVENTS = new Set([
   "payment_intent.succeeded",
   "payment_intent.payment_failed",
@@ -92,7 +94,8 @@ async function settleFromPaymentIntent(
     .where(and(eq(topUps.id, topUpId), isNull(topUps.providerPaymentId), inArray(topUps.status, [...UNRESOLVED_STATUSES])));
   const result = await resolveTopUp(services, topUpId);
   if (!result) return receipt("ignored", "no such top-up");
-  if (result.outcome === "purchase_in_progress") {
+  const heldElsewhere = UNRESOLVED.has(result.topUp.status) && result.topUp.lockToken !== null;
+  if (result.outcome === "purchase_in_progress" || heldElsewhere) {
     // Another request holds the purchase and will record what Stripe says; nothing to remember.
     return receipt("deferred", "another request is settling this top-up");
   }

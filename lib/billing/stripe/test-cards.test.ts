@@ -1,0 +1,26 @@
+import { describe, expect, it } from "vitest";
+import { stripeTestCardToken } from "./test-cards";
+
+describe("test cards with Stripe (CONTRACT.md §6)", () => {
+  it.each([
+    ["visa", "pm_card_visa"],
+    ["mastercard", "pm_card_mastercard"],
+    ["authentication_required", "pm_card_authenticationRequired"],
+    ["declined", "pm_card_chargeCustomerFail"],
+  ])("attaches %s as Stripe's %s", (kind, token) => {
+    expect(stripeTestCardToken(kind, false)).toEqual({ token });
+  });
+
+  it("refuses, with the reason, kinds Stripe's test cards cannot make on a saved card", () => {
+    for (const kind of ["processing", "insufficient_funds", "expired"]) {
+      const answer = stripeTestCardToken(kind, false);
+      expect(answer).toEqual({ refused: expect.stringMatching(/cannot make a saved .* use one of: visa, mastercard/) });
+    }
+    expect(stripeTestCardToken("amex", false)).toEqual({ refused: expect.stringMatching(/Unknown test card "amex"/) });
+  });
+
+  it("offers them on a Stripe-compatible test server, under names Stripe never uses", () => {
+    expect(stripeTestCardToken("processing", true)).toEqual({ token: "pm_card_fake_processing" });
+    expect(stripeTestCardToken("expired", true)).toEqual({ token: "pm_card_fake_expired" });
+  });
+});

@@ -1,0 +1,116 @@
+import { and, eq } from "drizzle-orm";
+import type Stripe from "stripe";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { stripeEvents, topUps } from "@/lib/db/schema";
+import { randomString } from "@/lib/ids";
+import { backends, createTestContext, faultyProvider, type TestContext, withProvider } from "@/lib/testing/harness";
+import { expectBooksBalance, ledgerState } from "@/lib/testing/invariants";
+import { createOrganization } from "./organizations";
+import { purchasePoints } from "./purchase";
+import { handleStripeEvent } from "./stripe-events";
+
+/*
+ * The webhook's handling, provider-neutral: an event only says "ask about this purchase now", so
+ * these run on the simulated provider's payments as they would on Stripe's PaymentIntents. The
+ * signed route and the Stripe provider itself are tested against the Stripe-compatible server.
+ */
+describe.each(backends())("Stripe events settle purchases once, whatever their order (%s)", (backend) => {
+  let ctx: TestContext;
+  beforeAll(async () => {
+    ctx = await createTestContext(backend);
+  });
+  afterAll(async () => ctx?.close());
+
+  let eventCount = 0;
+  function paymentEvent(type: string, intent: { id: string; customer: string; topUpId?: string }): Stripe.Event {
+    eventCount += 1;
+    const object = {
+      id: intent.id,
+      object: "payment_intent",
+      customer: intent.customer,
+      metadata: intent.topUpId ? { top_up_id: intent.topUpId } : {},
+    };
+    return { id: `evt_${eventCount}_${randomString(6)}`, object: "event", type, data: { object } } as unknown as Stripe.Event;
+  }
+
+  async function awaitingPurchase() {
+    const { organization } = await createOrganization(ctx, {
+      name: `Events ${randomString(4)}`,
+      settings: { currency: "USD", apiPurchasesEnabled: true },
+      cards: ["authentication_required"],
+      defaultCardIndex: 0,
+    });
+    const result = await purchasePoints(ctx, { organization, request: { points: 250, reference: "ev-1" }, source: "api" });
+    expect(result.outcome).toBe("awaiting_payment");
+    const paymentId = result.topUp.providerPaymentId ?? "";
+    return { organization, topUp: result.topUp, paymentId };
+  }
+
+  it("credits once when the succeeded event is delivered twice, and records the event", async () => {
+    const { organization, topUp, paymentId } = await awaitingPurchase();
+    await ctx.provider.completeAuthentication(paymentId, true);
+    const event = paymentEvent("payment_intent.succeeded", { id: paymentId, customer: organization.billingCustomerId, topUpId: topUp.id });
+
+    expect(await handleStripeEvent(ctx, event)).toMatchObject({ result: "handled", detail: expect.stringContaining("paid") });
+    expect(await handleStripeEvent(ctx, event)).toMatchObject({ result: "duplicate" });
+    expect(await ledgerState(ctx.db, organization.id)).toMatchObject({ charges: 1, credits: 1, balance: 250 });
+    const [stored] = await ctx.db.select().from(stripeEvents).where(eq(stripeEvents.id, event.id));
+    expect(stored?.result).toBe("handled");
+    await expectBooksBalance(ctx.db, organization.id);
+  });
+
+  it("asks the provider rather than believing the event: a stale 'failed' after success changes nothing", async () => {
+    const { organization, topUp, paymentId } = await awaitingPurchase();
+    await ctx.provider.completeAuthentication(paymentId, true);
+    const customer = organization.billingCustomerId;
+    // Delivered out of order: the earlier failure event arrives after the success was known.
+    await handleStripeEvent(ctx, paymentEvent("payment_intent.succeeded", { id: paymentId, customer, topUpId: topUp.id }));
+    await handleStripeEvent(ctx, paymentEvent("payment_intent.payment_failed", { id: paymentId, customer, topUpId: topUp.id }));
+    const [row] = await ctx.db.select().from(topUps).where(eq(topUps.id, topUp.id));
+    expect(row?.status).toBe("paid");
+    expect(await ledgerState(ctx.db, organization.id)).toMatchObject({ credits: 1, balance: 250 });
+  });
+
+  it("ignores an event whose PaymentIntent belongs to another customer or names no purchase", async () => {
+    const { organization, topUp, paymentId } = await awaitingPurchase();
+    await ctx.provider.completeAuthentication(paymentId, true);
+    const forged = paymentEvent("payment_intent.succeeded", { id: paymentId, customer: "cus_someone_else", topUpId: topUp.id });
+    expect(await handleStripeEvent(ctx, forged)).toMatchObject({ result: "ignored" });
+    const unrelated = paymentEvent("payment_intent.succeeded", { id: "pi_other", customer: organization.billingCustomerId });
+    expect(await handleStripeEvent(ctx, unrelated)).toMatchObject({ result: "ignored" });
+    expect(await ledgerState(ctx.db, organization.id)).toMatchObject({ credits: 0 });
+  });
+
+  it("settles a purchase whose charge answer was lost, through the PaymentIntent the event names", async () => {
+    const { organization } = await createOrganization(ctx, {
+      name: `Lost ${randomString(4)}`,
+      settings: { currency: "USD", apiPurchasesEnabled: true },
+      cards: ["visa"],
+      defaultCardIndex: 0,
+    });
+    const lost = withProvider(ctx, faultyProvider(ctx.provider, ["execute_then_throw"]));
+    const original = console.warn;
+    console.warn = () => {};
+    const first = await purchasePoints(lost, { organization, request: { points: 100, reference: "lost" }, source: "api" }).finally(() => {
+      console.warn = original;
+    });
+    expect(first.outcome).toBe("unresolved");
+    const paymentId = (await ctx.provider.findPayment({ topUpId: first.topUp.id, customerId: organization.billingCustomerId, createdAfter: new Date(0) }))?.paymentId ?? "";
+    const event = paymentEvent("payment_intent.succeeded", { id: paymentId, customer: organization.billingCustomerId, topUpId: first.topUp.id });
+    expect(await handleStripeEvent(ctx, event)).toMatchObject({ result: "handled" });
+    const [row] = await ctx.db
+      .select()
+      .from(topUps)
+      .where(and(eq(topUps.organizationId, organization.id), eq(topUps.reference, "lost")));
+    expect([row?.status, row?.providerPaymentId]).toEqual(["paid", paymentId]);
+    expect(await ledgerState(ctx.db, organization.id)).toMatchObject({ charges: 1, credits: 1 });
+  });
+
+  it("answers deferred, and remembers nothing, while another request holds the purchase", async () => {
+    const { organization, topUp, paymentId } = await awaitingPurchase();
+    await ctx.db.update(topUps).set({ lockToken: "held", lockedUntil: new Date(ctx.clock.now().getTime() + 60_000) }).where(eq(topUps.id, topUp.id));
+    const event = paymentEvent("payment_intent.succeeded", { id: paymentId, customer: organization.billingCustomerId, topUpId: topUp.id });
+    expect(await handleStripeEvent(ctx, event)).toMatchObject({ result: "deferred" });
+    expect(await ctx.db.select().from(stripeEvents).where(eq(stripeEvents.id, event.id))).toEqual([]);
+  });
+});
