@@ -8,6 +8,28 @@ const nextConfig: NextConfig = {
   reactStrictMode: true,
   // PGlite ships wasm and postgres.js opens sockets: both stay plain Node modules, not bundled.
   serverExternalPackages: ["@electric-sql/pglite", "postgres"],
+  async headers() {
+    const production = process.env.NODE_ENV === "production";
+    return [
+      {
+        source: "/:path*",
+        headers: [
+          // No page of this app may be framed: the dashboard's buttons buy Points and make API keys
+          // (clickjacking). The CSP form is the standard one; X-Frame-Options covers older browsers.
+          { key: "Content-Security-Policy", value: "frame-ancestors 'none'; object-src 'none'; base-uri 'self'" },
+          { key: "X-Frame-Options", value: "DENY" },
+          // Answers are what their Content-Type says: a browser must not sniff JSON or CSV into a page.
+          { key: "X-Content-Type-Options", value: "nosniff" },
+          // Other sites learn at most this origin, never a purchase's path or query.
+          { key: "Referrer-Policy", value: "strict-origin-when-cross-origin" },
+          // Nothing here needs the camera, microphone, location or payment-request APIs.
+          { key: "Permissions-Policy", value: "camera=(), microphone=(), geolocation=(), payment=()" },
+          // Production is served over https (behind a proxy): browsers must never fall back to http.
+          ...(production ? [{ key: "Strict-Transport-Security", value: "max-age=31536000; includeSubDomains" }] : []),
+        ],
+      },
+    ];
+  },
 };
 
 export default nextConfig;

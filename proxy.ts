@@ -1,10 +1,23 @@
-import { withAuth } from "next-auth/middleware";
+import type { NextFetchEvent, NextRequest } from "next/server";
+import { NextResponse } from "next/server";
+import { type NextRequestWithAuth, withAuth } from "next-auth/middleware";
 import { authSecret } from "@/lib/auth/secret";
+import { untrustedForwardedHeaders } from "@/lib/auth/trust";
+
+const dashboardGuard = withAuth({ pages: { signIn: "/signin" }, secret: authSecret() });
 
 /**
- * Sends signed-out visitors of dashboard pages to the sign-in page. It only redirects: every page
- * and server action checks the session and the role itself, and /v3 and /api answer for themselves.
+ * Two jobs, neither of them the security boundary (every page and action checks the session):
+ * - next-auth's endpoints see forwarded host and scheme headers only when the operator declared
+ *   a proxy (lib/auth/trust.ts); otherwise the ones the client sent are replaced;
+ * - signed-out visitors of dashboard pages are sent to sign in.
  */
-export default withAuth({ pages: { signIn: "/signin" }, secret: authSecret() });
+export default function proxy(request: NextRequest, event: NextFetchEvent) {
+  if (request.nextUrl.pathname.startsWith("/api/auth")) {
+    const headers = untrustedForwardedHeaders(request.headers);
+    return headers ? NextResponse.next({ request: { headers } }) : NextResponse.next();
+  }
+  return dashboardGuard(request as NextRequestWithAuth, event);
+}
 
-export const config = { matcher: ["/dashboard/:path*"] };
+export const config = { matcher: ["/dashboard/:path*", "/api/auth/:path*"] };

@@ -15,9 +15,10 @@ const RECONCILE_MIN_AGE_MS = 60_000;
  */
 export async function startServer(): Promise<void> {
   try {
+    // First: in production a missing or short secret stops the server before it serves anything.
+    authSecret();
     const runtime = await getRuntime();
     printBanner(runtime);
-    authSecret(); // Warns now, at startup, when no secret is set.
     startReconciler(runtime);
   } catch (error) {
     console.error("\nThe Points service could not start:", error instanceof Error ? error.message : error);

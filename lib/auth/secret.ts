@@ -1,24 +1,69 @@
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
 import { env } from "@/lib/env";
 
-const DEV_SECRET = "points-development-secret-do-not-use-in-production";
-let warned = false;
+/** next-auth signs session cookies with this: shorter secrets can be guessed offline. */
+export const MIN_SECRET_BYTES = 32;
+
+const HOW_TO_MAKE_ONE = "Make one with `openssl rand -base64 32` and set it as AUTH_SECRET.";
+
+/** Why the server cannot sign sessions: startup stops with this message. */
+export class AuthSecretError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "AuthSecretError";
+  }
+}
+
+/** Where `npm run dev` keeps the secret it generated, beside the embedded database. */
+export function devSecretFile(): string {
+  return path.join(process.cwd(), ".data", "auth-secret");
+}
+
+let cached: string | undefined;
 
 /**
- * CONTRACT.md §6: AUTH_SECRET (or next-auth v4's NEXTAUTH_SECRET); when neither is set, a
- * development secret with a warning. Sessions signed with a published secret can be forged, so in
- * production the warning says so plainly at startup; a deployment must set its own.
+ * CONTRACT.md §6: the secret that signs dashboard sessions. AUTH_SECRET (or next-auth v4's
+ * NEXTAUTH_SECRET), at least 32 bytes. In production there is no fallback: a published or
+ * guessable secret lets anyone forge an admin session. Outside production (`npm run dev`) a
+ * random secret is generated once and kept in .data/auth-secret, so sessions survive restarts.
+ * No secret is ever a constant in the code.
  */
 export function authSecret(): string {
+  if (cached) return cached;
   const { AUTH_SECRET, NEXTAUTH_SECRET } = env();
-  const secret = AUTH_SECRET ?? NEXTAUTH_SECRET;
-  if (secret) return secret;
-  if (!warned) {
-    warned = true;
-    console.warn(
-      process.env.NODE_ENV === "production"
-        ? "WARNING: AUTH_SECRET is not set, so dashboard sessions are signed with the public development secret. Set AUTH_SECRET before exposing this server."
-        : "AUTH_SECRET is not set: using a development secret. Set AUTH_SECRET before deploying.",
-    );
+  const configured = AUTH_SECRET ?? NEXTAUTH_SECRET;
+  if (configured) {
+    if (Buffer.byteLength(configured, "utf8") < MIN_SECRET_BYTES) {
+      throw new AuthSecretError(`AUTH_SECRET is shorter than ${MIN_SECRET_BYTES} bytes. ${HOW_TO_MAKE_ONE}`);
+    }
+    cached = configured;
+    return cached;
   }
-  return DEV_SECRET;
+  if (process.env.NODE_ENV === "production") {
+    throw new AuthSecretError(`AUTH_SECRET is not set: the dashboard cannot sign sessions. ${HOW_TO_MAKE_ONE}`);
+  }
+  cached = readOrCreateDevSecret(devSecretFile());
+  return cached;
+}
+
+/** Reads the development secret, or creates it (exclusively: two processes starting at once agree). */
+function readOrCreateDevSecret(file: string): string {
+  try {
+    const existing = fs.readFileSync(file, "utf8").trim();
+    if (Buffer.byteLength(existing) >= MIN_SECRET_BYTES) return existing;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+  }
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const secret = randomBytes(32).toString("base64url");
+  try {
+    fs.writeFileSync(file, `${secret}\n`, { flag: "wx", mode: 0o600 });
+    console.log(`Generated a development AUTH_SECRET in ${path.relative(process.cwd(), file)} (set AUTH_SECRET to deploy).`);
+    return secret;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "EEXIST") return fs.readFileSync(file, "utf8").trim();
+    throw error;
+  }
 }

@@ -1,7 +1,8 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
 import { organizations, users } from "@/lib/db/schema";
-import { verifyPassword } from "./password";
+import { randomBytes } from "node:crypto";
+import { hashPassword, needsRehash, verifyPassword } from "./password";
 
 export interface SessionUser {
   userId: string;
@@ -11,15 +12,22 @@ export interface SessionUser {
   role: "admin" | "member";
 }
 
-// A real hash of a random password: unknown emails cost the same time as known ones.
-const DUMMY_HASH =
-  "scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA==$6Y0yQyF7m3xZl6cI6wq3bV8P0gq9v3YjH1pQ5Q8h3mA=";
+// A real hash, at today's cost, of a random password made at startup: unknown emails cost the
+// same time as known ones, so the answer's timing does not say whether an account exists.
+let dummyHash: Promise<string> | undefined;
 
-/** Checks an email and password; null for any mismatch, without saying which part was wrong. */
+/**
+ * Checks an email and password; null for any mismatch, without saying which part was wrong. A
+ * hash stored at a lower cost than today's is replaced on this successful sign-in.
+ */
 export async function authenticateUser(db: Db, email: string, password: string): Promise<SessionUser | null> {
   const user = await findUser(db, { email: email.trim().toLowerCase() });
-  const ok = await verifyPassword(password, user?.passwordHash ?? DUMMY_HASH);
+  dummyHash ??= hashPassword(randomBytes(16).toString("base64"));
+  const ok = await verifyPassword(password, user?.passwordHash ?? (await dummyHash));
   if (!user || !ok) return null;
+  if (needsRehash(user.passwordHash)) {
+    await db.update(users).set({ passwordHash: await hashPassword(password) }).where(eq(users.id, user.id));
+  }
   return toSessionUser(user);
 }
 

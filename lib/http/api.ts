@@ -1,3 +1,4 @@
+import { duplicateKeys, JsonTooDeepError } from "./duplicate-keys";
 import { randomString } from "@/lib/ids";
 import { type ErrorCode, errorStatus, PointsError } from "@/lib/points/errors";
 import type { PurchaseResult } from "@/lib/points/purchase";
@@ -18,6 +19,7 @@ function json(status: number, body: unknown, requestId: string, headers: Record<
     headers: {
       "Content-Type": "application/json; charset=utf-8",
       "Cache-Control": "no-store",
+      "X-Content-Type-Options": "nosniff",
       "X-Request-Id": requestId,
       ...headers,
     },
@@ -174,11 +176,25 @@ export async function readJsonBody(request: Request): Promise<unknown> {
     throw notJson("is not valid UTF-8");
   }
   if (text.trim() === "") throw notJson("is empty; send a JSON object");
+  let parsed: unknown;
   try {
-    return JSON.parse(text);
+    parsed = JSON.parse(text);
   } catch {
     throw notJson("is not valid JSON");
   }
+  let repeated: string[];
+  try {
+    repeated = duplicateKeys(text);
+  } catch (error) {
+    if (error instanceof JsonTooDeepError) throw notJson(`nests deeper than ${error.maxDepth} levels`);
+    throw error;
+  }
+  if (repeated.length > 0) {
+    throw new PointsError("invalid_request", `The request body names ${repeated.join(", ")} more than once; send each field once.`, {
+      details: { fields: Object.fromEntries(repeated.map((key) => [key, "appears more than once"])) },
+    });
+  }
+  return parsed;
 }
 
 /** Runs a REST handler so that every response, error or not, has the envelope and X-Request-Id. */

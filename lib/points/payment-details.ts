@@ -1,3 +1,5 @@
+import { operatorTrustsForwardedHeaders } from "@/lib/auth/trust";
+import { randomString } from "@/lib/ids";
 import { isTestCardKind, TEST_CARDS, type TestCardKind } from "@/lib/billing/simulated";
 import type { Currency } from "./catalog";
 import { isCurrency } from "./catalog";
@@ -120,27 +122,41 @@ export async function addTestCard(services: Services, organizationId: string, ki
 }
 
 /**
- * This deployment's own URL, for the example request, from the headers the request arrived with
- * (a proxy's X-Forwarded-* first). Anything that does not look like a host falls back to localhost,
- * so a forged header cannot put markup or another command into the example.
+ * This deployment's own URL, for the example request: the public URL when the operator set one
+ * (AUTH_URL / NEXTAUTH_URL), else the Host the request arrived with. A proxy's X-Forwarded-* is
+ * read only when the operator declared it trusted (lib/auth/trust.ts). Anything that does not look
+ * like a host falls back to localhost, so a forged header cannot put markup or another command
+ * into the example.
  */
 export function deploymentUrl(header: (name: string) => string | null): string {
+  const configured = process.env.AUTH_URL ?? process.env.NEXTAUTH_URL;
+  if (configured && /^https?:\/\/[A-Za-z0-9.:[\]-]+\/?$/.test(configured)) return configured.replace(/\/$/, "");
   const first = (value: string | null) => value?.split(",")[0]?.trim() ?? "";
-  const forwardedProto = first(header("x-forwarded-proto")).toLowerCase();
-  const host = first(header("x-forwarded-host")) || first(header("host"));
+  const trusted = operatorTrustsForwardedHeaders();
+  const forwardedProto = trusted ? first(header("x-forwarded-proto")).toLowerCase() : "";
+  const host = (trusted ? first(header("x-forwarded-host")) : "") || first(header("host"));
   const safeHost = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/.test(host) ? host : "localhost:3000";
   const isLocal = /^(localhost|127\.|\[::1\])/.test(safeHost);
   const proto = forwardedProto === "http" || forwardedProto === "https" ? forwardedProto : isLocal ? "http" : "https";
   return `${proto}://${safeHost}`;
 }
 
-/** A ready-to-paste purchase with this method, never with a real key. */
-export function curlExample(input: { baseUrl: string; paymentSourceId: string; currency: Currency | null }): string {
+/**
+ * A ready-to-paste purchase with this method, never with a real key. Its reference is new each
+ * time the page is shown: a reference names one purchase, so pasting an old example again would
+ * replay that purchase (or answer 409 with other parameters) rather than buy.
+ */
+export function curlExample(input: {
+  baseUrl: string;
+  paymentSourceId: string;
+  currency: Currency | null;
+  reference?: string;
+}): string {
   const body = JSON.stringify({
     points: 100,
     currency: input.currency ?? "USD",
     payment_source_id: input.paymentSourceId,
-    reference: "order-1001",
+    reference: input.reference ?? `order-${randomString(10).toLowerCase()}`,
   });
   return [
     `curl -X POST ${input.baseUrl}/v3/points/top-ups \\`,
