@@ -4,7 +4,13 @@ import { type NextRequestWithAuth, withAuth } from "next-auth/middleware";
 import { authSecret } from "@/lib/auth/secret";
 import { untrustedForwardedHeaders } from "@/lib/auth/trust";
 
-const dashboardGuard = withAuth({ pages: { signIn: "/signin" }, secret: authSecret() });
+const dashboardGuard = withAuth({
+  pages: { signIn: "/signin" },
+  // Read per request, never at build time (see lib/auth/options.ts).
+  get secret() {
+    return authSecret();
+  },
+});
 
 /**
  * Two jobs, neither of them the security boundary (every page and action checks the session):

@@ -105,6 +105,15 @@ test.describe("POST /v3/points/top-ups validation (422 invalid_request)", () => 
     await expectInvalidFields(await postRaw(request, bearer(fx.organizations.main), raw), ["__proto__"]);
   });
 
+  test("a field sent twice is refused and named: a money request must not be ambiguous", async ({ request, fx }) => {
+    const reference = uniqueRef("dup");
+    const raw = `{"points":100,"reference":"${reference}","points":7500}`;
+    await expectInvalidFields(await postRaw(request, bearer(fx.organizations.main), raw), ["points"]);
+    // Nothing was bought under that reference: the same reference, sent once, is a new purchase.
+    const clean = await postRaw(request, bearer(fx.organizations.main), `{"points":100,"reference":"${reference}"}`);
+    expect(clean.status()).toBe(201);
+  });
+
   test("a number too large for a double is refused as points", async ({ request, fx }) => {
     const raw = `{"points":1e400,"reference":"${uniqueRef("inf")}"}`;
     await expectInvalidFields(await postRaw(request, bearer(fx.organizations.main), raw), ["points"]);

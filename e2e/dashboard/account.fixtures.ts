@@ -11,6 +11,7 @@ import type { Services } from "@/lib/points/services";
 export interface AccountFixtureUser {
   email: string;
   password: string;
+  userId: string;
 }
 
 export interface AccountFixtureOrganization {
@@ -83,8 +84,8 @@ export async function provisionAccountFixtures(services: Services): Promise<Reco
       name: created.organization.name,
       apiKey: created.apiKey.apiKey,
       keyId: created.apiKey.keyId,
-      admin: { email: created.admin.email, password: created.admin.password },
-      member: { email: member.email, password: member.password },
+      admin: { email: created.admin.email, password: created.admin.password, userId: created.admin.userId },
+      member: { email: member.email, password: member.password, userId: member.userId },
       paymentMethods: created.paymentMethods.map((method) => ({
         id: method.id,
         label: method.label,

@@ -16,7 +16,7 @@ function accountFixtures(): AccountFixtures {
 
 const account = accountFixtures();
 
-async function signIn(page: Page, user: AccountFixtureUser): Promise<void> {
+async function signIn(page: Page, user: Pick<AccountFixtureUser, "email" | "password">): Promise<void> {
   await page.goto("/signin");
   await page.getByLabel("Email").fill(user.email);
   await page.getByLabel("Password").fill(user.password);

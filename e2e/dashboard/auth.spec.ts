@@ -1,5 +1,6 @@
 import path from "node:path";
 import type { Page } from "@playwright/test";
+import { encode } from "next-auth/jwt";
 import { expect, readFixtures, test } from "../fixtures";
 import type { AccountFixtures } from "./account.fixtures";
 
@@ -82,5 +83,56 @@ test.describe("signing in and out", () => {
     await fillSignIn(page, org.admin.email, org.admin.password);
     await expect(page).toHaveURL(/\/dashboard\/limits$/);
     await expect(page.getByRole("heading", { name: "Limits", level: 1 })).toBeVisible();
+  });
+});
+
+test.describe("sessions and sign-in that hold against attacks", () => {
+  const org = accountFixtures().signin;
+
+  test("a session forged with the secret this repository once published opens nothing", async ({ page, context }) => {
+    // The constant that signed sessions when AUTH_SECRET was unset, before no secret lived in the code.
+    const publishedSecret = "points-development-secret-do-not-use-in-production";
+    const forged = await encode({ token: { sub: org.admin.userId, email: org.admin.email }, secret: publishedSecret });
+    const baseURL = test.info().project.use.baseURL ?? "http://127.0.0.1:3100";
+    await context.addCookies([{ name: "next-auth.session-token", value: forged, url: baseURL }]);
+    for (const target of ["/dashboard", "/dashboard/api-keys"]) {
+      await page.goto(target);
+      await expect(page).toHaveURL(/\/signin/);
+    }
+    await expect(page.getByRole("button", { name: "Create API key" })).toHaveCount(0);
+  });
+
+  test("after ten failures an email is paused, and the page says for how long", async ({ page }) => {
+    const email = `throttled-${Date.now().toString(36)}@e2e-account.example`;
+    await page.goto("/signin");
+    for (let i = 0; i < 10; i += 1) {
+      await fillSignIn(page, email, `guess-${i}`);
+      await expect(page.getByText("That email and password do not match an account.")).toBeVisible();
+    }
+    await fillSignIn(page, email, "guess-11");
+    await expect(page.getByText("Too many failed sign-ins; try again in 15 minutes.")).toBeVisible();
+  });
+
+  test("an empty form asks for the email, not the password", async ({ page }) => {
+    await page.goto("/signin");
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await expect(page.getByText("Enter your email address.")).toBeVisible();
+    await expect(page.getByText("That email and password do not match an account.")).toHaveCount(0);
+  });
+
+  for (const callbackUrl of ["/\\evil.example", "//evil.example", "https://evil.example/", "/\t/evil.example"]) {
+    test(`sign-in never follows callbackUrl ${callbackUrl} off this site`, async ({ page }) => {
+      await page.goto(`/signin?callbackUrl=${encodeURIComponent(callbackUrl)}`);
+      await fillSignIn(page, org.member.email, org.member.password);
+      await expect(page).toHaveURL(/127\.0\.0\.1:\d+\/dashboard$/);
+    });
+  }
+
+  test("signing out says so on the sign-in page", async ({ page }) => {
+    await page.goto("/signin");
+    await fillSignIn(page, org.member.email, org.member.password);
+    await expect(page).toHaveURL(/\/dashboard$/);
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await expect(page.getByText("You have been signed out.")).toBeVisible();
   });
 });

@@ -17,7 +17,11 @@ if (!process.env.NEXTAUTH_URL) process.env.AUTH_TRUST_HOST ??= "true";
 export const SESSION_MAX_AGE_SECONDS = 8 * 60 * 60;
 
 export const authOptions: NextAuthOptions = {
-  secret: authSecret(),
+  // Read when a request needs it, not when the module loads: `next build` loads every module and
+  // must not need the secret (production refuses to run without one, at startup; lib/startup.ts).
+  get secret() {
+    return authSecret();
+  },
   session: { strategy: "jwt", maxAge: SESSION_MAX_AGE_SECONDS },
   pages: { signIn: "/signin" },
   providers: [

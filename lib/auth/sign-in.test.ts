@@ -6,7 +6,7 @@ import { addUser, createOrganization } from "@/lib/points/organizations";
 import { backends, createTestContext, expectThrown, type TestContext } from "@/lib/testing/harness";
 import { hashPassword, PASSWORD_COST, verifyPassword } from "./password";
 import { SignInRefusedError, signInWithPassword } from "./sign-in";
-import { SIGN_IN_MAX_FAILURES, SIGN_IN_WINDOW_MS } from "./throttle";
+import { SIGN_IN_MAX_FAILURES, SIGN_IN_MAX_FAILURES_PER_ADDRESS, SIGN_IN_WINDOW_MS } from "./throttle";
 
 describe.each(backends())("sign-in with a password (%s)", (backend) => {
   let ctx: TestContext;
@@ -42,7 +42,7 @@ describe.each(backends())("sign-in with a password (%s)", (backend) => {
 
   it("counts failures per client address too, across emails", async () => {
     const victim = await newUser();
-    for (let i = 0; i < SIGN_IN_MAX_FAILURES; i += 1) {
+    for (let i = 0; i < SIGN_IN_MAX_FAILURES_PER_ADDRESS; i += 1) {
       expect(await attempt(`nobody-${i}@example.com`, "guess", "203.0.113.9")).toBeNull();
     }
     await expectThrown(SignInRefusedError, () => attempt(victim.email, victim.password, "203.0.113.9"));

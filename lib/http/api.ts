@@ -1,4 +1,4 @@
-import { duplicateKeys, JsonTooDeepError } from "./duplicate-keys";
+import { duplicateKeys } from "./duplicate-keys";
 import { randomString } from "@/lib/ids";
 import { type ErrorCode, errorStatus, PointsError } from "@/lib/points/errors";
 import type { PurchaseResult } from "@/lib/points/purchase";
@@ -182,13 +182,7 @@ export async function readJsonBody(request: Request): Promise<unknown> {
   } catch {
     throw notJson("is not valid JSON");
   }
-  let repeated: string[];
-  try {
-    repeated = duplicateKeys(text);
-  } catch (error) {
-    if (error instanceof JsonTooDeepError) throw notJson(`nests deeper than ${error.maxDepth} levels`);
-    throw error;
-  }
+  const repeated = duplicateKeys(text);
   if (repeated.length > 0) {
     throw new PointsError("invalid_request", `The request body names ${repeated.join(", ")} more than once; send each field once.`, {
       details: { fields: Object.fromEntries(repeated.map((key) => [key, "appears more than once"])) },

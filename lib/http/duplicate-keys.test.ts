@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { duplicateKeys, JsonTooDeepError } from "./duplicate-keys";
+import { duplicateKeys } from "./duplicate-keys";
 
 describe("repeated keys in a JSON body", () => {
   it.each([
@@ -17,9 +17,9 @@ describe("repeated keys in a JSON body", () => {
     expect(duplicateKeys(text)).toEqual(expected);
   });
 
-  it("refuses to walk a body nested deeper than any request, without exhausting the stack", () => {
-    const deep = `{"a":${"[".repeat(20000)}${"]".repeat(20000)}}`;
-    expect(() => duplicateKeys(deep)).toThrow(JsonTooDeepError);
-    expect(duplicateKeys(`{"a":${"[".repeat(10)}${"]".repeat(10)}}`)).toEqual([]);
+  it("skips values nested deeper than any request without exhausting the stack", () => {
+    const deep = `{"a":${"[".repeat(20000)}"]}"${"]".repeat(20000)},"a":1}`;
+    expect(duplicateKeys(deep)).toEqual(["a"]);
+    expect(duplicateKeys(`{"p":${'{"a":'.repeat(10000)}1${"}".repeat(10000)},"q":2}`)).toEqual([]);
   });
 });

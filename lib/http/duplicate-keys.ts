@@ -2,9 +2,10 @@
  * The keys that appear more than once in one object of a JSON text, as dotted paths from the top
  * (`points`, `meta.note`). JSON.parse silently keeps the last of them, so `{"points":100,
  * "points":7500}` would be read as 7500 while a log or a proxy reads 100: a money request must not
- * be ambiguous. The text must already be valid JSON (JSON.parse accepted it).
+ * be ambiguous. The text must already be valid JSON (JSON.parse accepted it). Values nested more
+ * than maxDepth deep are not looked into.
  */
-export function duplicateKeys(text: string, maxDepth = 64): string[] {
+export function duplicateKeys(text: string, maxDepth = 32): string[] {
   const found: string[] = [];
   let index = 0;
 
@@ -21,11 +22,26 @@ export function duplicateKeys(text: string, maxDepth = 64): string[] {
   const readValue = (path: string, depth: number): void => {
     skipSpace();
     const char = text[index];
-    if ((char === "{" || char === "[") && depth >= maxDepth) throw new JsonTooDeepError(maxDepth);
-    if (char === "{") readObject(path, depth + 1);
+    if ((char === "{" || char === "[") && depth >= maxDepth) skipNested();
+    else if (char === "{") readObject(path, depth + 1);
     else if (char === "[") readArray(path, depth + 1);
     else if (char === '"') readString();
     else while (index < text.length && !",}] \t\n\r".includes(text[index] ?? "")) index += 1;
+  };
+  // Below maxDepth no request field lives (every field is a scalar, refused by the schema if not),
+  // so a deeper value is skipped without recursion rather than walked.
+  const skipNested = (): void => {
+    let open = 0;
+    do {
+      const char = text[index];
+      if (char === '"') {
+        readString();
+        continue;
+      }
+      if (char === "{" || char === "[") open += 1;
+      else if (char === "}" || char === "]") open -= 1;
+      index += 1;
+    } while (open > 0 && index < text.length);
   };
   const readArray = (path: string, depth: number): void => {
     index += 1;
@@ -65,12 +81,4 @@ export function duplicateKeys(text: string, maxDepth = 64): string[] {
 
   readValue("", 0);
   return found;
-}
-
-/** Nested deeper than any request of this API: refused rather than walked (no unbounded recursion). */
-export class JsonTooDeepError extends Error {
-  constructor(readonly maxDepth: number) {
-    super(`The JSON nests deeper than ${maxDepth} levels.`);
-    this.name = "JsonTooDeepError";
-  }
 }
