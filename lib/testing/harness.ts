@@ -156,3 +156,27 @@ export async function expectThrown<T extends Error>(
 }
 
 export const expectPointsError = (run: () => unknown): Promise<PointsError> => expectThrown(PointsError, run);
+
+/**
+ * The Stripe provider, through the official SDK, against a fresh Stripe-compatible test server
+ * (lib/testing/fake-stripe) with the product's prices set up, as `npm run points -- stripe
+ * setup-prices` would. No SDK retries, so each fault a test injects is seen exactly once.
+ */
+export async function startStripeTestProvider(clock: Clock, options: { maxNetworkRetries?: number } = {}) {
+  const { startFakeStripe } = await import("./fake-stripe/server");
+  const { default: Stripe } = await import("stripe");
+  const { StripeBillingProvider } = await import("@/lib/billing/stripe/provider");
+  const { setupStripePrices } = await import("@/lib/billing/stripe/setup-prices");
+  const { SIMULATED_PRICES } = await import("@/lib/billing/simulated");
+  const fake = await startFakeStripe();
+  const stripe = new Stripe("sk_test_points_suite", {
+    host: fake.host,
+    port: fake.port,
+    protocol: "http",
+    maxNetworkRetries: options.maxNetworkRetries ?? 0,
+    timeout: 5_000,
+  });
+  await setupStripePrices(stripe, SIMULATED_PRICES);
+  const provider = new StripeBillingProvider(stripe, clock, true);
+  return { fake, stripe, provider, close: () => fake.close() };
+}

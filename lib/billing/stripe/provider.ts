@@ -116,6 +116,16 @@ export class StripeBillingProvider implements BillingProvider {
       );
       return outcomeOfPaymentIntent(intent);
     } catch (error) {
+      if (isPoisonedKeyReplay(error)) {
+        // Stripe stored a 500 under this key after it began executing: every re-send will answer the
+        // same 500, so the charge's fate is read from the PaymentIntents themselves.
+        const found = await this.findPayment({
+          topUpId: request.metadata.top_up_id,
+          customerId: request.customerId,
+          createdAfter: new Date(this.clock.now().getTime() - 25 * 60 * 60 * 1000),
+        });
+        if (found) return found;
+      }
       return declineOutcome(error);
     }
   }
@@ -244,6 +254,13 @@ function declineOutcome(error: unknown): ChargeOutcome {
     };
   }
   throw error;
+}
+
+/** A 5xx that Stripe replayed from an idempotency key's stored response. */
+function isPoisonedKeyReplay(error: unknown): boolean {
+  if (stripeErrorType(error) !== "StripeAPIError") return false;
+  const details = error as { statusCode?: number; headers?: Record<string, string> };
+  return (details.statusCode ?? 0) >= 500 && details.headers?.["idempotent-replayed"] === "true";
 }
 
 function idOf(value: string | { id: string } | null | undefined): string | null {

@@ -17,6 +17,8 @@ export interface TestCard {
     | "authentication_required"
     | { code: string; decline_code?: string; message: string };
   expired?: boolean;
+  /** A processing payment on it succeeds once it is next retrieved (a debit that clears in between). */
+  settlesWhenAsked?: boolean;
 }
 
 const declined = { code: "card_declined", decline_code: "generic_decline", message: "Your card was declined." };
@@ -43,7 +45,7 @@ export const TEST_CARD_TOKENS: Record<string, TestCard> = {
     attach: { code: "expired_card", message: "Your card has expired." },
     charge: { code: "expired_card", message: "Your card has expired." },
   },
-  pm_card_fake_processing: { brand: "visa", number: "4000000000001881", attach: "ok", charge: "processing" },
+  pm_card_fake_processing: { brand: "visa", number: "4000000000001881", attach: "ok", charge: "processing", settlesWhenAsked: true },
   pm_card_fake_insufficientFunds: { brand: "visa", number: "4000000000009995", attach: "ok", charge: insufficient },
   pm_card_fake_expired: { brand: "visa", number: "4000000000000069", attach: "ok", charge: "succeeded", expired: true },
 };

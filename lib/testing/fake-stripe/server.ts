@@ -448,7 +448,7 @@ class FakeStripeState {
     ["POST", /^\/v1\/payment_intents$/, (c) => this.createIntent(c.form)],
     ["GET", /^\/v1\/payment_intents$/, (c) => this.listIntents(c)],
     ["GET", /^\/v1\/payment_intents\/search$/, (c) => this.searchIntents(c)],
-    ["GET", /^\/v1\/payment_intents\/([^/]+)$/, (c) => ok(this.intent(c.params[0] ?? ""))],
+    ["GET", /^\/v1\/payment_intents\/([^/]+)$/, (c) => ok(this.retrieveIntent(c.params[0] ?? ""))],
     ["POST", /^\/v1\/payment_intents\/([^/]+)\/confirm$/, (c) => this.confirmIntent(c.params[0] ?? "", c.form)],
     ["POST", /^\/v1\/payment_intents\/([^/]+)\/cancel$/, (c) => this.cancelIntent(c.params[0] ?? "", c.form)],
     ["POST", /^\/v1\/checkout\/sessions$/, (c) => this.createSession(c.form)],
@@ -712,6 +712,13 @@ class FakeStripeState {
   private intent(id: string): Stripe.PaymentIntent {
     const intent = this.intents.get(id);
     if (!intent) throw missing("payment_intent", id);
+    return intent;
+  }
+
+  private retrieveIntent(id: string): Stripe.PaymentIntent {
+    const intent = this.intent(id);
+    const methodId = typeof intent.payment_method === "string" ? intent.payment_method : null;
+    if (intent.status === "processing" && methodId && this.methods.get(methodId)?.card.settlesWhenAsked) this.succeed(intent);
     return intent;
   }
 
