@@ -42,7 +42,8 @@ export async function verifyStripeWebhook(
       secret,
       WEBHOOK_TOLERANCE_SECONDS,
       undefined,
-      Math.floor(now.getTime() / 1000),
+      // Milliseconds: the SDK divides by 1000 itself.
+      now.getTime(),
     );
   } catch {
     // The SDK's message is not echoed: it would help a forger more than an operator.
