@@ -15,6 +15,11 @@ import { migratePglite } from "@/lib/db/migrate";
 import { randomString } from "@/lib/ids";
 import { createApiKey, revokeApiKey } from "@/lib/points/api-keys";
 import { type CreateOrganizationInput, createOrganization } from "@/lib/points/organizations";
+import { SIMULATED_PRICES } from "@/lib/billing/simulated";
+import { createStripeClient } from "@/lib/billing/stripe/client";
+import { StripeBillingProvider } from "@/lib/billing/stripe/provider";
+import { setupStripePrices } from "@/lib/billing/stripe/setup-prices";
+import { type FakeStripe, newWebhookSecret, startFakeStripe } from "@/lib/testing/fake-stripe/server";
 import { createScratchDatabase, simulatedServices } from "@/lib/testing/scratch-database";
 import { provisionAccountFixtures } from "./dashboard/account.fixtures";
 import { provisionBuyFixtures } from "./dashboard/buy.fixtures";
@@ -83,16 +88,50 @@ async function prepareBackend(): Promise<Backend> {
   return { kind: "postgres", env: { DATABASE_URL: scratch.url }, cleanup: scratch.drop };
 }
 
-async function provision(backend: Backend): Promise<E2eFixtures> {
+/**
+ * With E2E_PROVIDER=stripe the server runs on the Stripe provider, against a Stripe-compatible
+ * test server started here (lib/testing/fake-stripe), with the product's prices set up and its
+ * webhooks delivered to the app; so the same contract suite holds both providers.
+ */
+interface StripeBackend {
+  fake: FakeStripe;
+  provider: StripeBillingProvider;
+  env: Record<string, string>;
+}
+
+async function startStripeBackend(): Promise<StripeBackend> {
+  const secretKey = `sk_test_${randomString(24)}`;
+  const webhookSecret = newWebhookSecret();
+  const fake = await startFakeStripe({
+    apiKey: secretKey,
+    webhookUrl: `http://127.0.0.1:${PORT}/api/stripe/webhook`,
+    webhookSecret,
+  });
+  const stripe = createStripeClient({ secretKey, apiUrl: fake.url });
+  await setupStripePrices(stripe, SIMULATED_PRICES);
+  return {
+    fake,
+    provider: new StripeBillingProvider(stripe, systemClock, true),
+    env: { STRIPE_SECRET_KEY: secretKey, STRIPE_API_URL: fake.url, STRIPE_WEBHOOK_SECRET: webhookSecret },
+  };
+}
+
+async function provision(backend: Backend, stripe: StripeBackend | null): Promise<E2eFixtures> {
   const database = await openDatabase(
     backend.kind === "postgres" ? { url: backend.env.DATABASE_URL } : { pgliteDir: backend.env.PGLITE_DIR },
   );
   try {
     if (database.kind === "pglite") await migratePglite(database.db);
-    const services = simulatedServices(database.db);
+    const services = stripe ? { db: database.db, provider: stripe.provider, clock: systemClock } : simulatedServices(database.db);
     const organizations: Partial<Record<FixtureOrganizationName, FixtureOrganization>> = {};
     for (const name of FIXTURE_ORGANIZATIONS) {
-      const created = await createOrganization(services, { name: `e2e ${name}`, ...scenarios[name] });
+      const { simulateOutage, ...scenario } = scenarios[name];
+      const created = await createOrganization(services, { name: `e2e ${name}`, ...scenario, ...(stripe ? {} : { simulateOutage }) });
+      if (stripe && simulateOutage) {
+        // Stripe's outage: retrieving this customer fails, so its cards cannot be listed.
+        const path = `/v1/customers/${created.organization.billingCustomerId}`;
+        stripe.fake.control.fault({ method: "GET", path, kind: "500_before", times: Number.POSITIVE_INFINITY });
+      }
       organizations[name] = {
         id: created.organization.id,
         apiKey: created.apiKey.apiKey,
@@ -137,6 +176,7 @@ async function main(): Promise<void> {
   fs.rmSync(FIXTURES_FILE, { force: true });
   const backend = await prepareBackend();
   let child: ChildProcess | undefined;
+  let stripe: StripeBackend | null = null;
   let cleaning: Promise<void> | undefined;
   const cleanup = () => {
     cleaning ??= backend.cleanup().catch((error: unknown) => {
@@ -158,10 +198,11 @@ async function main(): Promise<void> {
 
   try {
     ensureBuilt();
-    const fixtures = await provision(backend);
+    stripe = process.env.E2E_PROVIDER === "stripe" ? await startStripeBackend() : null;
+    const fixtures = await provision(backend, stripe);
     fs.mkdirSync(ARTIFACTS, { recursive: true });
     fs.writeFileSync(FIXTURES_FILE, `${JSON.stringify(fixtures, null, 2)}\n`);
-    console.log(`[e2e] ${FIXTURE_ORGANIZATIONS.length} organisations provisioned on ${backend.kind}.`);
+    console.log(`[e2e] ${FIXTURE_ORGANIZATIONS.length} organisations provisioned on ${backend.kind}, billing ${stripe ? `Stripe (test server ${stripe.fake.url})` : "simulated"}.`);
   } catch (error) {
     console.error("[e2e] Could not prepare the server:", error);
     await cleanup();
@@ -177,6 +218,7 @@ async function main(): Promise<void> {
     // Production mode wants a secret; a throwaway one is right for a throwaway server.
     AUTH_SECRET: process.env.AUTH_SECRET ?? process.env.NEXTAUTH_SECRET ?? randomString(40),
     NEXTAUTH_URL: process.env.NEXTAUTH_URL ?? `http://127.0.0.1:${PORT}`,
+    ...(stripe?.env ?? {}),
   };
   // The fixtures live only in the database prepared above; nothing else may be opened.
   if (backend.kind === "pglite") delete env.DATABASE_URL;

@@ -2,7 +2,8 @@
  * `npm test`: every suite, in order, with one summary line at the end.
  *   1. vitest: unit and service tests (PGlite; also Postgres and the race tests when a server is given);
  *   2. next build: the HTTP and browser tests run against a production build;
- *   3. Playwright: HTTP contract tests, and the dashboard in Chromium when it is installed.
+ *   3. Playwright: HTTP contract tests, and the dashboard in Chromium when it is installed;
+ *   4. the HTTP contract tests again with Stripe as the billing provider, against the test server.
  *
  * A Postgres server is taken from TEST_DATABASE_URL, or else DATABASE_URL; the suites create
  * their own databases on it and drop them. Without one, the Postgres-only suites are left out
@@ -97,6 +98,16 @@ async function main(): Promise<void> {
       PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightReport,
     });
     add(playwrightCounts(playwrightReport), playwrightExit, "playwright");
+
+    // The same HTTP contract suite with Stripe as the billing provider, against the test server.
+    const stripeReport = path.join(artifacts, "playwright-stripe.json");
+    fs.rmSync(stripeReport, { force: true });
+    console.log("\nThe HTTP contract suite again, with Stripe as the billing provider (the Stripe-compatible test server):");
+    const stripeExit = await run(bin("playwright"), ["test", "--project=api", "--reporter=list,json"], {
+      PLAYWRIGHT_JSON_OUTPUT_NAME: stripeReport,
+      E2E_PROVIDER: "stripe",
+    });
+    add(playwrightCounts(stripeReport), stripeExit, "playwright (Stripe)");
   }
 
   const skipped = totals.skipped ? `, ${totals.skipped} skipped` : "";

@@ -32,7 +32,8 @@ function expectedMethod(organization: FixtureOrganization, kind: TestCardKind): 
     label: card.label,
     type: "card",
     brand: TEST_CARDS[kind].brand,
-    last4: TEST_CARDS[kind].last4,
+    // As provisioned: the simulated card's, or the Stripe test card's behind the kind (CONTRACT.md §6).
+    last4: card.label.slice(-4),
     exp_month: 12,
     exp_year: year + 4,
     is_default: card.isDefault,
