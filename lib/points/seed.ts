@@ -1,3 +1,4 @@
+import { StripeBillingProvider } from "@/lib/billing/stripe/provider";
 import fs from "node:fs";
 import path from "node:path";
 import { sql } from "drizzle-orm";
@@ -28,7 +29,10 @@ export async function seedDemo(services: Services, dataDir: string): Promise<Dem
   const created = await createOrganization(services, {
     name: "Demo Organisation",
     settings: { currency: "USD", apiPurchasesEnabled: true },
-    cards: DEMO_CARDS,
+    // With Stripe, only the test cards its test mode can attach (CONTRACT.md §6).
+    cards: DEMO_CARDS.filter(
+      (kind) => !(services.provider instanceof StripeBillingProvider) || "token" in services.provider.testCardToken(kind),
+    ),
     defaultCardIndex: 0,
     adminEmail: "admin@demo.example",
   });
