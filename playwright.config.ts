@@ -7,6 +7,28 @@ const PORT = Number(process.env.E2E_PORT ?? 3100);
  * End-to-end tests against `next start` on a freshly provisioned database (e2e/serve.ts).
  * The `api` project speaks HTTP only; browser projects for the dashboard are added beside it.
  */
+const stripe = process.env.E2E_PROVIDER === "stripe";
+
+/** Debian's Chromium: Playwright cannot download its own browsers on these machines. */
+const browser = {
+  browserName: "chromium" as const,
+  viewport: { width: 1280, height: 900 },
+  launchOptions: {
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+  },
+  screenshot: "only-on-failure" as const,
+  trace: "retain-on-failure" as const,
+};
+
 export default defineConfig({
   testDir: "e2e",
   outputDir: "e2e/.artifacts/test-results",
@@ -23,29 +45,12 @@ export default defineConfig({
       name: "api",
       testMatch: "**/e2e/api/**/*.spec.ts",
     },
-    {
-      // Debian's Chromium: Playwright cannot download its own browsers on these machines.
-      name: "dashboard",
-      testMatch: "**/e2e/dashboard/**/*.spec.ts",
-      use: {
-        browserName: "chromium",
-        viewport: { width: 1280, height: 900 },
-        launchOptions: {
-          executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-          args: [
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-quic",
-            "--no-first-run",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-          ],
-        },
-        screenshot: "only-on-failure",
-        trace: "retain-on-failure",
-      },
-    },
+    // With E2E_PROVIDER=stripe the server bills through Stripe (the test server): the browser
+    // journeys that only Stripe has (Checkout, 3-D Secure on the bank's page) run then, and the
+    // simulated provider's journeys do not.
+    stripe
+      ? { name: "stripe-dashboard", testMatch: "**/e2e/stripe/**/*.spec.ts", use: browser }
+      : { name: "dashboard", testMatch: "**/e2e/dashboard/**/*.spec.ts", use: browser },
   ],
   webServer: {
     command: "npx tsx e2e/serve.ts",

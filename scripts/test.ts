@@ -102,8 +102,8 @@ async function main(): Promise<void> {
     // The same HTTP contract suite with Stripe as the billing provider, against the test server.
     const stripeReport = path.join(artifacts, "playwright-stripe.json");
     fs.rmSync(stripeReport, { force: true });
-    console.log("\nThe HTTP contract suite again, with Stripe as the billing provider (the Stripe-compatible test server):");
-    const stripeExit = await run(bin("playwright"), ["test", "--project=api", "--reporter=list,json"], {
+    console.log("\nThe HTTP contract suite again, and Stripe's browser journeys, with Stripe as the billing provider (the test server):");
+    const stripeExit = await run(bin("playwright"), ["test", "--reporter=list,json"], {
       PLAYWRIGHT_JSON_OUTPUT_NAME: stripeReport,
       E2E_PROVIDER: "stripe",
     });

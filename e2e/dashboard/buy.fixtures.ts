@@ -31,6 +31,8 @@ export interface BuyFixtures {
   ledger: BuyFixtureOrganization;
   /** Has one purchase that has been unresolved for two hours (reference `stuck-at-the-bank`). */
   stuck: BuyFixtureOrganization;
+  /** No saved card yet: its first card, added in the dashboard, becomes the default. */
+  cardless: { id: string; admin: BuyFixtureUser };
 }
 
 const CARDS = ["visa", "declined", "authentication_required", "processing"] as const;
@@ -74,6 +76,10 @@ export async function provisionBuyFixtures(services: Services): Promise<Record<s
     buyer: await provision("e2e Buyer Co"),
     ledger: await provision("e2e Ledger Ltd"),
     stuck: await provision("e2e Stuck Payments"),
+    cardless: await (async () => {
+      const bare = await createOrganization(services, { name: "e2e Cardless", settings: { currency: "USD", apiPurchasesEnabled: true } });
+      return { id: bare.organization.id, admin: { email: bare.admin.email, password: bare.admin.password } };
+    })(),
   };
   await insertStuckPurchase(services, fixtures.stuck);
   return { ...fixtures };

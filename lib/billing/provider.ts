@@ -99,6 +99,13 @@ export interface BillingProvider {
    * no page is needed. Absent for the simulated provider, whose step happens in the dashboard.
    */
   beginAuthentication?(paymentId: string, returnUrl: string): Promise<{ redirectUrl: string } | { outcome: ChargeOutcome }>;
+  /**
+   * Starts saving a card on the provider's own page (Stripe Checkout in setup mode): the URL to send
+   * the admin to. `successUrl` may hold `{CHECKOUT_SESSION_ID}`. Absent for the simulated provider.
+   */
+  startCardSetup?(customerId: string, urls: { successUrl: string; cancelUrl: string }): Promise<{ url: string }>;
+  /** The card a finished setup session saved for this customer, or null when it is not (yet) complete. */
+  finishCardSetup?(customerId: string, sessionId: string): Promise<string | null>;
 
   /* Provisioning, for the operator command and the dashboard. `db` lets the simulated provider write in the caller's transaction. */
   createCustomer(input: { organizationId: string; name: string }, db?: Db): Promise<string>;

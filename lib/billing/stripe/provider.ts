@@ -188,6 +188,28 @@ export class StripeBillingProvider implements BillingProvider {
     return url ? { redirectUrl: url } : { outcome: outcomeOfPaymentIntent(intent) };
   }
 
+  async startCardSetup(customerId: string, urls: { successUrl: string; cancelUrl: string }): Promise<{ url: string }> {
+    const session = await this.stripe.checkout.sessions.create({
+      mode: "setup",
+      customer: customerId,
+      currency: "usd",
+      success_url: urls.successUrl,
+      cancel_url: urls.cancelUrl,
+    });
+    if (!session.url) throw new Error("Stripe did not return a Checkout URL.");
+    return { url: session.url };
+  }
+
+  async finishCardSetup(customerId: string, sessionId: string): Promise<string | null> {
+    const session = await this.stripe.checkout.sessions.retrieve(sessionId, { expand: ["setup_intent"] });
+    // Another customer's session is not this organisation's card, whatever the link says.
+    if (idOf(session.customer) !== customerId || session.mode !== "setup" || session.status !== "complete") return null;
+    const setup = session.setup_intent;
+    const methodId = typeof setup === "string" || !setup ? null : idOf(setup.payment_method);
+    this.invalidatePaymentMethods(customerId);
+    return methodId;
+  }
+
   async createCustomer(input: { organizationId: string; name: string }): Promise<string> {
     const customer = await this.stripe.customers.create(
       { name: input.name, metadata: { organization_id: input.organizationId } },

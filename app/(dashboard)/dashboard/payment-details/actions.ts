@@ -1,10 +1,12 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
+import { headers } from "next/headers";
+import { redirect } from "next/navigation";
 import { z } from "zod";
 import { type ActionState, actionError, invalidForm } from "@/components/dashboard/account/action-state";
 import { requireAdmin } from "@/lib/auth/session";
-import { addTestCard } from "@/lib/points/payment-details";
+import { addTestCard, startAddingCard } from "@/lib/points/payment-details";
 import { getRuntime } from "@/lib/runtime";
 
 export type AddTestCardState = ActionState<{ label: string }>;
@@ -23,4 +25,21 @@ export async function addTestCardAction(_state: AddTestCardState, formData: Form
   } catch (error) {
     return actionError(error);
   }
+}
+
+export type AddCardState = ActionState<{ label: string }>;
+
+/** Payment details → Add a card with Stripe Checkout: off to Stripe's page, back to /added. */
+export async function addCardWithCheckoutAction(_state: AddCardState, _formData: FormData): Promise<AddCardState> {
+  let url: string;
+  try {
+    const user = await requireAdmin();
+    // Next checks a server action's Origin against its Host, so the origin names this dashboard.
+    const origin = (await headers()).get("origin") ?? "";
+    if (!/^https?:\/\/[A-Za-z0-9.:[\]-]+$/.test(origin)) return { ok: false, error: "Open this page from the dashboard's own address." };
+    url = await startAddingCard(await getRuntime(), user.organizationId, origin);
+  } catch (error) {
+    return actionError(error);
+  }
+  redirect(url);
 }

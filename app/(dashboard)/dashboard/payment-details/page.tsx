@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { headers } from "next/headers";
 import Link from "next/link";
+import { AddCardCheckoutForm } from "@/components/dashboard/account/add-card-checkout-form";
 import { AddTestCardForm } from "@/components/dashboard/account/add-test-card-form";
 import { PaymentMethodCard } from "@/components/dashboard/account/payment-method-card";
 import { ReadOnlyNotice } from "@/components/dashboard/account/read-only-notice";
@@ -10,12 +11,17 @@ import { Card, PageHeader } from "@/components/ui/card";
 import { requireUser } from "@/lib/auth/session";
 import { curlExample, deploymentUrl, getPaymentDetails, TEST_CARD_CHOICES } from "@/lib/points/payment-details";
 import { getRuntime } from "@/lib/runtime";
-import { addTestCardAction } from "./actions";
+import { addCardWithCheckoutAction, addTestCardAction } from "./actions";
 
 export const metadata: Metadata = { title: "Payment details · Points" };
 
-export default async function PaymentDetailsPage() {
+export default async function PaymentDetailsPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const user = await requireUser();
+  const { added } = await searchParams;
   const details = await getPaymentDetails(await getRuntime(), user.organizationId);
   const requestHeaders = await headers();
   const baseUrl = deploymentUrl((name) => requestHeaders.get(name));
@@ -30,6 +36,7 @@ export default async function PaymentDetailsPage() {
         description="Your organisation's saved payment methods, and the IDs to send as payment_source_id in API purchases."
       />
       <div className="space-y-6">
+        {added === "1" && <Alert tone="success">Your card was saved and can be used at once.</Alert>}
         {!showIds && (
           <Alert tone="warning" title="API Point purchases are disabled">
             <p>Payment method IDs for API purchases are shown here once an admin enables API Point purchases and saves.</p>
@@ -101,7 +108,7 @@ export default async function PaymentDetailsPage() {
           {details.providerName === "simulated" ? (
             <AddTestCardForm choices={TEST_CARD_CHOICES} canEdit={canEdit} action={addTestCardAction} />
           ) : (
-            <p className="text-sm text-slate-600">Adding a card through Stripe Checkout comes with Stripe support.</p>
+            <AddCardCheckoutForm canEdit={canEdit} action={addCardWithCheckoutAction} />
           )}
         </Card>
       </div>

@@ -1,6 +1,6 @@
 // GET /dashboard/buy/:id/return – where the billing provider's authentication page sends the cardholder back
-import { NextResponse } from "next/server";
 import { getSessionUser } from "@/lib/auth/session";
+import { seeOther } from "@/lib/http/see-other";
 import { getTopUp } from "@/lib/points/history";
 import { resolveTopUp } from "@/lib/points/purchase";
 import { getRuntime } from "@/lib/runtime";
@@ -15,7 +15,7 @@ export const dynamic = "force-dynamic";
 export async function GET(request: Request, { params }: { params: Promise<{ topUpId: string }> }): Promise<Response> {
   const { topUpId } = await params;
   const user = await getSessionUser();
-  if (!user) return NextResponse.redirect(new URL("/signin", request.url), 303);
+  if (!user) return seeOther("/signin");
   const runtime = await getRuntime();
   const topUp = await getTopUp(runtime.db, user.organizationId, topUpId);
   if (topUp?.status === "awaiting_payment") {
@@ -24,5 +24,6 @@ export async function GET(request: Request, { params }: { params: Promise<{ topU
       console.error(`Settling ${topUp.id} on return failed:`, error instanceof Error ? error.message : error);
     });
   }
-  return NextResponse.redirect(new URL(`/dashboard/buy/${encodeURIComponent(topUpId)}`, request.url), 303);
+  return seeOther(`/dashboard/buy/${encodeURIComponent(topUpId)}`);
 }
+

@@ -1,0 +1,23 @@
+// GET /dashboard/payment-details/added – where Stripe Checkout sends the admin back after saving a card
+import { getSessionUser } from "@/lib/auth/session";
+import { seeOther } from "@/lib/http/see-other";
+import { finishAddingCard } from "@/lib/points/payment-details";
+import { getRuntime } from "@/lib/runtime";
+
+export const dynamic = "force-dynamic";
+
+/** Asks Stripe about the session named in the link (never trusting it) and shows Payment details. */
+export async function GET(request: Request): Promise<Response> {
+  const user = await getSessionUser();
+  if (!user) return seeOther("/signin");
+  const sessionId = new URL(request.url).searchParams.get("session_id") ?? "";
+  let added = false;
+  if (/^cs_[A-Za-z0-9_]{1,200}$/.test(sessionId) && user.role === "admin") {
+    added = await finishAddingCard(await getRuntime(), user.organizationId, sessionId).catch((error: unknown) => {
+      console.error("Finishing a Checkout card setup failed:", error instanceof Error ? error.message : error);
+      return false;
+    });
+  }
+  return seeOther(`/dashboard/payment-details${added ? "?added=1" : ""}`);
+}
+
