@@ -12,7 +12,7 @@ export const dynamic = "force-dynamic";
  * most once; the webhook may have done it already), then shows it. Nothing in the query string
  * is trusted: the provider is asked.
  */
-export async function GET(request: Request, { params }: { params: Promise<{ topUpId: string }> }): Promise<Response> {
+export async function GET(_request: Request, { params }: { params: Promise<{ topUpId: string }> }): Promise<Response> {
   const { topUpId } = await params;
   const user = await getSessionUser();
   if (!user) return seeOther("/signin");
