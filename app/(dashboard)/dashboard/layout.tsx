@@ -1,9 +1,9 @@
 import type { ReactNode } from "react";
+import { HeaderBalance } from "@/components/dashboard/header-balance";
 import { NavLink } from "@/components/dashboard/nav-link";
 import { SignOutButton } from "@/components/dashboard/sign-out-button";
 import { Badge } from "@/components/ui/badge";
 import { requireUser } from "@/lib/auth/session";
-import { formatPoints } from "@/lib/format";
 import { getPointsBalance } from "@/lib/points/ledger";
 import { getRuntime } from "@/lib/runtime";
 
@@ -42,13 +42,14 @@ export default async function DashboardLayout({ children }: { children: ReactNod
           <div className="flex items-center gap-4">
             <div className="text-right" data-testid="points-balance">
               <p className="text-xs font-medium uppercase tracking-wide text-slate-500">Points balance</p>
-              <p className="text-xl font-semibold tabular-nums">{formatPoints(balance)}</p>
+              <HeaderBalance initial={balance} />
             </div>
             <SignOutButton />
           </div>
         </div>
-        <nav aria-label="Dashboard" className="mx-auto max-w-6xl overflow-x-auto px-2 sm:px-4">
-          <ul className="flex gap-1 pb-2">
+        {/* Tabs wrap onto more lines on narrow screens: every one stays visible and reachable. */}
+        <nav aria-label="Dashboard" className="mx-auto max-w-6xl px-2 sm:px-4">
+          <ul className="flex flex-wrap gap-1 pb-2">
             {NAV.map(([href, label]) => (
               <li key={href}>
                 <NavLink href={href}>{label}</NavLink>

@@ -1,0 +1,34 @@
+"use client";
+
+import { usePathname } from "next/navigation";
+import { useEffect, useState } from "react";
+import { formatPoints } from "@/lib/format";
+
+/**
+ * The header's Points balance. The layout that renders it is kept across navigations between
+ * dashboard pages (Next re-renders only the page), so the balance is asked for again after each
+ * one: a purchase made through the API shows on the next page, not only after a reload.
+ */
+export function HeaderBalance({ initial }: { initial: number }) {
+  const pathname = usePathname();
+  const [balance, setBalance] = useState(initial);
+  const [shownFor, setShownFor] = useState(pathname);
+
+  // A server render (a reload, a redirect after a purchase) brings a fresh figure: take it.
+  useEffect(() => setBalance(initial), [initial]);
+
+  useEffect(() => {
+    if (pathname === shownFor) return;
+    setShownFor(pathname);
+    const controller = new AbortController();
+    fetch("/dashboard/balance", { cache: "no-store", signal: controller.signal })
+      .then((response) => (response.ok ? (response.json() as Promise<{ points_balance: number }>) : null))
+      .then((body) => {
+        if (body) setBalance(body.points_balance);
+      })
+      .catch(() => {});
+    return () => controller.abort();
+  }, [pathname, shownFor]);
+
+  return <p className="text-xl font-semibold tabular-nums">{formatPoints(balance)}</p>;
+}
