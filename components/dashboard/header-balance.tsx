@@ -1,7 +1,7 @@
 "use client";
 
 import { usePathname } from "next/navigation";
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { formatPoints } from "@/lib/format";
 
 /**
@@ -12,14 +12,15 @@ import { formatPoints } from "@/lib/format";
 export function HeaderBalance({ initial }: { initial: number }) {
   const pathname = usePathname();
   const [balance, setBalance] = useState(initial);
-  const [shownFor, setShownFor] = useState(pathname);
+  // A ref, not state: changing it must not re-run (and so abort) the request it starts.
+  const shownFor = useRef(pathname);
 
   // A server render (a reload, a redirect after a purchase) brings a fresh figure: take it.
   useEffect(() => setBalance(initial), [initial]);
 
   useEffect(() => {
-    if (pathname === shownFor) return;
-    setShownFor(pathname);
+    if (pathname === shownFor.current) return;
+    shownFor.current = pathname;
     const controller = new AbortController();
     fetch("/dashboard/balance", { cache: "no-store", signal: controller.signal })
       .then((response) => (response.ok ? (response.json() as Promise<{ points_balance: number }>) : null))
@@ -28,7 +29,7 @@ export function HeaderBalance({ initial }: { initial: number }) {
       })
       .catch(() => {});
     return () => controller.abort();
-  }, [pathname, shownFor]);
+  }, [pathname]);
 
   return <p className="text-xl font-semibold tabular-nums">{formatPoints(balance)}</p>;
 }

@@ -1,0 +1,81 @@
+import { expect, test } from "@playwright/test";
+import { headerBalance, readBuyFixtures, signIn } from "./buy.fixtures";
+
+/*
+ * What a new user met in their first hour: a dead-end home page, a missing favicon, bare 404s, a
+ * header balance that went stale, and tabs cut off on a phone.
+ */
+
+test("the home page says what the product is and leads to sign-in and the API documentation", async ({ page }) => {
+  await page.goto("/");
+  await expect(page.getByRole("heading", { name: "Points", level: 1 })).toBeVisible();
+  await page.getByRole("link", { name: "API documentation" }).click();
+  await expect(page).toHaveURL(/\/docs\/api$/);
+  await expect(page.getByRole("heading", { name: "POST /v3/points/top-ups" })).toBeVisible();
+  await expect(page.getByRole("cell", { name: "payment_action_required" })).toBeVisible();
+  await page.goto("/");
+  await page.getByRole("link", { name: "Sign in" }).click();
+  await expect(page.getByRole("heading", { name: "Sign in to Points" })).toBeVisible();
+});
+
+test("every page has an icon", async ({ page, request }) => {
+  await page.goto("/signin");
+  const href = await page.locator('link[rel="icon"]').first().getAttribute("href");
+  expect(href).toBeTruthy();
+  const icon = await request.get(href ?? "");
+  expect(icon.status()).toBe(200);
+  expect(icon.headers()["content-type"]).toContain("image/svg+xml");
+});
+
+test("a missing page or another organisation's purchase shows a 404 inside the dashboard, with a way back", async ({ page }) => {
+  const { ledger } = readBuyFixtures();
+  await signIn(page, ledger.admin);
+  const response = await page.goto("/dashboard/buy/tu_doesnotexist0000000");
+  expect(response?.status()).toBe(404);
+  await expect(page.getByRole("heading", { name: "Not found" })).toBeVisible();
+  await expect(page.getByRole("navigation", { name: "Dashboard" })).toBeVisible();
+  await page.getByRole("link", { name: "Back to the overview" }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+
+  const outside = await page.goto("/no-such-page");
+  expect(outside?.status()).toBe(404);
+  await expect(page.getByRole("heading", { name: "This page does not exist" })).toBeVisible();
+  await expect(page.getByRole("link", { name: "Dashboard" })).toBeVisible();
+});
+
+test("the header balance is current after a purchase through the API and a move to another page", async ({ page, request }) => {
+  const { ledger } = readBuyFixtures();
+  await signIn(page, ledger.admin);
+  const nav = page.getByRole("navigation", { name: "Dashboard" });
+  await nav.getByRole("link", { name: "History", exact: true }).click();
+  await expect(page).toHaveURL(/\/dashboard\/history$/);
+  const before = await headerBalance(page);
+  const bought = await request.post("/v3/points/top-ups", {
+    headers: { Authorization: `Bearer ${ledger.apiKey}` },
+    data: { points: 250, currency: "USD", payment_source_id: ledger.cards.visa, reference: `header-${Date.now()}` },
+  });
+  expect(bought.status()).toBe(201);
+  // A client-side move between dashboard pages: the shared layout is not rendered again.
+  await nav.getByRole("link", { name: "Limits", exact: true }).click();
+  await expect(page).toHaveURL(/\/dashboard\/limits$/);
+  await expect.poll(() => headerBalance(page)).toBe(before + 250);
+});
+
+test.describe("on a phone", () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+
+  test("every tab is reachable and no page scrolls sideways", async ({ page }) => {
+    const { ledger } = readBuyFixtures();
+    await signIn(page, ledger.admin);
+    const tabs = ["Overview", "Buy Points", "History", "Payment details", "Settings", "API keys", "Limits", "Members"];
+    const nav = page.getByRole("navigation", { name: "Dashboard" });
+    for (const name of tabs) {
+      const tab = nav.getByRole("link", { name, exact: true });
+      await expect(tab).toBeInViewport();
+      await tab.click();
+      await expect(tab).toHaveAttribute("aria-current", "page");
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(overflow, `${name} scrolls sideways`).toBeLessThanOrEqual(0);
+    }
+  });
+});
