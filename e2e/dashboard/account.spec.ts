@@ -262,6 +262,37 @@ test.describe("the account pages", () => {
     await screenshot(page, "limits");
   });
 
+  test("a secret shown once never travels back to the server with the next submit", async ({ page }) => {
+    await signIn(page, account.keys.admin);
+    const sent: string[] = [];
+    page.on("request", (request) => {
+      if (request.method() === "POST") sent.push(request.postData() ?? "");
+    });
+    await page.goto("/dashboard/api-keys");
+    await page.getByRole("button", { name: "Create API key" }).click();
+    const shown = page.getByTestId("new-api-key-value");
+    await expect(shown).toHaveText(/^pts_[A-Za-z0-9]{40}$/);
+    const firstKey = (await shown.textContent()) ?? "";
+    await page.getByRole("button", { name: "Create API key" }).click();
+    await expect(shown).not.toHaveText(firstKey);
+    const secondKey = (await shown.textContent()) ?? "";
+
+    await page.goto("/dashboard/members");
+    await page.getByLabel("Email").fill(`secret-${Date.now()}@e2e-account.example`);
+    await page.getByRole("button", { name: "Add person" }).click();
+    const password = page.getByTestId("new-member-password");
+    await expect(password).toHaveText(/^\S{20,}$/);
+    const shownPassword = (await password.textContent()) ?? "";
+    await page.getByLabel("Email").fill(`secret-2-${Date.now()}@e2e-account.example`);
+    await page.getByRole("button", { name: "Add person" }).click();
+    await expect(password).not.toHaveText(shownPassword);
+
+    expect(sent.length).toBeGreaterThanOrEqual(4);
+    for (const body of sent) {
+      for (const secret of [firstKey, secondKey, shownPassword]) expect(body).not.toContain(secret);
+    }
+  });
+
   test("an admin adds a member, and the password shown once signs them in", async ({ page, browser }) => {
     const org = account.members;
     const email = `added-${Date.now()}@e2e-account.example`;
