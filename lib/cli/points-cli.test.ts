@@ -529,3 +529,18 @@ describe("npm run points, before any database is opened", { concurrent: true, ti
     expect(fs.readdirSync(pgliteDir)).toEqual([]);
   });
 });
+
+describe("the documented form for scripts: npm run -s points -- … --json", { timeout: SPAWNING_TIMEOUT_MS }, () => {
+  it("prints only the JSON object on stdout, so it parses as it is", async () => {
+    const target = await createTarget("pglite");
+    try {
+      const result = await run("npm", ["run", "-s", "points", "--", "org", "create", "--name", "Scripted", "--json"], target.env);
+      expect(result.code, result.stderr).toBe(0);
+      const parsed = JSON.parse(result.stdout) as { organization_id?: string; api_key?: string };
+      expect(parsed.organization_id).toMatch(/^org_/);
+      expect(parsed.api_key).toMatch(/^pts_/);
+    } finally {
+      await target.dispose();
+    }
+  });
+});
