@@ -48,9 +48,13 @@ export default defineConfig({
     // With E2E_PROVIDER=stripe the server bills through Stripe (the test server): the browser
     // journeys that only Stripe has (Checkout, 3-D Secure on the bank's page) run then, and the
     // simulated provider's journeys do not.
-    stripe
-      ? { name: "stripe-dashboard", testMatch: "**/e2e/stripe/**/*.spec.ts", use: browser }
-      : { name: "dashboard", testMatch: "**/e2e/dashboard/**/*.spec.ts", use: browser },
+    ...(stripe
+      ? [{ name: "stripe-dashboard", testMatch: "**/e2e/stripe/**/*.spec.ts", use: browser }]
+      : [
+          { name: "dashboard", testMatch: "**/e2e/dashboard/**/*.spec.ts", use: browser },
+          // `next dev` started twice: it compiles on both cores, so it runs once the rest is done.
+          { name: "dev", testMatch: "**/e2e/dev/**/*.spec.ts", use: browser, dependencies: ["api", "dashboard"] },
+        ]),
   ],
   webServer: {
     command: "npx tsx e2e/serve.ts",

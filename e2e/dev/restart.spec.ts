@@ -1,0 +1,79 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { expect, type Page, test } from "@playwright/test";
+
+/*
+ * `npm run dev`, stopped and started again, on the embedded database inside the project (where
+ * the dev server's file watcher can see it): after each start, /signin and a dashboard page load
+ * once and stay loaded, with no reload loop.
+ */
+
+const PORT = 3207;
+const ROOT = process.cwd();
+
+async function startDev(dataDir: string): Promise<ChildProcess> {
+  const env: NodeJS.ProcessEnv = { ...process.env, PGLITE_DIR: path.join(dataDir, "pglite"), NODE_ENV: "development" };
+  for (const name of ["DATABASE_URL", "TEST_DATABASE_URL", "AUTH_SECRET", "NEXTAUTH_SECRET", "NEXTAUTH_URL", "STRIPE_SECRET_KEY"]) {
+    delete env[name];
+  }
+  const child = spawn(path.join(ROOT, "node_modules", ".bin", "next"), ["dev", "-p", String(PORT)], { env, stdio: "ignore" });
+  for (let attempt = 0; attempt < 180; attempt += 1) {
+    const up = await fetch(`http://localhost:${PORT}/signin`).then(
+      (response) => response.ok,
+      () => false,
+    );
+    if (up) return child;
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
+  child.kill("SIGKILL");
+  throw new Error("next dev did not start within 3 minutes");
+}
+
+async function stopDev(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  child.kill("SIGTERM");
+  await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000))]);
+  if (child.exitCode === null) child.kill("SIGKILL");
+}
+
+/** Document loads of the page while it sits for a few seconds: one means no reload. */
+async function documentLoads(page: Page, url: string): Promise<number> {
+  let loads = 0;
+  const count = (request: { resourceType(): string }) => {
+    if (request.resourceType() === "document") loads += 1;
+  };
+  page.on("request", count);
+  await page.goto(url);
+  await page.waitForTimeout(4000);
+  page.off("request", count);
+  return loads;
+}
+
+test("the dev server survives a restart: pages load once, no reload loop", async ({ browser }) => {
+  test.setTimeout(420_000);
+  const dataDir = path.join(ROOT, ".data", `e2e-restart-${Date.now().toString(36)}`);
+  try {
+    for (const start of [1, 2]) {
+      const child = await startDev(dataDir);
+      try {
+        const demo = JSON.parse(fs.readFileSync(path.join(dataDir, "demo.json"), "utf8")) as { admin: { email: string; password: string } };
+        const context = await browser.newContext({ baseURL: `http://localhost:${PORT}` });
+        const page = await context.newPage();
+        expect(await documentLoads(page, "/signin"), `start ${start}: /signin`).toBe(1);
+        await page.getByLabel("Email").fill(demo.admin.email);
+        await page.getByLabel("Password").fill(demo.admin.password);
+        await page.getByRole("button", { name: "Sign in" }).click();
+        await page.waitForURL(/\/dashboard$/, { timeout: 60_000 });
+        expect(await documentLoads(page, "/dashboard/history"), `start ${start}: /dashboard/history`).toBe(1);
+        await expect(page.getByRole("heading", { name: "History", level: 1 })).toBeVisible();
+        await context.close();
+      } finally {
+        await stopDev(child);
+      }
+    }
+  } finally {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+});
