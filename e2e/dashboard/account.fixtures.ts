@@ -35,6 +35,11 @@ export const ACCOUNT_SCENARIOS = [
   "viewer",
   "limits",
   "members",
+  "secrets",
+  "balance",
+  "pages",
+  "phone",
+  "team",
   "other",
 ] as const;
 
@@ -69,6 +74,16 @@ export async function provisionAccountFixtures(services: Services): Promise<Reco
       defaultCardIndex: 0,
     },
     members: { settings: usd, cards: ["visa"], defaultCardIndex: 0 },
+    // Two API keys and two members are created in a row: the second submit must not carry the first secret.
+    secrets: { settings: usd, cards: ["visa"], defaultCardIndex: 0 },
+    // Bought through the REST API while the dashboard is open: the header must follow.
+    balance: { settings: usd, cards: ["visa"], defaultCardIndex: 0 },
+    // Not-found pages inside the dashboard.
+    pages: { settings: usd, cards: ["visa"], defaultCardIndex: 0 },
+    // The phone project walks every page at 390 px.
+    phone: { settings: usd, cards: ["visa", "declined"], defaultCardIndex: 0 },
+    // Roles changed, a password reset and a member removed.
+    team: { settings: usd, cards: ["visa"], defaultCardIndex: 0 },
     other: { settings: usd, cards: ["visa", "mastercard"], defaultCardIndex: 0 },
   };
 

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { authenticateUser } from "@/lib/auth/users";
 import { backends, createTestContext, type TestContext, expectPointsError } from "@/lib/testing/harness";
-import { addMember, listMembers } from "./members";
-import { createOrganization } from "./organizations";
+import { addMember, changeMemberRole, listMembers, removeMember, resetMemberPassword } from "./members";
+import { createOrganization, isEmailAddress } from "./organizations";
 
 describe.each(backends())("members on %s", (backend) => {
   let ctx: TestContext;
@@ -53,5 +53,77 @@ describe.each(backends())("members on %s", (backend) => {
     const role = await refusal(() => addMember(ctx, id, { email: "owner@four.example", role: "owner" }));
     expect(role.details.fields).toHaveProperty("role");
     expect(await listMembers(ctx.db, id)).toHaveLength(1);
+  });
+
+  it("refuses markup and other non-addresses as an email, and keeps ordinary ones", async () => {
+    const created = await newOrg("Members Five");
+    const script = await refusal(() =>
+      addMember(ctx, created.organization.id, { email: "<script>alert(1)</script>@x.com", role: "member" }),
+    );
+    expect(script.details.fields).toHaveProperty("email");
+    for (const bad of ["a@b", "a b@c.example", "\"quoted\"@x.com", "a@-x.example", "a@x..example", "a@x.example/evil"]) {
+      expect(isEmailAddress(bad), bad).toBe(false);
+    }
+    for (const good of ["colleague@members.example", "first.last+tag@sub.example.co.uk", "o'brien@x.com"]) {
+      expect(isEmailAddress(good), good).toBe(true);
+    }
+    expect(await listMembers(ctx.db, created.organization.id)).toHaveLength(1);
+  });
+
+  it("changes a role, but never demotes the last admin", async () => {
+    const created = await newOrg("Members Six");
+    const id = created.organization.id;
+    const colleague = await addMember(ctx, id, { email: "colleague@six.example", role: "member" });
+    expect(await changeMemberRole(ctx.db, id, colleague.userId, "admin")).toEqual({ ok: true });
+    expect(await changeMemberRole(ctx.db, id, created.admin.userId, "member")).toEqual({ ok: true });
+    const refused = await changeMemberRole(ctx.db, id, colleague.userId, "member");
+    expect(refused).toMatchObject({ ok: false, reason: "last_admin" });
+    const roles = (await listMembers(ctx.db, id)).map((member) => [member.email, member.role]);
+    expect(roles).toEqual([
+      [created.admin.email, "member"],
+      ["colleague@six.example", "admin"],
+    ]);
+  });
+
+  it("two admins demoting each other at once leave one admin", async () => {
+    const created = await newOrg("Members Seven");
+    const id = created.organization.id;
+    const other = await addMember(ctx, id, { email: "other@seven.example", role: "admin" });
+    const results = await Promise.all([
+      changeMemberRole(ctx.db, id, created.admin.userId, "member"),
+      changeMemberRole(ctx.db, id, other.userId, "member"),
+    ]);
+    expect(results.filter((result) => result.ok)).toHaveLength(1);
+    expect((await listMembers(ctx.db, id)).filter((member) => member.role === "admin")).toHaveLength(1);
+  });
+
+  it("removes a member, who can no longer sign in; never the last admin, never oneself", async () => {
+    const created = await newOrg("Members Eight");
+    const id = created.organization.id;
+    const colleague = await addMember(ctx, id, { email: "leaver@eight.example", role: "member" });
+    expect(await removeMember(ctx.db, id, colleague.userId, created.admin.userId)).toEqual({ ok: true });
+    expect(await authenticateUser(ctx.db, "leaver@eight.example", colleague.password)).toBeNull();
+    expect(await removeMember(ctx.db, id, created.admin.userId, created.admin.userId)).toMatchObject({ reason: "self" });
+    const second = await addMember(ctx, id, { email: "second@eight.example", role: "member" });
+    // The only admin, removed by a (hypothetical) other actor: still refused.
+    expect(await removeMember(ctx.db, id, created.admin.userId, second.userId)).toMatchObject({ reason: "last_admin" });
+    expect((await listMembers(ctx.db, id)).map((member) => member.email).sort()).toEqual(
+      [created.admin.email, "second@eight.example"].sort(),
+    );
+  });
+
+  it("resets a password: the new one works, the old one not; another organisation's member is not found", async () => {
+    const created = await newOrg("Members Nine");
+    const theirs = await newOrg("Members Ten");
+    const colleague = await addMember(ctx, created.organization.id, { email: "forgot@nine.example", role: "member" });
+    const reset = await resetMemberPassword(ctx.db, created.organization.id, colleague.userId);
+    if (!reset.ok) throw new Error(reset.message);
+    expect(reset.password).not.toBe(colleague.password);
+    expect(await authenticateUser(ctx.db, "forgot@nine.example", reset.password)).not.toBeNull();
+    expect(await authenticateUser(ctx.db, "forgot@nine.example", colleague.password)).toBeNull();
+    expect(await resetMemberPassword(ctx.db, theirs.organization.id, colleague.userId)).toMatchObject({ reason: "not_found" });
+    expect(await removeMember(ctx.db, theirs.organization.id, colleague.userId, theirs.admin.userId)).toMatchObject({
+      reason: "not_found",
+    });
   });
 });

@@ -1,6 +1,8 @@
-import { asc, eq } from "drizzle-orm";
+import { and, asc, eq } from "drizzle-orm";
+import { hashPassword } from "@/lib/auth/password";
 import type { Db } from "@/lib/db/client";
-import { users } from "@/lib/db/schema";
+import { organizations, users } from "@/lib/db/schema";
+import { randomString } from "@/lib/ids";
 import { PointsError } from "./errors";
 import { addUser, isEmailAddress, ProvisioningError, USER_ROLES, type UserRole } from "./organizations";
 import type { Services } from "./services";
@@ -52,6 +54,102 @@ export async function addMember(
     }
     throw error;
   }
+}
+
+/** The outcome of a change to one member, for the admin who asked; `refused` says why in words. */
+export type MemberChange =
+  | { ok: true }
+  | { ok: false; reason: "not_found" | "last_admin" | "self"; message: string };
+
+const NOT_FOUND = { ok: false, reason: "not_found", message: "That person is not a member of this organisation." } as const;
+const LAST_ADMIN = {
+  ok: false,
+  reason: "last_admin",
+  message: "An organisation always keeps at least one admin: make someone else an admin first.",
+} as const;
+
+/**
+ * Changes a member's role. The organisation always keeps an admin: the organisation row is locked
+ * for the transaction, so two admins demoting each other at once are serialised and the second
+ * sees that only one admin is left.
+ */
+export async function changeMemberRole(
+  db: Db,
+  organizationId: string,
+  userId: string,
+  role: string,
+): Promise<MemberChange> {
+  if (!(USER_ROLES as readonly string[]).includes(role)) throw fieldError("role", "Choose admin or member.");
+  return db.transaction(async (tx) => {
+    await lockOrganization(tx, organizationId);
+    const member = await findMember(tx, organizationId, userId);
+    if (!member) return NOT_FOUND;
+    if (member.role === "admin" && role !== "admin" && (await countAdmins(tx, organizationId)) <= 1) return LAST_ADMIN;
+    await tx.update(users).set({ role }).where(eq(users.id, userId));
+    return { ok: true };
+  });
+}
+
+/**
+ * Removes a member: they can no longer sign in (the session is loaded from this row on every
+ * request). An admin cannot remove themselves, so nobody locks themselves out by one click; the
+ * last admin cannot be removed, under the same organisation lock as a role change.
+ */
+export async function removeMember(
+  db: Db,
+  organizationId: string,
+  userId: string,
+  actingUserId: string,
+): Promise<MemberChange> {
+  if (userId === actingUserId) {
+    return { ok: false, reason: "self", message: "You cannot remove yourself; another admin can." };
+  }
+  return db.transaction(async (tx) => {
+    await lockOrganization(tx, organizationId);
+    const member = await findMember(tx, organizationId, userId);
+    if (!member) return NOT_FOUND;
+    if (member.role === "admin" && (await countAdmins(tx, organizationId)) <= 1) return LAST_ADMIN;
+    await tx.delete(users).where(eq(users.id, userId));
+    return { ok: true };
+  });
+}
+
+/** A new generated password for a member, returned once (to be shown once) and stored only as a hash. */
+export async function resetMemberPassword(
+  db: Db,
+  organizationId: string,
+  userId: string,
+): Promise<{ ok: true; email: string; password: string } | Extract<MemberChange, { ok: false }>> {
+  const password = randomString(20);
+  const passwordHash = await hashPassword(password);
+  const [updated] = await db
+    .update(users)
+    .set({ passwordHash })
+    .where(and(eq(users.id, userId), eq(users.organizationId, organizationId)))
+    .returning({ email: users.email });
+  return updated ? { ok: true, email: updated.email, password } : NOT_FOUND;
+}
+
+type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+
+async function lockOrganization(tx: Tx, organizationId: string): Promise<void> {
+  await tx.select({ id: organizations.id }).from(organizations).where(eq(organizations.id, organizationId)).for("update");
+}
+
+async function findMember(tx: Tx, organizationId: string, userId: string) {
+  const [member] = await tx
+    .select({ id: users.id, role: users.role })
+    .from(users)
+    .where(and(eq(users.id, userId), eq(users.organizationId, organizationId)));
+  return member;
+}
+
+async function countAdmins(tx: Tx, organizationId: string): Promise<number> {
+  const admins = await tx
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.organizationId, organizationId), eq(users.role, "admin")));
+  return admins.length;
 }
 
 function fieldError(field: string, message: string): PointsError {

@@ -300,7 +300,14 @@ function assertCardIndex(index: number | undefined, count: number): void {
 
 /** The one rule for what counts as an email address (sign-in names, members, admins). */
 export function isEmailAddress(value: string): boolean {
-  return /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value.trim());
+  // A practical subset of RFC 5322: letters, digits and the usual punctuation before the @, and
+  // dot-separated DNS labels after it. No <, >, quotes, spaces or slashes, so an address is also
+  // safe to show and to log.
+  const address = value.trim();
+  if (address.length > 254) return false;
+  return /^[A-Za-z0-9.!#$%&'*+=?^_`{|}~-]{1,64}@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}$/.test(
+    address,
+  );
 }
 
 function normaliseEmail(email: string): string {

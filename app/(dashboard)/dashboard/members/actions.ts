@@ -4,7 +4,7 @@ import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { type ActionState, actionError, invalidForm } from "@/components/dashboard/account/action-state";
 import { requireAdmin } from "@/lib/auth/session";
-import { addMember } from "@/lib/points/members";
+import { addMember, changeMemberRole, removeMember, resetMemberPassword } from "@/lib/points/members";
 import { getRuntime } from "@/lib/runtime";
 
 export type AddMemberState = ActionState<{ email: string; role: string; password: string }>;
@@ -23,6 +23,45 @@ export async function addMemberAction(_state: AddMemberState, formData: FormData
     const added = await addMember(await getRuntime(), user.organizationId, parsed.data);
     revalidatePath("/dashboard/members");
     return { ok: true, email: added.email, role: added.role, password: added.password };
+  } catch (error) {
+    return actionError(error);
+  }
+}
+
+export type ManageMemberState = ActionState<{ done: "role" | "removed" | "reset"; email?: string; password?: string }>;
+
+const manageForm = z.object({
+  userId: z.string().min(1).max(100),
+  intent: z.enum(["role", "remove", "reset"]),
+  role: z.enum(["admin", "member"]).optional(),
+});
+
+/**
+ * Members → Change role / Reset password / Remove, for one person of the admin's own organisation.
+ * A reset password goes back to this admin once; the form never posts it back (useFormAction).
+ */
+export async function manageMemberAction(formData: FormData): Promise<ManageMemberState> {
+  try {
+    const user = await requireAdmin();
+    const parsed = manageForm.safeParse({
+      userId: formData.get("userId"),
+      intent: formData.get("intent"),
+      role: formData.get("role") ?? undefined,
+    });
+    if (!parsed.success) return invalidForm(parsed.error);
+    const { userId, intent, role } = parsed.data;
+    const runtime = await getRuntime();
+    if (intent === "reset") {
+      const reset = await resetMemberPassword(runtime.db, user.organizationId, userId);
+      return reset.ok ? { ok: true, done: "reset", email: reset.email, password: reset.password } : { ok: false, error: reset.message };
+    }
+    const changed =
+      intent === "remove"
+        ? await removeMember(runtime.db, user.organizationId, userId, user.userId)
+        : await changeMemberRole(runtime.db, user.organizationId, userId, role ?? "");
+    if (!changed.ok) return { ok: false, error: changed.message };
+    revalidatePath("/dashboard", "layout");
+    return { ok: true, done: intent === "remove" ? "removed" : "role" };
   } catch (error) {
     return actionError(error);
   }

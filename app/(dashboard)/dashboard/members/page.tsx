@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { AddMemberForm } from "@/components/dashboard/account/add-member-form";
+import { MemberActions } from "@/components/dashboard/account/member-actions";
 import { ReadOnlyNotice } from "@/components/dashboard/account/read-only-notice";
 import { Badge } from "@/components/ui/badge";
 import { Card, PageHeader } from "@/components/ui/card";
@@ -7,7 +8,7 @@ import { requireUser } from "@/lib/auth/session";
 import { formatDateTime } from "@/lib/format";
 import { listMembers } from "@/lib/points/members";
 import { getRuntime } from "@/lib/runtime";
-import { addMemberAction } from "./actions";
+import { addMemberAction, manageMemberAction } from "./actions";
 
 export const metadata: Metadata = { title: "Members · Points" };
 
@@ -28,7 +29,14 @@ export default async function MembersPage() {
         <Card title="Add a person" description="They get a generated password, shown once here.">
           <AddMemberForm canEdit={canEdit} action={addMemberAction} />
         </Card>
-        <Card title={`People (${members.length})`}>
+        <Card
+          title={`People (${members.length})`}
+          description={
+            canEdit
+              ? "An organisation always keeps at least one admin. You cannot remove yourself; another admin can."
+              : undefined
+          }
+        >
           <ul className="-my-2 divide-y divide-slate-100" aria-label="People">
             {members.map((member) => (
               <li key={member.id} className="flex flex-wrap items-center justify-between gap-2 py-3" data-testid="member-row">
@@ -40,6 +48,15 @@ export default async function MembersPage() {
                   <p className="text-xs text-slate-500">Added {formatDateTime(member.createdAt)}</p>
                 </div>
                 <Badge tone={member.role === "admin" ? "indigo" : "slate"}>{member.role === "admin" ? "Admin" : "Member"}</Badge>
+                {canEdit && (
+                  <MemberActions
+                    userId={member.id}
+                    email={member.email}
+                    role={member.role}
+                    isSelf={member.id === user.userId}
+                    action={manageMemberAction}
+                  />
+                )}
               </li>
             ))}
           </ul>

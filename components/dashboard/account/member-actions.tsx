@@ -1,0 +1,88 @@
+"use client";
+
+import { useState } from "react";
+import { Button } from "@/components/ui/button";
+import { CopyButton } from "@/components/ui/copy-button";
+import { Select } from "@/components/ui/field";
+import type { ActionState } from "./action-state";
+import { useFormAction } from "./use-form-action";
+
+type ManageState = ActionState<{ done: "role" | "removed" | "reset"; email?: string; password?: string }>;
+
+/**
+ * An admin's controls for one person: change the role, reset the password (shown here once) and
+ * remove, which asks to confirm first because the person loses access at once.
+ */
+export function MemberActions({ userId, email, role, isSelf, action }: {
+  userId: string;
+  email: string;
+  role: "admin" | "member";
+  isSelf: boolean;
+  action: (data: FormData) => Promise<ManageState>;
+}) {
+  // The action takes the form data alone: the previous answer (a password shown once) never goes back.
+  const { state, pending, onSubmit } = useFormAction<ManageState>((_previous, data) => action(data), null);
+  const [confirming, setConfirming] = useState(false);
+  return (
+    <div className="flex w-full flex-col gap-2 sm:w-auto sm:items-end">
+      <form onSubmit={onSubmit} className="flex flex-wrap items-center gap-2" aria-label={`Manage ${email}`}>
+        <input type="hidden" name="userId" value={userId} />
+        <label htmlFor={`role-${userId}`} className="sr-only">
+          Access level of {email}
+        </label>
+        <Select id={`role-${userId}`} name="role" defaultValue={role} disabled={pending} className="w-auto">
+          <option value="member">Member</option>
+          <option value="admin">Admin</option>
+        </Select>
+        <Button type="submit" name="intent" value="role" variant="secondary" disabled={pending}>
+          Change role
+        </Button>
+        <Button type="submit" name="intent" value="reset" variant="secondary" disabled={pending}>
+          Reset password
+        </Button>
+        {!isSelf && !confirming && (
+          <Button variant="ghost" onClick={() => setConfirming(true)} disabled={pending}>
+            Remove
+          </Button>
+        )}
+        {confirming && (
+          <span className="flex flex-wrap items-center gap-2 rounded-md bg-rose-50 px-2 py-1 text-sm text-rose-900">
+            Remove {email}? They can no longer sign in.
+            <Button type="submit" name="intent" value="remove" variant="danger" disabled={pending} autoFocus>
+              Yes, remove
+            </Button>
+            <Button variant="ghost" onClick={() => setConfirming(false)} disabled={pending}>
+              Cancel
+            </Button>
+          </span>
+        )}
+      </form>
+      {state && !state.ok && (
+        <p role="alert" className="text-sm font-medium text-rose-700">
+          {state.error}
+        </p>
+      )}
+      {state?.ok && state.done === "role" && (
+        <p role="status" className="text-sm text-emerald-800">
+          Role saved.
+        </p>
+      )}
+      {state?.ok && state.done === "reset" && state.password && (
+        <div className="w-full rounded-lg border border-emerald-200 bg-emerald-50 p-3" role="status" data-testid="reset-password">
+          <p className="text-sm text-emerald-900">
+            New password for {state.email}. Pass it on securely: <strong>it will not be shown again</strong>.
+          </p>
+          <div className="mt-2 flex items-center gap-2">
+            <code
+              className="min-w-0 flex-1 select-all break-all rounded-md bg-white px-3 py-2 font-mono text-sm text-slate-900 ring-1 ring-inset ring-emerald-200"
+              data-testid="reset-password-value"
+            >
+              {state.password}
+            </code>
+            <CopyButton value={state.password} label="Copy password" />
+          </div>
+        </div>
+      )}
+    </div>
+  );
+}
