@@ -41,6 +41,7 @@ export const FIXTURE_ORGANIZATIONS = [
   "maxBalance",
   "frequency",
   "daily",
+  "readmeLimits",
 ] as const;
 
 export type FixtureOrganizationName = (typeof FIXTURE_ORGANIZATIONS)[number];

@@ -65,6 +65,12 @@ const scenarios: Record<FixtureOrganizationName, Omit<CreateOrganizationInput, "
     defaultCardIndex: 0,
   },
   daily: { settings: { ...enabledUsd, dailyPointsLimit: 1000 }, cards: ["visa", "declined"], defaultCardIndex: 0 },
+  // The README's limits walkthrough: its `org create` flags, as settings.
+  readmeLimits: {
+    settings: { ...enabledUsd, maxPointsPerTopUp: 1000, frequencyLimit: { count: 3, windowSeconds: 60 } },
+    cards: ["visa"],
+    defaultCardIndex: 0,
+  },
 };
 
 interface Backend {

@@ -25,7 +25,8 @@ export function printBanner(runtime: Runtime): void {
       "  try it:",
       `    curl -s ${url}/v3/points/payment-methods -H "Authorization: Bearer ${demo.api_key}"`,
       `    curl -s -X POST ${url}/v3/points/top-ups -H "Authorization: Bearer ${demo.api_key}" \\`,
-      `      -H "Content-Type: application/json" -d '{"points": 100, "reference": "first-top-up"}'`,
+      // A fresh reference on each paste: an old one would replay that purchase instead of buying.
+      `      -H "Content-Type: application/json" -d "{\\"points\\": 100, \\"reference\\": \\"order-$(date +%s)\\"}"`,
     );
   }
   console.log(`${lines.join("\n")}\n`);

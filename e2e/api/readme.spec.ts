@@ -1,0 +1,81 @@
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { expect, type FixtureOrganization, test } from "../fixtures";
+
+/*
+ * The README's API examples, run as a reader would paste them (bash, curl), against this run's
+ * server. Each block runs twice, the second time in a later second, so a reference that is not
+ * fresh per run would answer 200 (a replay) or 409 where the README promises 201.
+ */
+
+const README = fs.readFileSync(path.join(process.cwd(), "README.md"), "utf8");
+
+/** The shell block that follows the first line starting with `intro`. */
+function shellBlockAfter(intro: string): string {
+  const start = README.indexOf(`\n${intro}`);
+  expect(start, `README has a paragraph starting "${intro}"`).toBeGreaterThan(-1);
+  const match = /```sh\n([\s\S]*?)```/.exec(README.slice(start));
+  if (!match?.[1]) throw new Error(`No shell block after "${intro}".`);
+  return match[1];
+}
+
+/** Runs a README block in bash with the server's URL, and returns the HTTP statuses it printed. */
+function runBlock(block: string, baseUrl: string, variables: Record<string, string>): number[] {
+  const script = `exec 2>&1\n${block.replace(/^URL=.*$/m, `URL=${baseUrl}`)}`;
+  const output = execFileSync("bash", ["-c", script], {
+    encoding: "utf8",
+    env: { ...process.env, ...variables },
+    cwd: variables.WORKDIR ?? process.cwd(),
+  });
+  const statuses = [...output.matchAll(/^HTTP\/[\d.]+ (\d{3})/gm)].map((match) => Number(match[1]));
+  if (statuses.length === 0) throw new Error(`The block printed no HTTP status:\n${script}\n---\n${output}`);
+  return statuses;
+}
+
+/** A `.data/demo.json` as the dev server writes it, for an organisation of this run. */
+function demoDir(organization: FixtureOrganization): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "points-readme-"));
+  fs.mkdirSync(path.join(dir, ".data"));
+  const demo = {
+    organization_id: organization.id,
+    api_key: organization.apiKey,
+    payment_methods: organization.paymentMethods.map((method) => ({ id: method.id, kind: method.kind })),
+  };
+  fs.writeFileSync(path.join(dir, ".data", "demo.json"), JSON.stringify(demo));
+  return dir;
+}
+
+const nextSecond = () => new Promise((resolve) => setTimeout(resolve, 1_100 - (Date.now() % 1_000)));
+
+test("the README's API examples answer as its comments say, every time they are run", async ({ fx, baseURL }) => {
+  test.setTimeout(60_000);
+  const block = shellBlockAfter("With the dev server running");
+  const dir = demoDir(fx.organizations.main);
+  try {
+    // Paid, replayed, conflict; EUR on the Mastercard; declined; awaiting payment;
+    // unresolved then resolved; invalid input; expired card.
+    const expected = [201, 200, 409, 201, 402, 402, 409, 201, 422, 422];
+    expect(runBlock(block, baseURL ?? "", { WORKDIR: dir })).toEqual(expected);
+    await nextSecond();
+    expect(runBlock(block, baseURL ?? "", { WORKDIR: dir })).toEqual(expected);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("the README's limits walkthrough answers as it says on the organisation it creates", async ({ fx, baseURL }) => {
+  const block = shellBlockAfter("Then, in the other terminal");
+  // The organisation the README's `npm run -s points -- org create … --json > .data/limits.json`
+  // makes (that form is tested in lib/cli/points-cli.test.ts), provisioned with the same flags by
+  // e2e/serve.ts.
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "points-readme-limits-"));
+  fs.mkdirSync(path.join(dir, ".data"));
+  fs.writeFileSync(path.join(dir, ".data", "limits.json"), JSON.stringify({ api_key: fx.organizations.readmeLimits.apiKey }));
+  try {
+    expect(runBlock(block, baseURL ?? "", { WORKDIR: dir })).toEqual([409, 201, 201, 201, 429]);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
