@@ -17,17 +17,9 @@ export async function completeSimulatedAuthentication(
   if (!(services.provider instanceof SimulatedBillingProvider)) {
     throw new PointsError("invalid_request", "Authentication is completed on the billing provider's own page.");
   }
-  const [topUp] = await services.db
-    .select()
-    .from(topUps)
-    .where(and(eq(topUps.id, input.topUpId), eq(topUps.organizationId, input.organizationId)));
-  if (topUp?.status !== "awaiting_payment" || !topUp.providerPaymentId) {
-    throw new PointsError("not_found", "There is no purchase awaiting payment with that ID in this organisation.");
-  }
-  await services.provider.completeAuthentication(topUp.providerPaymentId, input.succeed);
-  const result = await resolveTopUp(services, topUp.id);
-  if (!result) throw new PointsError("not_found", "The purchase vanished.");
-  return result;
+  const { topUp, paymentId } = await awaitingPurchase(services, input);
+  await services.provider.completeAuthentication(paymentId, input.succeed);
+  return settle(services, topUp.id);
 }
 
 /**
@@ -41,6 +33,14 @@ export async function beginAuthentication(
 ): Promise<{ redirectUrl: string } | { result: PurchaseResult }> {
   const begin = services.provider.beginAuthentication?.bind(services.provider);
   if (!begin) throw new PointsError("invalid_request", "With the simulated provider, complete the authentication on the purchase's page.");
+  const { topUp, paymentId } = await awaitingPurchase(services, input);
+  const started = await begin(paymentId, input.returnUrl);
+  if ("redirectUrl" in started) return started;
+  return { result: await settle(services, topUp.id) };
+}
+
+/** This organisation's purchase awaiting payment, with the payment the cardholder must finish. */
+async function awaitingPurchase(services: Services, input: { organizationId: string; topUpId: string }) {
   const [topUp] = await services.db
     .select()
     .from(topUps)
@@ -48,9 +48,12 @@ export async function beginAuthentication(
   if (topUp?.status !== "awaiting_payment" || !topUp.providerPaymentId) {
     throw new PointsError("not_found", "There is no purchase awaiting payment with that ID in this organisation.");
   }
-  const started = await begin(topUp.providerPaymentId, input.returnUrl);
-  if ("redirectUrl" in started) return started;
-  const result = await resolveTopUp(services, topUp.id);
+  return { topUp, paymentId: topUp.providerPaymentId };
+}
+
+/** Settles it now, as a retry with its reference would: a paid one is credited once. */
+async function settle(services: Services, topUpId: string): Promise<PurchaseResult> {
+  const result = await resolveTopUp(services, topUpId);
   if (!result) throw new PointsError("not_found", "The purchase vanished.");
-  return { result };
+  return result;
 }
