@@ -1,6 +1,7 @@
 import Link from "next/link";
 import { Badge } from "@/components/ui/badge";
 import type { PaymentMethod } from "@/lib/points/payment-methods";
+import { testCardBehaviour } from "@/lib/points/test-card-behaviour";
 
 /** The usable saved cards (the same list the API offers), the default first and preselected. */
 export function BuyMethodPicker({
@@ -36,7 +37,12 @@ export function BuyMethodPicker({
                 className="h-4 w-4 border-slate-300 text-indigo-600 accent-indigo-600 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600"
               />
               <span className="min-w-0 flex-1">
-                <span className="block text-sm font-medium text-slate-900">{method.label}</span>
+                <span className="block text-sm font-medium text-slate-900">
+                  {method.label}
+                  {testCardBehaviour(method.kind) && (
+                    <span className="font-normal text-slate-600"> — test card: {testCardBehaviour(method.kind)}</span>
+                  )}
+                </span>
                 <span className="block text-xs text-slate-500">
                   Expires {String(method.expMonth).padStart(2, "0")}/{method.expYear}
                 </span>

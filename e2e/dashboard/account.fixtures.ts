@@ -40,6 +40,7 @@ export const ACCOUNT_SCENARIOS = [
   "pages",
   "phone",
   "team",
+  "cards",
   "other",
 ] as const;
 
@@ -84,6 +85,8 @@ export async function provisionAccountFixtures(services: Services): Promise<Reco
     phone: { settings: usd, cards: ["visa", "declined"], defaultCardIndex: 0 },
     // Roles changed, a password reset and a member removed.
     team: { settings: usd, cards: ["visa"], defaultCardIndex: 0 },
+    // A succeeding and a declining test card, each labelled with what it does.
+    cards: { settings: usd, cards: ["visa", "declined"], defaultCardIndex: 0 },
     other: { settings: usd, cards: ["visa", "mastercard"], defaultCardIndex: 0 },
   };
 

@@ -13,6 +13,8 @@ export interface PaymentMethodCardProps {
   /** The ready-to-paste purchase; absent when IDs may not be shown (API purchases disabled). */
   curl?: string;
   showId: boolean;
+  /** What a simulated test card does when charged; absent for a real card. */
+  behaviour?: string;
 }
 
 const brandNames: Record<string, string> = { visa: "Visa", mastercard: "Mastercard", amex: "American Express" };
@@ -31,6 +33,12 @@ export function PaymentMethodCard(props: PaymentMethodCardProps) {
         <CardGlyph brand={props.brand} />
         <h2 id={headingId} className="text-base font-semibold text-slate-900">
           {props.label}
+          {props.behaviour && (
+            <span className="font-normal text-slate-600" data-testid="card-behaviour">
+              {" "}
+              — test card: {props.behaviour}
+            </span>
+          )}
         </h2>
         {props.isDefault && <Badge tone="indigo">Default</Badge>}
         {props.expiresSoon && <Badge tone="amber">Expires soon</Badge>}

@@ -10,6 +10,7 @@ import { buttonClasses } from "@/components/ui/button";
 import { Card, PageHeader } from "@/components/ui/card";
 import { requireUser } from "@/lib/auth/session";
 import { curlExample, deploymentUrl, getPaymentDetails, TEST_CARD_CHOICES } from "@/lib/points/payment-details";
+import { testCardBehaviour } from "@/lib/points/test-card-behaviour";
 import { getRuntime } from "@/lib/runtime";
 import { addCardWithCheckoutAction, addTestCardAction } from "./actions";
 
@@ -73,6 +74,7 @@ export default async function PaymentDetailsPage({
                 key={method.id}
                 {...method}
                 showId={showIds}
+                behaviour={testCardBehaviour(method.kind)}
                 curl={showIds ? curlExample({ baseUrl, paymentSourceId: method.id, currency: details.currency }) : undefined}
               />
             ))}
