@@ -47,7 +47,23 @@ export function BuyOutcome({
           {tone.mark}
         </span>
         <div className={`min-w-0 flex-1 space-y-2 text-sm ${tone.text}`}>
-          {kind === "paid" && (
+          {kind === "paid" && replayed && (
+            <>
+              <h2 id="outcome-title" className="text-lg font-semibold">
+                Already bought
+              </h2>
+              {/* One plain statement: a repeat shows the earlier purchase, not a second "added". */}
+              <p>
+                This purchase of {points} Points for {amount} was already made, so nothing was charged again. Your
+                balance is{" "}
+                <strong className="tabular-nums" data-testid="outcome-balance">
+                  {formatPoints(pointsBalance)} Points
+                </strong>
+                .
+              </p>
+            </>
+          )}
+          {kind === "paid" && !replayed && (
             <>
               <h2 id="outcome-title" className="text-lg font-semibold">
                 Payment successful
@@ -93,7 +109,7 @@ export function BuyOutcome({
               </p>
             </>
           )}
-          {replayed && (
+          {replayed && kind !== "paid" && (
             <p className="text-xs opacity-80">
               This purchase had already been sent, so this request was answered with it and nothing was charged again.
             </p>

@@ -201,6 +201,9 @@ test.describe("Buy Points as an admin", () => {
     await expect(page.getByRole("heading", { name: "Confirm your purchase" })).toBeVisible();
     await page.getByRole("button", { name: /^Buy / }).click();
     await expect(page.getByTestId("purchase-outcome")).toContainText("nothing was charged again");
+    // Said once and plainly: not "were added" beside "nothing was charged again".
+    await expect(page.getByRole("heading", { name: "Already bought" })).toBeVisible();
+    await expect(page.getByTestId("purchase-outcome")).not.toContainText("were added");
     await expect(await historyRows(page, reference)).toHaveCount(1);
     expect(await headerBalance(page)).toBe(before + 100);
   });

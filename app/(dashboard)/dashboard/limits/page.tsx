@@ -74,15 +74,15 @@ export default async function LimitsPage() {
 
         <LimitCard
           title="Daily Points"
-          rule="Points bought in the last 24 hours, rolling; failed purchases do not count. Over it: 429 with Retry-After."
+          rule="Points bought or awaiting payment in the last 24 hours, rolling; failed purchases do not count. Over it: 429 with Retry-After."
           testId="limit-daily"
         >
           {usage.daily.limit === null ? (
             <>
               <NoLimit />
               <p className="mt-2 text-sm text-slate-700">
-                <span className="font-semibold tabular-nums">{formatPoints(usage.daily.used)}</span> Points bought in the
-                last 24 hours.
+                <span className="font-semibold tabular-nums">{formatPoints(usage.daily.used)}</span> Points bought or awaiting
+                payment in the last 24 hours.
               </p>
             </>
           ) : (
@@ -106,7 +106,7 @@ function LimitCard({ title, rule, testId, children }: { title: string; rule: str
 }
 
 function NoLimit() {
-  return <p className="text-2xl font-semibold text-slate-400">No limit</p>;
+  return <p className="text-2xl font-semibold text-slate-900">No limit</p>;
 }
 
 function describeSeconds(seconds: number): string {
