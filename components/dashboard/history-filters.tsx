@@ -1,3 +1,5 @@
+"use client";
+
 import Form from "next/form";
 import Link from "next/link";
 import { buttonClasses } from "@/components/ui/button";
@@ -24,7 +26,10 @@ const filterFields = [
   { name: "source", label: "Source", options: sourceOptions },
 ] as const;
 
-/** A GET form: the filters live in the URL, so a filtered page can be shared, reloaded and exported. */
+/**
+ * A GET form: the filters live in the URL, so a filtered page can be shared, reloaded and exported.
+ * A change applies at once; the button stays for browsers without JavaScript.
+ */
 export function HistoryFilters({ filters }: { filters: Filters }) {
   const active = Boolean(filters.status || filters.source);
   return (
@@ -34,6 +39,7 @@ export function HistoryFilters({ filters }: { filters: Filters }) {
       action="/dashboard/history"
       className="flex flex-wrap items-end gap-3"
       aria-label="Filter top-ups"
+      onChange={(event) => event.currentTarget.requestSubmit()}
     >
       {filterFields.map(({ name, label, options }) => (
         <div key={name} className="w-full sm:w-48">
