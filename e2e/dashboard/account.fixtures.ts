@@ -42,6 +42,7 @@ export const ACCOUNT_SCENARIOS = [
   "team",
   "cards",
   "other",
+  "cardRemoval",
 ] as const;
 
 export type AccountScenario = (typeof ACCOUNT_SCENARIOS)[number];
@@ -87,6 +88,8 @@ export async function provisionAccountFixtures(services: Services): Promise<Reco
     team: { settings: usd, cards: ["visa"], defaultCardIndex: 0 },
     // A succeeding and a declining test card, each labelled with what it does.
     cards: { settings: usd, cards: ["visa", "declined"], defaultCardIndex: 0 },
+    // A test card saved twice is refused; test cards are removed, the default among them.
+    cardRemoval: { settings: usd, cards: ["visa", "mastercard", "declined"], defaultCardIndex: 0 },
     other: { settings: usd, cards: ["visa", "mastercard"], defaultCardIndex: 0 },
   };
 

@@ -23,3 +23,32 @@ test("each test card says what it does, on Payment details and on Buy", async ({
   );
   expect(labels).toContain("Visa •••• 0002");
 });
+
+test("a test card is saved once, and can be removed; removing the default says to choose another", async ({ page }) => {
+  const org = account.cardRemoval;
+  await signIn(page, org.admin);
+  await page.goto("/dashboard/payment-details");
+  const cards = page.getByTestId("payment-method");
+  await expect(cards).toHaveCount(3);
+
+  await page.getByLabel("Test card", { exact: true }).selectOption("declined");
+  await page.getByRole("button", { name: "Add test card" }).click();
+  await expect(page.getByText(/Visa •••• 0002 .* is already saved; each test card can be saved once\./).first()).toBeVisible();
+  await page.reload();
+  await expect(cards).toHaveCount(3);
+
+  await cards.filter({ hasText: "•••• 4444" }).getByRole("button", { name: "Remove test card" }).click();
+  await expect(page.getByText("The test card was removed: it is no longer listed or charged.")).toBeVisible();
+  await expect(cards).toHaveCount(2);
+
+  await cards.filter({ hasText: "•••• 4242" }).getByRole("button", { name: "Remove test card" }).click();
+  await expect(page.getByText(/It was the default, so choose a new default/)).toBeVisible();
+  await expect(cards).toHaveCount(1);
+  await expect(page.getByText("Default", { exact: true })).toHaveCount(0);
+
+  const listed = await page.request.get("/v3/points/payment-methods", { headers: { Authorization: `Bearer ${org.apiKey}` } });
+  const labels = ((await listed.json()) as { data: { payment_methods: { label: string }[] } }).data.payment_methods.map(
+    (method) => method.label,
+  );
+  expect(labels).toEqual(["Visa •••• 0002"]);
+});

@@ -251,6 +251,30 @@ export class SimulatedBillingProvider implements BillingProvider {
       .where(eq(simCustomers.id, customerId));
   }
 
+  /**
+   * Removes a saved card, as Stripe's detach does: it is never listed or charged again, and stops
+   * being the default. False when the customer has no such card.
+   */
+  async detachCard(customerId: string, paymentMethodId: string): Promise<boolean> {
+    const [detached] = await this.db
+      .update(simPaymentMethods)
+      .set({ detachedAt: this.clock.now() })
+      .where(
+        and(
+          eq(simPaymentMethods.id, paymentMethodId),
+          eq(simPaymentMethods.customerId, customerId),
+          isNull(simPaymentMethods.detachedAt),
+        ),
+      )
+      .returning({ id: simPaymentMethods.id });
+    if (!detached) return false;
+    await this.db
+      .update(simCustomers)
+      .set({ defaultPaymentMethodId: null })
+      .where(and(eq(simCustomers.id, customerId), eq(simCustomers.defaultPaymentMethodId, paymentMethodId)));
+    return true;
+  }
+
   /** Operator switch: the provider cannot list this customer's payment methods (502). */
   async setOutage(customerId: string, outage: boolean, db: Db = this.db): Promise<void> {
     await db.update(simCustomers).set({ outage }).where(eq(simCustomers.id, customerId));

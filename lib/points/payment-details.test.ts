@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { backends, createTestContext, patchProvider, type TestContext, withProvider } from "@/lib/testing/harness";
 import { PointsError } from "./errors";
 import { createOrganization } from "./organizations";
-import { addTestCard, curlExample, deploymentUrl, expiresSoon, getPaymentDetails } from "./payment-details";
+import { addTestCard, curlExample, deploymentUrl, expiresSoon, getPaymentDetails, removeTestCard } from "./payment-details";
 import { listUsablePaymentMethods, toPaymentMethodJson } from "./payment-methods";
 
 describe.each(backends())("Payment details on %s", (backend) => {
@@ -43,6 +43,29 @@ describe.each(backends())("Payment details on %s", (backend) => {
     expect(added.label).toBe("Mastercard •••• 4444");
     expect((await listUsablePaymentMethods(ctx, mine.organization)).map((method) => method.id)).toEqual([added.id]);
     expect(await listUsablePaymentMethods(ctx, theirs.organization)).toEqual([]);
+  });
+
+  it("saves each test card once: the same kind again is refused, naming the one already saved", async () => {
+    const created = await createOrganization(ctx, { name: "Cards Twice", cards: ["declined"] });
+    const again = await addTestCard(ctx, created.organization.id, "declined").catch((error: unknown) => error);
+    if (!(again instanceof PointsError)) throw new Error("A second declined card was saved.");
+    expect(again.message).toMatch(/Visa •••• 0002 .* is already saved/);
+    expect(again.details.fields).toHaveProperty("kind");
+    expect(await listUsablePaymentMethods(ctx, created.organization)).toHaveLength(1);
+  });
+
+  it("removes a test card: never listed again, no longer the default, and another organisation's is not found", async () => {
+    const mine = await createOrganization(ctx, { name: "Cards Removed", cards: ["visa", "mastercard"], defaultCardIndex: 0 });
+    const theirs = await createOrganization(ctx, { name: "Cards Kept", cards: ["visa"], defaultCardIndex: 0 });
+    const [visa, mastercard] = mine.paymentMethods;
+    expect(await removeTestCard(ctx, mine.organization.id, visa?.id ?? "")).toEqual({ wasDefault: true });
+    const left = await listUsablePaymentMethods(ctx, mine.organization);
+    expect(left.map((method) => [method.id, method.isDefault])).toEqual([[mastercard?.id, false]]);
+    const foreign = await removeTestCard(ctx, mine.organization.id, theirs.paymentMethods[0]?.id ?? "").catch((error: unknown) => error);
+    expect(foreign).toMatchObject({ code: "not_found" });
+    expect(await listUsablePaymentMethods(ctx, theirs.organization)).toHaveLength(1);
+    // Removed, the kind can be saved again.
+    expect((await addTestCard(ctx, mine.organization.id, "visa")).label).toBe("Visa •••• 4242");
   });
 
   it("refuses an unknown test card, and test cards altogether with another provider", async () => {

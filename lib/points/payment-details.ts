@@ -1,7 +1,7 @@
 import { operatorTrustsForwardedHeaders } from "@/lib/auth/trust";
 import { randomString } from "@/lib/ids";
 import { makeFirstCardDefault } from "./stripe-events";
-import { isTestCardKind, TEST_CARDS, type TestCardKind } from "@/lib/billing/simulated";
+import { isTestCardKind, SimulatedBillingProvider, TEST_CARDS, type TestCardKind } from "@/lib/billing/simulated";
 import type { Currency } from "./catalog";
 import { isCurrency } from "./catalog";
 import { PointsError } from "./errors";
@@ -117,9 +117,40 @@ export async function addTestCard(services: Services, organizationId: string, ki
   }
   const organization = await getOrganization(services.db, organizationId);
   if (!organization) throw new PointsError("not_found", "This organisation no longer exists.");
+  // One card of each kind: a second would look exactly like the first and behave the same.
+  const saved = await listProvisionedPaymentMethods(services, organization);
+  const twin = saved.find((method) => method.kind === kind);
+  if (twin) {
+    const message = `${twin.label} (${testCardBehaviour[kind]}) is already saved; each test card can be saved once.`;
+    throw new PointsError("invalid_request", message, { details: { fields: { kind: message } } });
+  }
   const [added] = await services.provider.addCards({ customerId: organization.billingCustomerId, kinds: [kind] });
   if (!added) throw new Error("The simulated provider did not add the card.");
   return { ...added, label: paymentMethodLabel(added) };
+}
+
+/**
+ * Removes a simulated test card (as Stripe's detach would a real one): never listed or charged
+ * again. If it was the default, the organisation has no default until an admin chooses one.
+ * Purchases already made with it keep resolving through their stored payments.
+ */
+export async function removeTestCard(
+  services: Services,
+  organizationId: string,
+  paymentMethodId: string,
+): Promise<{ wasDefault: boolean }> {
+  if (!(services.provider instanceof SimulatedBillingProvider)) {
+    throw new PointsError("forbidden", "Test cards exist only with the simulated billing provider.");
+  }
+  const organization = await getOrganization(services.db, organizationId);
+  if (!organization) throw new PointsError("not_found", "This organisation no longer exists.");
+  const saved = await listProvisionedPaymentMethods(services, organization);
+  const card = saved.find((method) => method.id === paymentMethodId);
+  // Another organisation's card is "not found", exactly like an unknown one.
+  if (!card || !(await services.provider.detachCard(organization.billingCustomerId, paymentMethodId))) {
+    throw new PointsError("not_found", "There is no such saved card in this organisation.");
+  }
+  return { wasDefault: card.isDefault };
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import { Badge } from "@/components/ui/badge";
 import { CopyButton } from "@/components/ui/copy-button";
 
@@ -15,6 +16,8 @@ export interface PaymentMethodCardProps {
   showId: boolean;
   /** What a simulated test card does when charged; absent for a real card. */
   behaviour?: string;
+  /** A form that removes this card (a simulated test card, for an admin); absent otherwise. */
+  remove?: ReactNode;
 }
 
 const brandNames: Record<string, string> = { visa: "Visa", mastercard: "Mastercard", amex: "American Express" };
@@ -42,6 +45,7 @@ export function PaymentMethodCard(props: PaymentMethodCardProps) {
         </h2>
         {props.isDefault && <Badge tone="indigo">Default</Badge>}
         {props.expiresSoon && <Badge tone="amber">Expires soon</Badge>}
+        {props.remove && <div className="ml-auto">{props.remove}</div>}
       </header>
       <div className="space-y-4 px-5 py-4">
         <dl className="grid grid-cols-3 gap-4 text-sm">

@@ -6,7 +6,7 @@ import { redirect } from "next/navigation";
 import { z } from "zod";
 import { type ActionState, actionError, invalidForm } from "@/components/dashboard/account/action-state";
 import { requireAdmin } from "@/lib/auth/session";
-import { addTestCard, startAddingCard } from "@/lib/points/payment-details";
+import { addTestCard, removeTestCard, startAddingCard } from "@/lib/points/payment-details";
 import { getRuntime } from "@/lib/runtime";
 
 export type AddTestCardState = ActionState<{ label: string }>;
@@ -42,4 +42,14 @@ export async function addCardWithCheckoutAction(_state: AddCardState, _formData:
     return actionError(error);
   }
   redirect(url);
+}
+
+/** Payment details → Remove test card (the simulated provider only), then the page says so. */
+export async function removeTestCardAction(formData: FormData): Promise<void> {
+  const user = await requireAdmin();
+  const id = z.string().regex(/^pm_[A-Za-z0-9_]{1,60}$/).safeParse(formData.get("payment_method_id"));
+  if (!id.success) redirect("/dashboard/payment-details");
+  const { wasDefault } = await removeTestCard(await getRuntime(), user.organizationId, id.data);
+  revalidatePath("/dashboard", "layout");
+  redirect(`/dashboard/payment-details?removed=${wasDefault ? "default" : "1"}`);
 }

@@ -6,13 +6,14 @@ import { AddTestCardForm } from "@/components/dashboard/account/add-test-card-fo
 import { PaymentMethodCard } from "@/components/dashboard/account/payment-method-card";
 import { ReadOnlyNotice } from "@/components/dashboard/account/read-only-notice";
 import { Alert } from "@/components/ui/alert";
+import { SubmitButton } from "@/components/ui/submit-button";
 import { buttonClasses } from "@/components/ui/button";
 import { Card, PageHeader } from "@/components/ui/card";
 import { requireUser } from "@/lib/auth/session";
 import { curlExample, deploymentUrl, getPaymentDetails, TEST_CARD_CHOICES } from "@/lib/points/payment-details";
 import { testCardBehaviour } from "@/lib/points/test-card-behaviour";
 import { getRuntime } from "@/lib/runtime";
-import { addCardWithCheckoutAction, addTestCardAction } from "./actions";
+import { addCardWithCheckoutAction, addTestCardAction, removeTestCardAction } from "./actions";
 
 export const metadata: Metadata = { title: "Payment details · Points" };
 
@@ -22,7 +23,7 @@ export default async function PaymentDetailsPage({
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
   const user = await requireUser();
-  const { added } = await searchParams;
+  const { added, removed } = await searchParams;
   const details = await getPaymentDetails(await getRuntime(), user.organizationId);
   const requestHeaders = await headers();
   const baseUrl = deploymentUrl((name) => requestHeaders.get(name));
@@ -38,6 +39,16 @@ export default async function PaymentDetailsPage({
       />
       <div className="space-y-6">
         {added === "1" && <Alert tone="success">Your card was saved and can be used at once.</Alert>}
+        {removed === "1" && <Alert tone="success">The test card was removed: it is no longer listed or charged.</Alert>}
+        {removed === "default" && (
+          <Alert tone="success">
+            The test card was removed. It was the default, so choose a new default in{" "}
+            <Link href="/dashboard/settings" className="font-medium underline">
+              Settings
+            </Link>
+            .
+          </Alert>
+        )}
         {!showIds && (
           <Alert tone="warning" title="API Point purchases are disabled">
             <p>Payment method IDs for API purchases are shown here once an admin enables API Point purchases and saves.</p>
@@ -76,6 +87,16 @@ export default async function PaymentDetailsPage({
                 showId={showIds}
                 behaviour={testCardBehaviour(method.kind)}
                 curl={showIds ? curlExample({ baseUrl, paymentSourceId: method.id, currency: details.currency }) : undefined}
+                remove={
+                  canEdit && method.kind ? (
+                    <form action={removeTestCardAction}>
+                      <input type="hidden" name="payment_method_id" value={method.id} />
+                      <SubmitButton variant="ghost" pendingLabel="Removing…">
+                        Remove test card
+                      </SubmitButton>
+                    </form>
+                  ) : undefined
+                }
               />
             ))}
           </div>
