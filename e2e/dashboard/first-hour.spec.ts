@@ -79,3 +79,26 @@ test.describe("on a phone", () => {
     }
   });
 });
+
+test("leaving Settings with unsaved changes asks first; staying keeps them", async ({ page }) => {
+  const { ledger } = readBuyFixtures();
+  await signIn(page, ledger.admin);
+  await page.goto("/dashboard/settings");
+  await page.getByLabel("Default currency").selectOption("GBP");
+  await expect(page.getByText("Unsaved changes: the API still follows the saved settings.")).toBeVisible();
+
+  const asked: string[] = [];
+  page.once("dialog", (dialog) => {
+    asked.push(dialog.message());
+    void dialog.dismiss();
+  });
+  await page.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name: "Overview", exact: true }).click();
+  await expect.poll(() => asked.length).toBe(1);
+  expect(asked[0]).toContain("not saved");
+  await expect(page).toHaveURL(/\/dashboard\/settings$/);
+  await expect(page.getByLabel("Default currency")).toHaveValue("GBP");
+
+  page.once("dialog", (dialog) => void dialog.accept());
+  await page.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name: "Overview", exact: true }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+});

@@ -6,6 +6,7 @@ import { Button } from "@/components/ui/button";
 import { Field, Select } from "@/components/ui/field";
 import type { ActionState } from "./action-state";
 import { useFormAction } from "./use-form-action";
+import { useLeaveGuard } from "./use-leave-guard";
 
 export interface SettingsFormValues {
   apiPurchasesEnabled: boolean;
@@ -35,6 +36,7 @@ export function SettingsForm({ saved, methods, canEdit, action }: {
     currency !== saved.currency ||
     (methods !== null && methodId !== saved.defaultPaymentMethodId);
   const fields = state && !state.ok ? (state.fields ?? {}) : {};
+  useLeaveGuard(dirty && !pending, "Your Settings changes are not saved. Leave this page without saving them?");
 
   return (
     <form onSubmit={onSubmit} className="space-y-6" aria-describedby={canEdit ? undefined : "settings-readonly"}>
