@@ -52,8 +52,14 @@ export default defineConfig({
       ? [{ name: "stripe-dashboard", testMatch: "**/e2e/stripe/**/*.spec.ts", use: browser }]
       : [
           { name: "dashboard", testMatch: "**/e2e/dashboard/**/*.spec.ts", use: browser },
+          // The main journeys again on a phone: 390 px wide, touch.
+          {
+            name: "phone",
+            testMatch: "**/e2e/phone/**/*.spec.ts",
+            use: { ...browser, viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 },
+          },
           // `next dev` started twice: it compiles on both cores, so it runs once the rest is done.
-          { name: "dev", testMatch: "**/e2e/dev/**/*.spec.ts", use: browser, dependencies: ["api", "dashboard"] },
+          { name: "dev", testMatch: "**/e2e/dev/**/*.spec.ts", use: browser, dependencies: ["api", "dashboard", "phone"] },
         ]),
   ],
   webServer: {

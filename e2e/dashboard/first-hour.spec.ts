@@ -3,7 +3,7 @@ import { headerBalance, readBuyFixtures, signIn } from "./buy.fixtures";
 
 /*
  * What a new user met in their first hour: a dead-end home page, a missing favicon, bare 404s, a
- * header balance that went stale, and tabs cut off on a phone.
+ * header balance that went stale. (Phones have their own project: e2e/phone.)
  */
 
 test("the home page says what the product is and leads to sign-in and the API documentation", async ({ page }) => {
@@ -59,25 +59,6 @@ test("the header balance is current after a purchase through the API and a move 
   await nav.getByRole("link", { name: "Limits", exact: true }).click();
   await expect(page).toHaveURL(/\/dashboard\/limits$/);
   await expect.poll(() => headerBalance(page)).toBe(before + 250);
-});
-
-test.describe("on a phone", () => {
-  test.use({ viewport: { width: 390, height: 844 } });
-
-  test("every tab is reachable and no page scrolls sideways", async ({ page }) => {
-    const { ledger } = readBuyFixtures();
-    await signIn(page, ledger.admin);
-    const tabs = ["Overview", "Buy Points", "History", "Payment details", "Settings", "API keys", "Limits", "Members"];
-    const nav = page.getByRole("navigation", { name: "Dashboard" });
-    for (const name of tabs) {
-      const tab = nav.getByRole("link", { name, exact: true });
-      await expect(tab).toBeInViewport();
-      await tab.click();
-      await expect(tab).toHaveAttribute("aria-current", "page");
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-      expect(overflow, `${name} scrolls sideways`).toBeLessThanOrEqual(0);
-    }
-  });
 });
 
 test("leaving Settings with unsaved changes asks first; staying keeps them", async ({ page }) => {

@@ -1,0 +1,143 @@
+import type { Page } from "@playwright/test";
+import { expect, test } from "../fixtures";
+import type { AccountFixtureOrganization } from "../dashboard/account.fixtures";
+import { accountFixtures, signIn } from "../dashboard/journey-helpers";
+
+/*
+ * The main journeys of an admin on a phone (the `phone` project: 390 x 844, touch), with the
+ * `phone` organisation (a Visa that pays, a Visa that declines). After every step the page must
+ * fit the screen: nothing scrolls sideways, and what the step needs is on screen when scrolled to.
+ * The tests run in order in one worker: each reads the balance the one before left.
+ */
+
+test.describe.configure({ mode: "serial" });
+
+let org: AccountFixtureOrganization;
+
+test.beforeAll(() => {
+  org = accountFixtures().phone;
+});
+
+test.beforeEach(async ({ page }) => {
+  await signIn(page, org.admin);
+});
+
+/** How far the page scrolls sideways: 0 when it fits a phone's width. */
+async function expectFitsTheScreen(page: Page, where: string): Promise<void> {
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow, `${where} scrolls sideways`).toBeLessThanOrEqual(0);
+}
+
+async function headerBalance(page: Page): Promise<number> {
+  const text = await page.getByTestId("points-balance").textContent();
+  return Number((text ?? "").replace(/[^0-9]/g, ""));
+}
+
+const nav = (page: Page) => page.getByRole("navigation", { name: "Dashboard" });
+
+test("every tab can be reached by touch, and no page scrolls sideways", async ({ page }) => {
+  const tabs = ["Overview", "Buy Points", "History", "Payment details", "Settings", "API keys", "Limits", "Members"];
+  for (const name of tabs) {
+    // The tabs wrap onto more lines rather than scroll: each is on screen without a hidden swipe.
+    const tab = nav(page).getByRole("link", { name, exact: true });
+    await expect(tab).toBeInViewport();
+    await tab.tap();
+    await expect(tab).toHaveAttribute("aria-current", "page");
+    await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+    await expectFitsTheScreen(page, name);
+  }
+});
+
+test("buy a bundle: choose, review, pay; the balance and History follow", async ({ page }) => {
+  const before = await headerBalance(page);
+  await nav(page).getByRole("link", { name: "Buy Points", exact: true }).tap();
+  await expectFitsTheScreen(page, "Buy Points");
+  await page.locator('label[for="bundle-250"]').tap();
+  await page.getByRole("radio", { name: /•••• 4242/ }).check();
+  const reviewButton = page.getByRole("button", { name: "Review purchase" });
+  await reviewButton.scrollIntoViewIfNeeded();
+  await reviewButton.tap();
+  await expect(page.getByRole("heading", { name: "Confirm your purchase" })).toBeVisible();
+  await expectFitsTheScreen(page, "the review");
+  const reference = await page.locator('input[name="reference"]').inputValue();
+  await page.getByRole("button", { name: /^Buy 250 Points/ }).tap();
+
+  const outcome = page.getByTestId("purchase-outcome");
+  await expect(outcome).toHaveAttribute("data-status", "paid");
+  await expectFitsTheScreen(page, "the paid purchase");
+  expect(await headerBalance(page)).toBe(before + 250);
+
+  await nav(page).getByRole("link", { name: "History", exact: true }).tap();
+  const row = page.locator(`[data-testid="top-up-row"][data-reference="${reference}"]`);
+  await expect(row).toHaveCount(1);
+  await expect(row).toContainText("Paid");
+  await expectFitsTheScreen(page, "History");
+});
+
+test("a declined card says why on a phone too, and adds nothing", async ({ page }) => {
+  const before = await headerBalance(page);
+  await page.goto("/dashboard/buy");
+  await page.locator('label[for="bundle-100"]').tap();
+  await page.getByRole("radio", { name: /•••• 0002/ }).check();
+  await page.getByRole("button", { name: "Review purchase" }).tap();
+  await page.getByRole("button", { name: /^Buy 100 Points/ }).tap();
+  await expect(page.getByTestId("purchase-outcome")).toHaveAttribute("data-status", "failed");
+  await expect(page.getByTestId("outcome-reason")).toHaveText("Your card was declined.");
+  await expectFitsTheScreen(page, "the declined purchase");
+  expect(await headerBalance(page)).toBe(before);
+});
+
+test("copy a payment method ID for the API", async ({ page, context }) => {
+  await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+  const visa = org.paymentMethods.find((method) => method.kind === "visa");
+  if (!visa) throw new Error("The phone organisation has no Visa.");
+  await page.goto("/dashboard/payment-details");
+  await expectFitsTheScreen(page, "Payment details");
+  const card = page.getByRole("region", { name: visa.label });
+  await expect(card.getByTestId("payment-method-id")).toHaveText(visa.id);
+  await card.getByRole("button", { name: /^Copy ID/ }).tap();
+  await expect(card.getByRole("button", { name: "Copied" })).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(visa.id);
+});
+
+test("save settings, then create an API key that is shown once", async ({ page }) => {
+  await page.goto("/dashboard/settings");
+  await expectFitsTheScreen(page, "Settings");
+  await page.getByLabel("Default currency").selectOption("EUR");
+  await page.getByRole("button", { name: "Save settings" }).tap();
+  await expect(page.getByText("Settings saved")).toBeVisible();
+  await page.reload();
+  await expect(page.getByLabel("Default currency")).toHaveValue("EUR");
+
+  await nav(page).getByRole("link", { name: "API keys", exact: true }).tap();
+  await page.getByRole("button", { name: "Create API key" }).tap();
+  const shown = page.getByTestId("new-api-key-value");
+  await expect(shown).toHaveText(/^pts_/);
+  await expectFitsTheScreen(page, "API keys with a new key shown");
+  // The whole key can be read (or selected) on a phone: it wraps instead of running off the screen.
+  const box = await shown.boundingBox();
+  expect(box, "the new key is laid out").not.toBeNull();
+  expect((box?.x ?? 0) + (box?.width ?? 0)).toBeLessThanOrEqual(390);
+});
+
+test("add a member, whose password is shown once; Limits reads plainly", async ({ page }) => {
+  await page.goto("/dashboard/members");
+  const email = `phone-${Date.now().toString(36)}@e2e-account.example`;
+  await page.getByLabel("Email").fill(email);
+  await page.getByRole("button", { name: "Add person" }).tap();
+  await expect(page.getByTestId("new-member-password")).toBeVisible();
+  await expect(page.getByTestId("member-row").filter({ hasText: email })).toHaveCount(1);
+  await expectFitsTheScreen(page, "Members with a new member");
+
+  await nav(page).getByRole("link", { name: "Limits", exact: true }).tap();
+  await expect(page.getByRole("heading", { name: "Limits", level: 1 })).toBeVisible();
+  await expectFitsTheScreen(page, "Limits");
+});
+
+test("sign out from a phone", async ({ page }) => {
+  const signOut = page.getByRole("button", { name: "Sign out" });
+  await signOut.scrollIntoViewIfNeeded();
+  await signOut.tap();
+  await expect(page.getByText("You have been signed out.")).toBeVisible();
+  await expectFitsTheScreen(page, "the sign-in page");
+});
