@@ -34,7 +34,8 @@ const PORT = Number(process.env.E2E_PORT ?? 3100);
 const ROOT = process.cwd();
 const ARTIFACTS = path.join(ROOT, "e2e", ".artifacts");
 const FIXTURES_FILE = path.join(ARTIFACTS, "fixtures.json");
-const NEXT_BIN = path.join(ROOT, "node_modules", ".bin", "next");
+/** What `npm run build` and `npm start` run (package.json): the Next.js CLI with our defaults. */
+const NEXT = path.join(ROOT, "scripts", "next.mjs");
 
 const ALL_CARDS = ["visa", "mastercard", "declined", "insufficient_funds", "authentication_required", "processing", "expired"];
 const enabledUsd = { currency: "USD", apiPurchasesEnabled: true } as const;
@@ -171,7 +172,7 @@ async function provision(backend: Backend, stripe: StripeBackend | null): Promis
 function ensureBuilt(): void {
   if (fs.existsSync(path.join(ROOT, ".next", "BUILD_ID"))) return;
   console.log("[e2e] .next/BUILD_ID is missing: running next build first.");
-  const built = spawnSync(NEXT_BIN, ["build"], {
+  const built = spawnSync(process.execPath, [NEXT, "build"], {
     stdio: "inherit",
     env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
   });
@@ -231,7 +232,7 @@ async function main(): Promise<void> {
   else delete env.PGLITE_DIR;
   delete env.TEST_DATABASE_URL;
 
-  child = spawn(NEXT_BIN, ["start", "-p", String(PORT)], { stdio: "inherit", env });
+  child = spawn(process.execPath, [NEXT, "start", "-p", String(PORT)], { stdio: "inherit", env });
   child.on("exit", (code, signal) => {
     void cleanup().then(() => process.exit(code ?? (signal ? 1 : 0)));
   });

@@ -27,7 +27,7 @@ test.describe("starting in production", () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "points-nosecret-"));
     const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: "production", PGLITE_DIR: path.join(dir, "pglite") };
     for (const name of ["AUTH_SECRET", "NEXTAUTH_SECRET", "DATABASE_URL", "TEST_DATABASE_URL"]) delete env[name];
-    const child = spawn(path.join(process.cwd(), "node_modules", ".bin", "next"), ["start", "-p", "3190"], { env });
+    const child = spawn(process.execPath, [path.join(process.cwd(), "scripts", "next.mjs"), "start", "-p", "3190"], { env });
     let output = "";
     child.stdout.on("data", (chunk) => {
       output += chunk;
