@@ -4,8 +4,9 @@ import type { BillingProvider } from "@/lib/billing/provider";
 import type { Clock } from "@/lib/clock";
 import { type Database, type Db, openDatabase } from "@/lib/db/client";
 import { migratePglite } from "@/lib/db/migrate";
+import { beginAuthentication, completeSimulatedAuthentication } from "@/lib/points/complete-authentication";
 import { PointsError } from "@/lib/points/errors";
-import type { PurchaseResult } from "@/lib/points/purchase";
+import { type PurchaseResult, resolveTopUp } from "@/lib/points/purchase";
 import type { Services } from "@/lib/points/services";
 import type { FakeStripe } from "./fake-stripe/server";
 import { type ChargeLog, type ProviderName, type ProviderProbe, simulatedProbe, stripeProbe } from "./provider-probe";
@@ -301,8 +302,6 @@ export async function completeAuthenticationInDashboard(
   services: Services,
   input: { organizationId: string; topUpId: string; succeed: boolean },
 ): Promise<PurchaseResult> {
-  const { beginAuthentication, completeSimulatedAuthentication } = await import("@/lib/points/complete-authentication");
-  const { resolveTopUp } = await import("@/lib/points/purchase");
   if (services.provider.name === "simulated") return completeSimulatedAuthentication(services, input);
   const returnUrl = `http://127.0.0.1:3000/dashboard/buy/${input.topUpId}/return`;
   const started = await beginAuthentication(services, { ...input, returnUrl });
