@@ -1,18 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Organization } from "@/lib/db/schema";
-import { randomString } from "@/lib/ids";
 import { eq } from "drizzle-orm";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { Organization } from "@/lib/db/schema";
 import { topUps } from "@/lib/db/schema";
+import { randomString } from "@/lib/ids";
 import {
   createTestContext,
   faultyProvider,
   openInstance,
   patchProvider,
+  providers,
+  type ProviderTestContext,
   slowProvider,
-  type TestContext,
   withProvider,
 } from "@/lib/testing/harness";
-import { ledgerState } from "@/lib/testing/invariants";
+import { expectInvariants, ledgerState } from "@/lib/testing/invariants";
 import type { Bundle } from "./catalog";
 import { PointsError } from "./errors";
 import { createOrganization, type OrganizationSettings } from "./organizations";
@@ -23,14 +24,15 @@ import type { Services } from "./services";
  * These races only mean something on a real Postgres server with real connection pools:
  * two "instances" here are two independent pools (and provider objects) on one database,
  * as two app servers would be. The provider is slowed down so requests overlap the charge.
+ * With Stripe, both instances have SDK clients of their own on the same Stripe test server.
  */
-describe("concurrent purchases on Postgres across two instances", () => {
-  let first: TestContext;
-  let second: TestContext;
+describe.each(providers())("concurrent purchases on Postgres across two instances (%s provider)", (provider) => {
+  let first: ProviderTestContext;
+  let second: ProviderTestContext;
   let instances: Services[];
 
   beforeAll(async () => {
-    first = await createTestContext("postgres", { maxConnections: 25 });
+    first = await createTestContext("postgres", { maxConnections: 25, provider });
     second = await openInstance(first);
     instances = [first, second].map((ctx) => ({ ...ctx, provider: slowProvider(ctx.provider, 150) }));
   });
@@ -39,6 +41,13 @@ describe("concurrent purchases on Postgres across two instances", () => {
     await first?.close();
   });
 
+  const organizationsThisTest: string[] = [];
+  afterEach(async () => {
+    first.probe.reset();
+    for (const id of organizationsThisTest.splice(0)) await expectInvariants(first, id);
+  });
+  const ledgerOf = (organizationId: string) => ledgerState(first.db, organizationId, first.probe);
+
   async function newOrganization(settings: OrganizationSettings = {}): Promise<Organization> {
     const created = await createOrganization(first, {
       name: `Race ${randomString(4)}`,
@@ -46,6 +55,7 @@ describe("concurrent purchases on Postgres across two instances", () => {
       cards: ["visa"],
       defaultCardIndex: 0,
     });
+    organizationsThisTest.push(created.organization.id);
     return created.organization;
   }
 
@@ -77,8 +87,10 @@ describe("concurrent purchases on Postgres across two instances", () => {
     const ids = new Set(results.map((result) => (result instanceof PointsError ? null : result.topUp.id)));
     expect(ids.size).toBe(1);
 
-    const state = await ledgerState(first.db, organization.id);
+    const state = await ledgerOf(organization.id);
     expect(state).toMatchObject({ charges: 1, credits: 1, paidTopUps: 1, balance: 250, ledgerSum: 250 });
+    // Not one replayed charge either: only the lease holder ever sent it.
+    expect(first.probe.chargeRequests(organization.billingCustomerId)).toHaveLength(1);
     expect(state.miscredited + state.strayCredits).toBe(0);
   });
 
@@ -88,7 +100,7 @@ describe("concurrent purchases on Postgres across two instances", () => {
     const results = await race(organization, requests);
 
     expect(results.every((result) => !(result instanceof PointsError) && result.outcome === "paid_now")).toBe(true);
-    const state = await ledgerState(first.db, organization.id);
+    const state = await ledgerOf(organization.id);
     expect(state).toMatchObject({ charges: 50, credits: 50, paidTopUps: 50, balance: 5000, ledgerSum: 5000 });
   });
 
@@ -101,7 +113,7 @@ describe("concurrent purchases on Postgres across two instances", () => {
     const refused = results.filter((result) => result instanceof PointsError && result.code === "limit_exceeded");
     expect(paid).toHaveLength(10);
     expect(refused).toHaveLength(10);
-    const state = await ledgerState(first.db, organization.id);
+    const state = await ledgerOf(organization.id);
     expect(state).toMatchObject({ charges: 10, balance: 1000, ledgerSum: 1000 });
   });
 
@@ -118,8 +130,9 @@ describe("concurrent purchases on Postgres across two instances", () => {
         ["paid_now", "paid", "purchase_in_progress", "reference_conflict"].includes(outcome),
       ),
     ).toBe(true);
-    const state = await ledgerState(first.db, organization.id);
+    const state = await ledgerOf(organization.id);
     expect(state.charges).toBe(1);
+    expect(first.probe.chargeRequests(organization.billingCustomerId)).toHaveLength(1);
     expect(state.credits).toBe(1);
   });
 
@@ -132,7 +145,7 @@ describe("concurrent purchases on Postgres across two instances", () => {
       (result) => result instanceof PointsError && result.code === "frequency_limit_reached",
     );
     expect(limited).toHaveLength(7);
-    expect((await ledgerState(first.db, organization.id)).charges).toBe(5);
+    expect((await ledgerOf(organization.id)).charges).toBe(5);
   });
 
   it("lets exactly one of a live retry and the reconciler take over a run-out lease", async () => {
@@ -192,6 +205,6 @@ describe("concurrent purchases on Postgres across two instances", () => {
     release();
     expect((await reconciler)?.outcome).toBe("paid_now");
     expect(providerCalls).toBe(1);
-    expect(await ledgerState(first.db, organization.id)).toMatchObject({ charges: 1, credits: 1, balance: 100 });
+    expect(await ledgerOf(organization.id)).toMatchObject({ charges: 1, credits: 1, balance: 100 });
   });
 });

@@ -1,8 +1,8 @@
-import { expectBooksBalance } from "@/lib/testing/invariants";
 import { eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { topUps } from "@/lib/db/schema";
-import { backends, createTestContext, type TestContext } from "@/lib/testing/harness";
+import { backendsAndProviders, createTestContext, type ProviderTestContext } from "@/lib/testing/harness";
+import { expectInvariants } from "@/lib/testing/invariants";
 import { PointsError } from "./errors";
 import {
   createOrganization,
@@ -17,19 +17,21 @@ import type { TopUpRequest } from "./top-up-request";
 const SECOND = 1_000;
 const HOUR = 3_600 * SECOND;
 
-describe.each(backends())("organisation limits and rate limits on %s", (backend) => {
-  let ctx: TestContext;
+describe.each(backendsAndProviders())("organisation limits and rate limits on %s with the %s provider", (backend, provider) => {
+  let ctx: ProviderTestContext;
   beforeAll(async () => {
-    ctx = await createTestContext(backend);
+    ctx = await createTestContext(backend, { provider });
   });
   afterAll(async () => {
     await ctx?.close();
   });
 
-  // Whatever a limit test did, the books of every organisation it touched still balance.
+  // Whatever a limit test did, the books of every organisation it touched still balance, and the
+  // provider holds one succeeded payment per paid top-up.
   const createdThisTest: string[] = [];
   afterEach(async () => {
-    for (const id of createdThisTest.splice(0)) await assertBooksBalance(id);
+    ctx.probe.reset();
+    for (const id of createdThisTest.splice(0)) await expectInvariants(ctx, id);
   });
 
   async function newOrg(settings: OrganizationSettings, input: Omit<CreateOrganizationInput, "name" | "settings"> = {}) {
@@ -64,17 +66,13 @@ describe.each(backends())("organisation limits and rate limits on %s", (backend)
     return (await ctx.db.select({ id: topUps.id }).from(topUps).where(eq(topUps.organizationId, organizationId))).length;
   }
 
-  const assertBooksBalance = (organizationId: string) => expectBooksBalance(ctx.db, organizationId);
-
   /** A refused purchase leaves no trace: no top-up row and no charge at the provider. */
   async function expectNothingRecorded(
     created: { organization: { id: string; billingCustomerId: string } },
     expected: { topUps: number; payments: number },
   ): Promise<void> {
     expect(await topUpCount(created.organization.id)).toBe(expected.topUps);
-    expect(await ctx.provider.countPayments({ customerId: created.organization.billingCustomerId })).toBe(
-      expected.payments,
-    );
+    expect(await ctx.probe.countPayments(created.organization.billingCustomerId)).toBe(expected.payments);
   }
 
   describe("the order of checks", () => {

@@ -1,15 +1,16 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { simPaymentMethods, topUps } from "@/lib/db/schema";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { topUps } from "@/lib/db/schema";
 import {
-  backends,
+  backendsAndProviders,
   createTestContext,
   expectPointsError,
   patchProvider,
-  type TestContext,
+  type ProviderTestContext,
   TestClock,
   withProvider,
 } from "@/lib/testing/harness";
+import { expectInvariants } from "@/lib/testing/invariants";
 import { createOrganization, type CreateOrganizationInput } from "./organizations";
 import { listUsablePaymentMethods, type PaymentMethod, resolvePaymentMethod } from "./payment-methods";
 import { purchasePoints, resolveCurrency } from "./purchase";
@@ -69,24 +70,41 @@ describe("resolvePaymentMethod on a given list", () => {
   });
 });
 
-describe.each(backends())("payment methods on %s", (backend) => {
-  let ctx: TestContext;
+describe.each(backendsAndProviders())("payment methods on %s with the %s provider", (backend, provider) => {
+  let ctx: ProviderTestContext;
   beforeAll(async () => {
-    ctx = await createTestContext(backend);
+    ctx = await createTestContext(backend, { provider });
   });
   afterAll(async () => {
     await ctx?.close();
   });
 
-  const newOrg = (input: Omit<CreateOrganizationInput, "name"> = {}) =>
-    createOrganization(ctx, {
-      name: "Payment Methods Ltd",
-      ...input,
-      settings: { apiPurchasesEnabled: true, currency: "USD", ...input.settings },
-    });
+  const createdThisTest: string[] = [];
+  afterEach(async () => {
+    ctx.probe.reset();
+    for (const id of createdThisTest.splice(0)) await expectInvariants(ctx, id);
+  });
 
-  async function setExpiry(paymentMethodId: string, expMonth: number, expYear: number): Promise<void> {
-    await ctx.db.update(simPaymentMethods).set({ expMonth, expYear }).where(eq(simPaymentMethods.id, paymentMethodId));
+  /** An organisation with its cards; `outage` makes the provider unable to list them. */
+  async function newOrg(input: Omit<CreateOrganizationInput, "name" | "simulateOutage"> & { outage?: boolean } = {}) {
+    const { outage, ...rest } = input;
+    const created = await createOrganization(ctx, {
+      name: "Payment Methods Ltd",
+      ...rest,
+      settings: { apiPurchasesEnabled: true, currency: "USD", ...rest.settings },
+    });
+    createdThisTest.push(created.organization.id);
+    if (outage) await ctx.probe.setOutage(created.organization.billingCustomerId, true);
+    return created;
+  }
+
+  async function setExpiry(
+    organization: { billingCustomerId: string },
+    paymentMethodId: string,
+    expMonth: number,
+    expYear: number,
+  ): Promise<void> {
+    await ctx.probe.setCardExpiry(organization.billingCustomerId, paymentMethodId, expMonth, expYear);
   }
 
   function idOf(methods: { id: string }[], index: number): string {
@@ -112,22 +130,22 @@ describe.each(backends())("payment methods on %s", (backend) => {
     it("keeps a card that expires this month and drops one that expired last month", async () => {
       // The TestClock starts on 2026-11-22.
       const { organization, paymentMethods } = await newOrg({ cards: ["visa", "mastercard"] });
-      await setExpiry(idOf(paymentMethods, 0), 11, 2026);
-      await setExpiry(idOf(paymentMethods, 1), 10, 2026);
+      await setExpiry(organization, idOf(paymentMethods, 0), 11, 2026);
+      await setExpiry(organization, idOf(paymentMethods, 1), 10, 2026);
       const methods = await listUsablePaymentMethods(ctx, organization);
       expect(methods.map((m) => m.id)).toEqual([idOf(paymentMethods, 0)]);
     });
 
     it("keeps a card through the last second of its expiry month and drops it at the next month", async () => {
       const { organization, paymentMethods } = await newOrg({ cards: ["visa"] });
-      await setExpiry(idOf(paymentMethods, 0), 12, 2026);
+      await setExpiry(organization, idOf(paymentMethods, 0), 12, 2026);
       const at = (iso: string): Services => ({ ...ctx, clock: new TestClock(Date.parse(iso)) });
       expect(await listUsablePaymentMethods(at("2026-12-31T23:59:59.999Z"), organization)).toHaveLength(1);
       expect(await listUsablePaymentMethods(at("2027-01-01T00:00:00.000Z"), organization)).toHaveLength(0);
     });
 
     it("turns a provider outage into payment_methods_unavailable (502) with a Retry-After", async () => {
-      const { organization } = await newOrg({ cards: ["visa"], defaultCardIndex: 0, simulateOutage: true });
+      const { organization } = await newOrg({ cards: ["visa"], defaultCardIndex: 0, outage: true });
       const error = await pointsError(() => listUsablePaymentMethods(ctx, organization));
       expect(error.code).toBe("payment_methods_unavailable");
       expect(error.status).toBe(502);
@@ -238,19 +256,19 @@ describe.each(backends())("payment methods on %s", (backend) => {
       );
       expect(error.code).toBe("invalid_payment_method");
       expect(await topUpCount(mine.organization.id)).toBe(0);
-      expect(await ctx.provider.countPayments({ customerId: mine.organization.billingCustomerId })).toBe(0);
-      expect(await ctx.provider.countPayments({ customerId: theirs.organization.billingCustomerId })).toBe(0);
+      expect(await ctx.probe.countPayments(mine.organization.billingCustomerId)).toBe(0);
+      expect(await ctx.probe.countPayments(theirs.organization.billingCustomerId)).toBe(0);
     });
 
     it("answers payment_methods_unavailable during an outage without recording or charging anything", async () => {
-      const { organization } = await newOrg({ cards: ["visa"], defaultCardIndex: 0, simulateOutage: true });
+      const { organization } = await newOrg({ cards: ["visa"], defaultCardIndex: 0, outage: true });
       const error = await pointsError(() =>
         purchasePoints(ctx, { organization, request: { points: 100, reference: "outage" }, source: "api" }),
       );
       expect(error.code).toBe("payment_methods_unavailable");
       expect(error.retryAfterSeconds).toBeGreaterThan(0);
       expect(await topUpCount(organization.id)).toBe(0);
-      expect(await ctx.provider.countPayments({ customerId: organization.billingCustomerId })).toBe(0);
+      expect(await ctx.probe.countPayments(organization.billingCustomerId)).toBe(0);
     });
 
     it("answers currency_required before asking the provider for payment methods", async () => {
@@ -258,7 +276,7 @@ describe.each(backends())("payment methods on %s", (backend) => {
       const { organization } = await newOrg({
         cards: ["visa"],
         defaultCardIndex: 0,
-        simulateOutage: true,
+        outage: true,
         settings: { currency: null },
       });
       const error = await pointsError(() =>

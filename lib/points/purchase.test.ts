@@ -1,12 +1,19 @@
-import { expectBooksBalance } from "@/lib/testing/invariants";
 import { eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { PriceTable } from "@/lib/billing/provider";
 import { SIMULATED_PRICES } from "@/lib/billing/simulated";
-import { pointsLedger, simPayments, topUps } from "@/lib/db/schema";
-import { backends, createTestContext, patchProvider, type TestContext, withProvider, expectPointsError } from "@/lib/testing/harness";
+import { pointsLedger, topUps } from "@/lib/db/schema";
+import {
+  backendsAndProviders,
+  completeAuthenticationInDashboard,
+  createTestContext,
+  expectPointsError,
+  patchProvider,
+  type ProviderTestContext,
+  withProvider,
+} from "@/lib/testing/harness";
+import { expectInvariants } from "@/lib/testing/invariants";
 import { BUNDLES, CURRENCIES } from "./catalog";
-import { completeSimulatedAuthentication } from "./complete-authentication";
 import { createOrganization, type CreateOrganizationInput, getOrganization } from "./organizations";
 import { listUsablePaymentMethods } from "./payment-methods";
 import { type PurchaseResult, purchasePoints } from "./purchase";
@@ -14,20 +21,23 @@ import type { Services } from "./services";
 import { toTopUpJson } from "./top-up-json";
 import type { TopUpRequest } from "./top-up-request";
 
-describe.each(backends())("purchasePoints on %s", (backend) => {
-  let ctx: TestContext;
+// The Stripe test server is priced as `npm run points -- stripe setup-prices` prices it: SIMULATED_PRICES.
+describe.each(backendsAndProviders())("purchasePoints on %s with the %s provider", (backend, provider) => {
+  let ctx: ProviderTestContext;
   beforeAll(async () => {
-    ctx = await createTestContext(backend);
+    ctx = await createTestContext(backend, { provider });
   });
   afterAll(async () => {
     await ctx?.close();
   });
 
-  // Every organisation a test creates is checked afterwards: whatever the test did, the books balance.
+  // Every organisation a test creates is checked afterwards: whatever the test did, the books
+  // balance, and the provider holds one succeeded payment per paid top-up and none for the others.
   const createdThisTest: string[] = [];
   afterEach(async () => {
+    ctx.probe.reset();
     const ids = createdThisTest.splice(0);
-    for (const id of ids) await assertBooksBalance(id);
+    for (const id of ids) await expectInvariants(ctx, id);
   });
 
   async function newOrg(input: Omit<CreateOrganizationInput, "name"> = {}) {
@@ -63,14 +73,17 @@ describe.each(backends())("purchasePoints on %s", (backend) => {
 
   const pointsError = expectPointsError;
 
-  const assertBooksBalance = (organizationId: string) => expectBooksBalance(ctx.db, organizationId);
-
   async function ledgerRows(organizationId: string) {
     return ctx.db.select().from(pointsLedger).where(eq(pointsLedger.organizationId, organizationId));
   }
 
   async function paymentsOf(customerId: string): Promise<number> {
-    return ctx.provider.countPayments({ customerId });
+    return ctx.probe.countPayments(customerId);
+  }
+
+  /** Charge requests that reached the provider for this customer: a replay must send none. */
+  function chargesSent(customerId: string): number {
+    return ctx.probe.chargeRequests(customerId).length;
   }
 
   describe("a new purchase", () => {
@@ -101,6 +114,28 @@ describe.each(backends())("purchasePoints on %s", (backend) => {
       expect(ledger[0]).toMatchObject({ topUpId: result.topUp.id, delta: 250, balanceAfter: 250 });
       expect((await getOrganization(ctx.db, created.organization.id))?.pointsBalance).toBe(250);
       expect(await paymentsOf(created.organization.billingCustomerId)).toBe(1);
+
+      // One charge, under the purchase's own key, for the provider's price, and its payment recorded.
+      const customerId = created.organization.billingCustomerId;
+      expect(ctx.probe.chargeRequests(customerId)).toEqual([
+        {
+          idempotencyKey: `topup_${result.topUp.id}`,
+          customerId,
+          paymentMethodId: cardId(created, 0),
+          amount: SIMULATED_PRICES.USD[250],
+          currency: "USD",
+          metadata: { top_up_id: result.topUp.id, organization_id: created.organization.id, reference: "first" },
+        },
+      ]);
+      expect(result.topUp.providerIdempotencyKey).toBe(`topup_${result.topUp.id}`);
+      expect(await ctx.probe.payment(result.topUp.providerPaymentId ?? "")).toMatchObject({
+        state: "succeeded",
+        topUpId: result.topUp.id,
+        customerId,
+        paymentMethodId: cardId(created, 0),
+        amount: SIMULATED_PRICES.USD[250],
+        currency: "USD",
+      });
     });
 
     it("adds to an existing balance and records the balance after each credit", async () => {
@@ -130,10 +165,9 @@ describe.each(backends())("purchasePoints on %s", (backend) => {
             currency,
             amount: SIMULATED_PRICES[currency][points],
           });
-          const [payment] = await ctx.db
-            .select()
-            .from(simPayments)
-            .where(eq(simPayments.idempotencyKey, result.topUp.providerIdempotencyKey));
+          const [sent] = ctx.probe.chargeRequests(created.organization.billingCustomerId).slice(-1);
+          expect(sent?.idempotencyKey).toBe(result.topUp.providerIdempotencyKey);
+          const payment = await ctx.probe.payment(result.topUp.providerPaymentId ?? "");
           expect({ amount: payment?.amount, currency: payment?.currency }).toEqual({
             amount: SIMULATED_PRICES[currency][points],
             currency,
@@ -175,6 +209,7 @@ describe.each(backends())("purchasePoints on %s", (backend) => {
       expect(again.pointsBalance).toBe(100);
       expect(toTopUpJson(again.topUp)).toEqual(toTopUpJson(first.topUp));
       expect(await paymentsOf(created.organization.billingCustomerId)).toBe(1);
+      expect(chargesSent(created.organization.billingCustomerId)).toBe(1);
     });
 
     it("is the same purchase when the omitted currency and method resolve to the values sent now", async () => {
@@ -262,6 +297,7 @@ describe.each(backends())("purchasePoints on %s", (backend) => {
       expect(replay.replayed).toBe(true);
       expect(replay.topUp.id).toBe(result.topUp.id);
       expect(await paymentsOf(created.organization.billingCustomerId)).toBe(1);
+      expect(chargesSent(created.organization.billingCustomerId)).toBe(1);
       expect(await ledgerRows(created.organization.id)).toEqual([]);
     });
 
@@ -296,8 +332,9 @@ describe.each(backends())("purchasePoints on %s", (backend) => {
       expect(stillWaiting.topUp.providerPaymentId).toBe(first.topUp.providerPaymentId);
       expect(await ledgerRows(orgId)).toEqual([]);
 
-      const completed = await completeSimulatedAuthentication(ctx, { organizationId: orgId, topUpId: first.topUp.id, succeed: true });
+      const completed = await completeAuthenticationInDashboard(ctx, { organizationId: orgId, topUpId: first.topUp.id, succeed: true });
       expect(completed.outcome).toBe("paid_now");
+      expect(completed.topUp.providerPaymentId).toBe(first.topUp.providerPaymentId);
       expect(completed.pointsBalance).toBe(500);
       expect(completed.topUp.status).toBe("paid");
       expect(toTopUpJson(completed.topUp).failure).toBeNull();
@@ -306,7 +343,9 @@ describe.each(backends())("purchasePoints on %s", (backend) => {
       expect(afterwards.outcome).toBe("paid");
       expect(afterwards.pointsBalance).toBe(500);
       expect(await ledgerRows(orgId)).toHaveLength(1);
+      // The cardholder finished the SAME payment: no second charge was ever sent.
       expect(await paymentsOf(created.organization.billingCustomerId)).toBe(1);
+      expect(chargesSent(created.organization.billingCustomerId)).toBe(1);
     });
 
     it("fails for good when authentication fails: no credit, and a replay answers failed without charging", async () => {
@@ -314,7 +353,7 @@ describe.each(backends())("purchasePoints on %s", (backend) => {
       const orgId = created.organization.id;
       const first = await buy(orgId, { points: 100, reference: "3ds-no" });
 
-      const completed = await completeSimulatedAuthentication(ctx, { organizationId: orgId, topUpId: first.topUp.id, succeed: false });
+      const completed = await completeAuthenticationInDashboard(ctx, { organizationId: orgId, topUpId: first.topUp.id, succeed: false });
       expect(completed.outcome).toBe("failed");
       expect(completed.topUp).toMatchObject({ status: "failed", failureCode: "authentication_failed", paidAt: null });
       expect(completed.pointsBalance).toBe(0);
@@ -322,6 +361,7 @@ describe.each(backends())("purchasePoints on %s", (backend) => {
       const replay = await buy(orgId, { points: 100, reference: "3ds-no" });
       expect(replay.outcome).toBe("failed");
       expect(await paymentsOf(created.organization.billingCustomerId)).toBe(1);
+      expect(chargesSent(created.organization.billingCustomerId)).toBe(1);
     });
 
     it("cannot be completed from another organisation", async () => {
@@ -329,7 +369,7 @@ describe.each(backends())("purchasePoints on %s", (backend) => {
       const other = await newOrg();
       const first = await buy(created.organization.id, { points: 100, reference: "mine" });
       const error = await pointsError(() =>
-        completeSimulatedAuthentication(ctx, { organizationId: other.organization.id, topUpId: first.topUp.id, succeed: true }),
+        completeAuthenticationInDashboard(ctx, { organizationId: other.organization.id, topUpId: first.topUp.id, succeed: true }),
       );
       expect(error.code).toBe("not_found");
       expect((await buy(created.organization.id, { points: 100, reference: "mine" })).outcome).toBe("awaiting_payment");
@@ -357,6 +397,8 @@ describe.each(backends())("purchasePoints on %s", (backend) => {
       expect(further.outcome).toBe("paid");
       expect(further.pointsBalance).toBe(250);
       expect(await paymentsOf(created.organization.billingCustomerId)).toBe(1);
+      // The retry asked about the same payment; it never sent the charge again.
+      expect(chargesSent(created.organization.billingCustomerId)).toBe(1);
     });
   });
 

@@ -1,17 +1,17 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import type { BillingProvider, ChargeOutcome } from "@/lib/billing/provider";
-import { simPaymentMethods, simPayments, topUps } from "@/lib/db/schema";
+import { topUps } from "@/lib/db/schema";
 import { randomString } from "@/lib/ids";
 import {
-  backends,
+  backendsAndProviders,
   createTestContext,
   faultyProvider,
   patchProvider,
-  type TestContext,
+  type ProviderTestContext,
   withProvider,
 } from "@/lib/testing/harness";
-import { expectBooksBalance, ledgerState } from "@/lib/testing/invariants";
+import { expectInvariants, ledgerState } from "@/lib/testing/invariants";
 import { listPurchasesNeedingAttention } from "./attention";
 import type { Bundle } from "./catalog";
 import { createOrganization, getOrganization, type OrganizationSettings } from "./organizations";
@@ -33,21 +33,24 @@ import type { Services } from "./services";
 const HOUR_MS = 60 * 60 * 1000;
 
 /*
- * What a real provider does and the simulated one never did on its own: authentication finished on
- * the provider's page, idempotency keys forgotten after 24 hours, answers slower than the lease,
- * calls that hang, listings that fail. Each case ends with one charge at most and the books balanced.
+ * What a real provider does: authentication finished on the provider's page, idempotency keys
+ * forgotten after 24 hours, answers slower than the lease, calls that hang, listings that fail.
+ * On both providers (the Stripe test server forgets keys and hosts the 3-D Secure page as Stripe
+ * does); each case ends with one charge at most and the books balanced.
  */
-describe.each(backends())("recovery with a real provider's behaviours (%s)", (backend) => {
-  let ctx: TestContext;
+describe.each(backendsAndProviders())("recovery with a real provider's behaviours (%s, %s provider)", (backend, provider) => {
+  let ctx: ProviderTestContext;
   beforeAll(async () => {
-    ctx = await createTestContext(backend);
+    ctx = await createTestContext(backend, { provider });
   });
   afterAll(async () => ctx?.close());
 
   const created: string[] = [];
   afterEach(async () => {
-    for (const id of created.splice(0)) await expectBooksBalance(ctx.db, id);
+    ctx.probe.reset();
+    for (const id of created.splice(0)) await expectInvariants(ctx, id);
   });
+  const ledgerOf = (organizationId: string) => ledgerState(ctx.db, organizationId, ctx.probe);
 
   async function setup(cards: string[] = ["visa"], settings: OrganizationSettings = {}) {
     const result = await createOrganization(ctx, {
@@ -101,14 +104,14 @@ describe.each(backends())("recovery with a real provider's behaviours (%s)", (ba
         expect((await buy()).outcome).toBe("awaiting_payment");
         const { providerPaymentId } = await row();
         if (!providerPaymentId) throw new Error("no payment id");
-        await ctx.provider.completeAuthentication(providerPaymentId, succeed);
+        await ctx.probe.completeAuthentication(providerPaymentId, succeed);
 
         expect(await reconcile(ctx, { minAgeMs: 60_000 })).toEqual([]); // Too fresh to look at yet.
         ctx.clock.advance(BACKOFF_BASE_MS + 1000);
         const settled = await reconcile(ctx, { minAgeMs: 60_000 });
         expect(settled.map((result) => result.topUp.status)).toEqual([status]);
         expect(await reconcile()).toEqual([]);
-        expect(await ledgerState(ctx.db, organizationId)).toMatchObject({ charges: 1, credits });
+        expect(await ledgerOf(organizationId)).toMatchObject({ charges: 1, credits });
       },
     );
   });
@@ -121,9 +124,11 @@ describe.each(backends())("recovery with a real provider's behaviours (%s)", (ba
       expect((await row()).providerPaymentId).toBeNull();
 
       ctx.clock.advance(25 * HOUR_MS); // The provider has forgotten the key: a re-send would charge again.
+      const sent = ctx.probe.chargeRequests().length;
       const retried = await buy();
       expect(retried.outcome).toBe("paid_now");
-      expect(await ledgerState(ctx.db, organizationId)).toMatchObject({ charges: 1, credits: 1, balance: 100 });
+      expect(ctx.probe.chargeRequests()).toHaveLength(sent);
+      expect(await ledgerOf(organizationId)).toMatchObject({ charges: 1, credits: 1, balance: 100 });
     });
 
     it("sends a charge under a new key, recorded first, only when no payment exists", async () => {
@@ -144,7 +149,7 @@ describe.each(backends())("recovery with a real provider's behaviours (%s)", (ba
       expect((await buy({}, withProvider(ctx, watching))).outcome).toBe("paid_now");
       expect(keysSent).toHaveLength(1);
       expect(keysSent[0]).not.toBe(originalKey);
-      expect(await ledgerState(ctx.db, organizationId)).toMatchObject({ charges: 1, credits: 1 });
+      expect(await ledgerOf(organizationId)).toMatchObject({ charges: 1, credits: 1 });
     });
 
     it("sends nothing when the provider cannot say whether a payment exists", async () => {
@@ -164,7 +169,7 @@ describe.each(backends())("recovery with a real provider's behaviours (%s)", (ba
       const retried = await quietly(() => buy({}, withProvider(ctx, blind)));
       expect(retried.outcome).toBe("unresolved");
       expect(chargesSent).toBe(0);
-      expect(await ledgerState(ctx.db, organizationId)).toMatchObject({ charges: 0, credits: 0 });
+      expect(await ledgerOf(organizationId)).toMatchObject({ charges: 0, credits: 0 });
       expect((await buy()).outcome).toBe("paid_now");
     });
   });
@@ -190,7 +195,7 @@ describe.each(backends())("recovery with a real provider's behaviours (%s)", (ba
       const result = await buy({}, withProvider(ctx, slow));
       expect(result.topUp.status).toBe("paid");
       expect((await row()).providerPaymentId).not.toBeNull();
-      expect(await ledgerState(ctx.db, organizationId)).toMatchObject({ charges: 1, credits: 1, balance: 100 });
+      expect(await ledgerOf(organizationId)).toMatchObject({ charges: 1, credits: 1, balance: 100 });
     });
   });
 
@@ -202,7 +207,7 @@ describe.each(backends())("recovery with a real provider's behaviours (%s)", (ba
       expect(first.outcome).toBe("unresolved");
       expect(first.topUp.lockedUntil).toBeNull();
       expect((await buy()).outcome).toBe("paid_now");
-      expect(await ledgerState(ctx.db, organizationId)).toMatchObject({ charges: 1, credits: 1 });
+      expect(await ledgerOf(organizationId)).toMatchObject({ charges: 1, credits: 1 });
     });
 
     it("refuses a lease that a settlement's provider calls could outlive", () => {
@@ -243,7 +248,7 @@ describe.each(backends())("recovery with a real provider's behaviours (%s)", (ba
       expect((await row("healthy")).status).toBe("paid");
       expect((await row("stuck-1")).status).toBe("processing");
       expect(delays.every((delay) => delay <= BACKOFF_CAP_MS)).toBe(true);
-      expect(await ledgerState(ctx.db, organizationId)).toMatchObject({ charges: 1, credits: 1 });
+      expect(await ledgerOf(organizationId)).toMatchObject({ charges: 1, credits: 1 });
     });
 
     it("doubles the wait after each unknown answer, up to the cap", async () => {
@@ -305,20 +310,20 @@ describe.each(backends())("recovery with a real provider's behaviours (%s)", (ba
         ["failed", "authentication_expired"],
       ]);
       const { providerPaymentId } = await row();
-      const [payment] = await ctx.db.select().from(simPayments).where(eq(simPayments.id, providerPaymentId ?? ""));
-      expect(payment?.status).toBe("failed"); // Cancelled at the provider: it can no longer be completed.
+      // Cancelled at the provider: it can no longer be completed.
+      expect((await ctx.probe.payment(providerPaymentId ?? ""))?.state).toBe("canceled");
 
       expect((await buy({ reference: "other", paymentSourceId: cardIds[1] })).outcome).toBe("paid_now");
-      expect(await ledgerState(ctx.db, organizationId)).toMatchObject({ charges: 2, credits: 1, balance: 100 });
+      expect(await ledgerOf(organizationId)).toMatchObject({ charges: 2, credits: 1, balance: 100 });
     });
 
     it("pays a purchase whose cardholder finished just before it would have expired", async () => {
       const { organizationId, buy, row } = await setup(["authentication_required"]);
       await buy();
       ctx.clock.advance(AWAITING_PAYMENT_EXPIRES_MS + 1000);
-      await ctx.provider.completeAuthentication((await row()).providerPaymentId ?? "", true);
+      await ctx.probe.completeAuthentication((await row()).providerPaymentId ?? "", true);
       expect((await buy()).outcome).toBe("paid_now");
-      expect(await ledgerState(ctx.db, organizationId)).toMatchObject({ charges: 1, credits: 1 });
+      expect(await ledgerOf(organizationId)).toMatchObject({ charges: 1, credits: 1 });
     });
   });
 
@@ -326,7 +331,7 @@ describe.each(backends())("recovery with a real provider's behaviours (%s)", (ba
     it("answers a retry from the stored purchase while the provider cannot list payment methods", async () => {
       const { buy, cardIds, organization } = await setup();
       expect((await buy()).outcome).toBe("paid_now");
-      await ctx.provider.setOutage(organization.billingCustomerId, true);
+      await ctx.probe.setOutage(organization.billingCustomerId, true);
       try {
         const replay = await buy();
         expect([replay.outcome, replay.replayed]).toEqual(["paid", true]);
@@ -334,20 +339,20 @@ describe.each(backends())("recovery with a real provider's behaviours (%s)", (ba
         // A request that is not that retry still needs the listing: 502 as before.
         await expect(buy({ reference: "new-one" })).rejects.toMatchObject({ code: "payment_methods_unavailable" });
       } finally {
-        await ctx.provider.setOutage(organization.billingCustomerId, false);
+        await ctx.probe.setOutage(organization.billingCustomerId, false);
       }
     });
 
     it("resolves a stored purchase through its payment after its card was removed", async () => {
-      const { organizationId, buy, row, cardIds } = await setup(["authentication_required"]);
+      const { organizationId, organization, buy, row, cardIds } = await setup(["authentication_required"]);
       const cardId = cardIds[0] ?? "";
       expect((await buy({ paymentSourceId: cardId })).outcome).toBe("awaiting_payment");
-      await ctx.provider.completeAuthentication((await row()).providerPaymentId ?? "", true);
-      await ctx.db.update(simPaymentMethods).set({ detachedAt: ctx.clock.now() }).where(eq(simPaymentMethods.id, cardId));
+      await ctx.probe.completeAuthentication((await row()).providerPaymentId ?? "", true);
+      await ctx.probe.detachCard(organization.billingCustomerId, cardId);
 
       expect((await buy({ paymentSourceId: cardId })).outcome).toBe("paid_now");
       expect((await buy()).outcome).toBe("paid"); // Omitted method, no card left: still the stored purchase.
-      expect(await ledgerState(ctx.db, organizationId)).toMatchObject({ charges: 1, credits: 1 });
+      expect(await ledgerOf(organizationId)).toMatchObject({ charges: 1, credits: 1 });
     });
   });
 });

@@ -1,17 +1,17 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { topUps } from "@/lib/db/schema";
 import { randomString } from "@/lib/ids";
 import {
-  backends,
+  backendsAndProviders,
   createTestContext,
   faultyProvider,
   patchProvider,
   type ProviderFault,
-  type TestContext,
+  type ProviderTestContext,
   withProvider,
 } from "@/lib/testing/harness";
-import { ledgerState } from "@/lib/testing/invariants";
+import { expectInvariants, ledgerState } from "@/lib/testing/invariants";
 import { createOrganization } from "./organizations";
 import {
   DEFAULT_LEASE_MS,
@@ -24,12 +24,19 @@ import type { Services } from "./services";
 
 const PHASES: PurchasePhase[] = ["recorded", "charge_marked", "charged", "outcome_recorded"];
 
-describe.each(backends())("recovery after a crash or a provider fault (%s)", (backend) => {
-  let ctx: TestContext;
+describe.each(backendsAndProviders())("recovery after a crash or a provider fault (%s, %s provider)", (backend, provider) => {
+  let ctx: ProviderTestContext;
   beforeAll(async () => {
-    ctx = await createTestContext(backend);
+    ctx = await createTestContext(backend, { provider });
   });
   afterAll(async () => ctx?.close());
+
+  const created: string[] = [];
+  afterEach(async () => {
+    ctx.probe.reset();
+    for (const id of created.splice(0)) await expectInvariants(ctx, id);
+  });
+  const state = (organizationId: string) => ledgerState(ctx.db, organizationId, ctx.probe);
 
   async function setup(cards: string[] = ["visa"]) {
     const { organization } = await createOrganization(ctx, {
@@ -38,6 +45,7 @@ describe.each(backends())("recovery after a crash or a provider fault (%s)", (ba
       cards,
       defaultCardIndex: 0,
     });
+    created.push(organization.id);
     const buy = (services: Services = ctx, options = {}) =>
       purchasePoints(
         services,
@@ -68,8 +76,7 @@ describe.each(backends())("recovery after a crash or a provider fault (%s)", (ba
     expect(retried.replayed).toBe(true);
     expect((await buy()).outcome).toBe("paid");
 
-    const state = await ledgerState(ctx.db, organization.id);
-    expect(state).toMatchObject({ charges: 1, credits: 1, balance: 500, ledgerSum: 500 });
+    expect(await state(organization.id)).toMatchObject({ charges: 1, credits: 1, balance: 500, ledgerSum: 500 });
   });
 
   it.each(PHASES.slice(0, 3))(
@@ -85,7 +92,7 @@ describe.each(backends())("recovery after a crash or a provider fault (%s)", (ba
       expect(await reconcileTopUps(ctx)).toEqual([]);
 
       expect((await buy()).outcome).toBe("paid");
-      expect(await ledgerState(ctx.db, organization.id)).toMatchObject({ charges: 1, credits: 1, balance: 500 });
+      expect(await state(organization.id)).toMatchObject({ charges: 1, credits: 1, balance: 500 });
     },
   );
 
@@ -99,11 +106,11 @@ describe.each(backends())("recovery after a crash or a provider fault (%s)", (ba
     const first = await buy(flaky);
     expect(first.outcome).toBe("unresolved");
     expect(first.topUp.status).toBe("processing");
-    expect((await ledgerState(ctx.db, organization.id)).charges).toBe(charged);
+    expect((await state(organization.id)).charges).toBe(charged);
 
     const retried = await buy(flaky);
     expect(retried.outcome).toBe("paid_now");
-    expect(await ledgerState(ctx.db, organization.id)).toMatchObject({ charges: 1, credits: 1, balance: 500 });
+    expect(await state(organization.id)).toMatchObject({ charges: 1, credits: 1, balance: 500 });
   });
 
   it("a failed lookup of a purchase awaiting payment keeps it awaiting payment", async () => {
@@ -122,14 +129,14 @@ describe.each(backends())("recovery after a crash or a provider fault (%s)", (ba
     const [row] = await ctx.db.select().from(topUps).where(eq(topUps.organizationId, organization.id));
     expect(row?.status).toBe("awaiting_payment");
     expect(row?.lockedUntil).toBeNull();
-    expect((await ledgerState(ctx.db, organization.id)).charges).toBe(1);
+    expect((await state(organization.id)).charges).toBe(1);
   });
 });
 
-describe.each(backends())("the scheduled reconciler (%s)", (backend) => {
-  let ctx: TestContext;
+describe.each(backendsAndProviders())("the scheduled reconciler (%s, %s provider)", (backend, provider) => {
+  let ctx: ProviderTestContext;
   beforeAll(async () => {
-    ctx = await createTestContext(backend);
+    ctx = await createTestContext(backend, { provider });
   });
   afterAll(async () => ctx?.close());
 
@@ -151,6 +158,7 @@ describe.each(backends())("the scheduled reconciler (%s)", (backend) => {
     ctx.clock.advance(61_000);
     const settled = await reconcileTopUps(ctx, { minAgeMs: 60_000 });
     expect(settled.map((result) => [result.topUp.reference, result.topUp.status])).toEqual([["abandoned", "paid"]]);
-    expect(await ledgerState(ctx.db, organization.id)).toMatchObject({ charges: 1, credits: 1, balance: 100 });
+    expect(await ledgerState(ctx.db, organization.id, ctx.probe)).toMatchObject({ charges: 1, credits: 1, balance: 100 });
+    await expectInvariants(ctx, organization.id);
   });
 });

@@ -1,25 +1,38 @@
 import { and, eq } from "drizzle-orm";
 import type Stripe from "stripe";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { stripeEvents, topUps } from "@/lib/db/schema";
 import { randomString } from "@/lib/ids";
-import { backends, createTestContext, faultyProvider, type TestContext, withProvider } from "@/lib/testing/harness";
-import { expectBooksBalance, ledgerState } from "@/lib/testing/invariants";
+import {
+  backendsAndProviders,
+  createTestContext,
+  faultyProvider,
+  type ProviderTestContext,
+  withProvider,
+} from "@/lib/testing/harness";
+import { expectBooksBalance, expectInvariants, ledgerState } from "@/lib/testing/invariants";
 import { createOrganization } from "./organizations";
 import { purchasePoints } from "./purchase";
 import { handleStripeEvent } from "./stripe-events";
 
 /*
  * The webhook's handling, provider-neutral: an event only says "ask about this purchase now", so
- * these run on the simulated provider's payments as they would on Stripe's PaymentIntents. The
- * signed route and the Stripe provider itself are tested against the Stripe-compatible server.
+ * these run on the simulated provider's payments and on Stripe's PaymentIntents alike. The signed
+ * route and delivery are tested against the Stripe-compatible server (webhook.test.ts).
  */
-describe.each(backends())("Stripe events settle purchases once, whatever their order (%s)", (backend) => {
-  let ctx: TestContext;
+describe.each(backendsAndProviders())("Stripe events settle purchases once, whatever their order (%s, %s provider)", (backend, provider) => {
+  let ctx: ProviderTestContext;
   beforeAll(async () => {
-    ctx = await createTestContext(backend);
+    ctx = await createTestContext(backend, { provider });
   });
   afterAll(async () => ctx?.close());
+
+  const created: string[] = [];
+  afterEach(async () => {
+    ctx.probe.reset();
+    for (const id of created.splice(0)) await expectInvariants(ctx, id);
+  });
+  const ledgerOf = (organizationId: string) => ledgerState(ctx.db, organizationId, ctx.probe);
 
   let eventCount = 0;
   function paymentEvent(type: string, intent: { id: string; customer: string; topUpId?: string }): Stripe.Event {
@@ -40,6 +53,7 @@ describe.each(backends())("Stripe events settle purchases once, whatever their o
       cards: ["authentication_required"],
       defaultCardIndex: 0,
     });
+    created.push(organization.id);
     const result = await purchasePoints(ctx, { organization, request: { points: 250, reference: "ev-1" }, source: "api" });
     expect(result.outcome).toBe("awaiting_payment");
     const paymentId = result.topUp.providerPaymentId ?? "";
@@ -48,12 +62,12 @@ describe.each(backends())("Stripe events settle purchases once, whatever their o
 
   it("credits once when the succeeded event is delivered twice, and records the event", async () => {
     const { organization, topUp, paymentId } = await awaitingPurchase();
-    await ctx.provider.completeAuthentication(paymentId, true);
+    await ctx.probe.completeAuthentication(paymentId, true);
     const event = paymentEvent("payment_intent.succeeded", { id: paymentId, customer: organization.billingCustomerId, topUpId: topUp.id });
 
     expect(await handleStripeEvent(ctx, event)).toMatchObject({ result: "handled", detail: expect.stringContaining("paid") });
     expect(await handleStripeEvent(ctx, event)).toMatchObject({ result: "duplicate" });
-    expect(await ledgerState(ctx.db, organization.id)).toMatchObject({ charges: 1, credits: 1, balance: 250 });
+    expect(await ledgerOf(organization.id)).toMatchObject({ charges: 1, credits: 1, balance: 250 });
     const [stored] = await ctx.db.select().from(stripeEvents).where(eq(stripeEvents.id, event.id));
     expect(stored?.result).toBe("handled");
     await expectBooksBalance(ctx.db, organization.id);
@@ -61,24 +75,24 @@ describe.each(backends())("Stripe events settle purchases once, whatever their o
 
   it("asks the provider rather than believing the event: a stale 'failed' after success changes nothing", async () => {
     const { organization, topUp, paymentId } = await awaitingPurchase();
-    await ctx.provider.completeAuthentication(paymentId, true);
+    await ctx.probe.completeAuthentication(paymentId, true);
     const customer = organization.billingCustomerId;
     // Delivered out of order: the earlier failure event arrives after the success was known.
     await handleStripeEvent(ctx, paymentEvent("payment_intent.succeeded", { id: paymentId, customer, topUpId: topUp.id }));
     await handleStripeEvent(ctx, paymentEvent("payment_intent.payment_failed", { id: paymentId, customer, topUpId: topUp.id }));
     const [row] = await ctx.db.select().from(topUps).where(eq(topUps.id, topUp.id));
     expect(row?.status).toBe("paid");
-    expect(await ledgerState(ctx.db, organization.id)).toMatchObject({ credits: 1, balance: 250 });
+    expect(await ledgerOf(organization.id)).toMatchObject({ credits: 1, balance: 250 });
   });
 
   it("ignores an event whose PaymentIntent belongs to another customer or names no purchase", async () => {
     const { organization, topUp, paymentId } = await awaitingPurchase();
-    await ctx.provider.completeAuthentication(paymentId, true);
+    await ctx.probe.completeAuthentication(paymentId, true);
     const forged = paymentEvent("payment_intent.succeeded", { id: paymentId, customer: "cus_someone_else", topUpId: topUp.id });
     expect(await handleStripeEvent(ctx, forged)).toMatchObject({ result: "ignored" });
     const unrelated = paymentEvent("payment_intent.succeeded", { id: "pi_other", customer: organization.billingCustomerId });
     expect(await handleStripeEvent(ctx, unrelated)).toMatchObject({ result: "ignored" });
-    expect(await ledgerState(ctx.db, organization.id)).toMatchObject({ credits: 0 });
+    expect(await ledgerOf(organization.id)).toMatchObject({ credits: 0 });
   });
 
   it("settles a purchase whose charge answer was lost, through the PaymentIntent the event names", async () => {
@@ -88,6 +102,7 @@ describe.each(backends())("Stripe events settle purchases once, whatever their o
       cards: ["visa"],
       defaultCardIndex: 0,
     });
+    created.push(organization.id);
     const lost = withProvider(ctx, faultyProvider(ctx.provider, ["execute_then_throw"]));
     const original = console.warn;
     console.warn = () => {};
@@ -103,7 +118,7 @@ describe.each(backends())("Stripe events settle purchases once, whatever their o
       .from(topUps)
       .where(and(eq(topUps.organizationId, organization.id), eq(topUps.reference, "lost")));
     expect([row?.status, row?.providerPaymentId]).toEqual(["paid", paymentId]);
-    expect(await ledgerState(ctx.db, organization.id)).toMatchObject({ charges: 1, credits: 1 });
+    expect(await ledgerOf(organization.id)).toMatchObject({ charges: 1, credits: 1 });
   });
 
   it("answers deferred, and remembers nothing, while another request holds the purchase", async () => {

@@ -1,15 +1,23 @@
+import type Stripe from "stripe";
 import { SimulatedBillingProvider } from "@/lib/billing/simulated";
 import type { BillingProvider } from "@/lib/billing/provider";
 import type { Clock } from "@/lib/clock";
-import { type Database, openDatabase } from "@/lib/db/client";
+import { type Database, type Db, openDatabase } from "@/lib/db/client";
 import { migratePglite } from "@/lib/db/migrate";
+import { beginAuthentication, completeSimulatedAuthentication } from "@/lib/points/complete-authentication";
 import { PointsError } from "@/lib/points/errors";
+import { type PurchaseResult, resolveTopUp } from "@/lib/points/purchase";
 import type { Services } from "@/lib/points/services";
+import type { FakeStripe } from "./fake-stripe/server";
+import { type ChargeLog, type ProviderName, type ProviderProbe, simulatedProbe, stripeProbe } from "./provider-probe";
 import { createScratchDatabase } from "./scratch-database";
+
+export type { PaymentState, ProbedPayment, ProviderName, ProviderProbe } from "./provider-probe";
 
 /** A clock that only moves when a test moves it. */
 export class TestClock implements Clock {
   private current: number;
+  private followers: ((ms: number) => void)[] = [];
   constructor(start = Date.parse("2026-11-22T12:00:00.000Z")) {
     this.current = start;
   }
@@ -18,6 +26,11 @@ export class TestClock implements Clock {
   }
   advance(ms: number): void {
     this.current += ms;
+    for (const follower of this.followers) follower(ms);
+  }
+  /** Something with a clock of its own (the Stripe test server) moves whenever this one does. */
+  onAdvance(follower: (ms: number) => void): void {
+    this.followers.push(follower);
   }
 }
 
@@ -28,23 +41,61 @@ export function backends(): Backend[] {
   return process.env.TEST_DATABASE_URL ? ["pglite", "postgres"] : ["pglite"];
 }
 
-export interface TestContext extends Services {
+/**
+ * The billing providers a purchase suite runs against: both, unless TEST_PROVIDERS names some
+ * (comma-separated, e.g. TEST_PROVIDERS=stripe to run the Stripe path alone).
+ */
+export function providers(): ProviderName[] {
+  const all: ProviderName[] = ["simulated", "stripe"];
+  const wanted = (process.env.TEST_PROVIDERS ?? "").split(",").map((name) => name.trim()).filter(Boolean);
+  if (wanted.length === 0) return all;
+  const unknown = wanted.filter((name) => !all.includes(name as ProviderName));
+  if (unknown.length) throw new Error(`TEST_PROVIDERS names unknown providers: ${unknown.join(", ")} (use simulated, stripe).`);
+  return all.filter((name) => wanted.includes(name));
+}
+
+/** Every backend with every provider, for `describe.each(backendsAndProviders())("… on %s with %s", …)`. */
+export function backendsAndProviders(): [Backend, ProviderName][] {
+  return backends().flatMap((backend) => providers().map((provider): [Backend, ProviderName] => [backend, provider]));
+}
+
+export interface TestContext<P extends BillingProvider = SimulatedBillingProvider> extends Services {
   database: Database;
   /** The database's URL on the Postgres backend, for tests that open a second "instance". */
   url?: string;
-  provider: SimulatedBillingProvider;
+  provider: P;
   clock: TestClock;
+  /** Reads and steers the provider the same way on either one (see ProviderProbe). */
+  probe: ProviderProbe;
+  /** The Stripe test server and SDK client behind a Stripe context; undefined on the simulated provider. */
+  stripe?: { fake: FakeStripe; client: Stripe };
+  /** Makes this context's provider for another instance's database (openInstance). */
+  instanceProvider(db: Db): P;
   close(): Promise<void>;
+}
+
+/** A test context on either provider: only what every BillingProvider offers is typed. */
+export type ProviderTestContext = TestContext<BillingProvider>;
+
+interface ContextOptions {
+  maxConnections?: number;
 }
 
 /**
  * A fresh, migrated database for one test file: an in-memory PGlite, or a new database of its
- * own on the TEST_DATABASE_URL server (dropped on close).
+ * own on the TEST_DATABASE_URL server (dropped on close), with the simulated provider in it; or,
+ * with `provider: "stripe"`, the Stripe provider against a Stripe test server of its own (closed
+ * on close) that keeps the context's clock.
  */
+export async function createTestContext(backend: Backend, options?: ContextOptions & { provider?: "simulated" }): Promise<TestContext>;
 export async function createTestContext(
   backend: Backend,
-  options: { maxConnections?: number } = {},
-): Promise<TestContext> {
+  options: ContextOptions & { provider: ProviderName },
+): Promise<ProviderTestContext>;
+export async function createTestContext(
+  backend: Backend,
+  options: ContextOptions & { provider?: ProviderName } = {},
+): Promise<ProviderTestContext> {
   const clock = new TestClock();
   let database: Database;
   let dropDatabase = async () => {};
@@ -60,38 +111,97 @@ export async function createTestContext(
     database = await openDatabase({ pgliteDir: "memory://" });
     await migratePglite(database.db);
   }
-  const provider = new SimulatedBillingProvider(database.db, clock);
+  let parts: ProviderParts;
+  try {
+    parts = options.provider === "stripe" ? await stripeParts(clock) : simulatedParts(database.db, clock);
+  } catch (error) {
+    await database.close();
+    await dropDatabase();
+    throw error;
+  }
   return {
     db: database.db,
-    provider,
+    provider: parts.provider,
+    probe: parts.probe,
+    stripe: parts.stripe,
+    instanceProvider: parts.instanceProvider,
     clock,
     database,
     url: databaseUrl,
     close: async () => {
+      await parts.close();
       await database.close();
       await dropDatabase();
     },
   };
 }
 
+interface ProviderParts {
+  provider: BillingProvider;
+  instanceProvider(db: Db): BillingProvider;
+  probe: ProviderProbe;
+  stripe?: TestContext["stripe"];
+  close(): Promise<void>;
+}
+
+/** Records each charge request that reaches the provider, for ProviderProbe.chargeRequests. */
+function recordingCharges<P extends BillingProvider>(inner: P, log: ChargeLog): P {
+  return patchProvider(inner, {
+    charge: (request) => {
+      log.push(request);
+      return inner.charge(request);
+    },
+  }) as P;
+}
+
+function simulatedParts(db: Db, clock: TestClock): ProviderParts {
+  const log: ChargeLog = [];
+  const own = new SimulatedBillingProvider(db, clock);
+  return {
+    provider: recordingCharges(own, log),
+    instanceProvider: (instanceDb) => recordingCharges(new SimulatedBillingProvider(instanceDb, clock), log),
+    probe: simulatedProbe(db, own, log),
+    close: async () => {},
+  };
+}
+
+async function stripeParts(clock: TestClock): Promise<ProviderParts> {
+  const started = await startStripeTestProvider(clock);
+  const { fake } = started;
+  // The server's clock is the test clock, and moves with it: the keys it forgets after 24 hours
+  // and the creation times findPayment searches by are on the purchases' time line.
+  fake.control.advanceClock(clock.now().getTime() - fake.control.now());
+  clock.onAdvance((ms) => fake.control.advanceClock(ms));
+  const log: ChargeLog = [];
+  const { StripeBillingProvider } = await import("@/lib/billing/stripe/provider");
+  return {
+    provider: recordingCharges(started.provider, log),
+    // Another instance has an SDK client and caches of its own, on the same Stripe.
+    instanceProvider: () => recordingCharges(new StripeBillingProvider(started.newClient(), clock, true), log),
+    probe: stripeProbe(fake, started.stripe, started.provider, log),
+    stripe: { fake, client: started.stripe },
+    close: () => started.close(),
+  };
+}
+
 /** The same services with another provider in front, e.g. one that injects faults. */
-export function withProvider(context: TestContext, provider: BillingProvider): Services {
+export function withProvider(context: Pick<Services, "db" | "clock">, provider: BillingProvider): Services {
   return { db: context.db, clock: context.clock, provider };
 }
 
 /**
  * Another app instance on the same Postgres database: its own connection pool and provider
- * object, sharing only the database (and the test clock), as a second server process would.
+ * object (on Stripe, its own SDK client and caches, on the same Stripe), sharing only the
+ * database, the provider's state and the test clock, as a second server process would.
  */
-export async function openInstance(context: TestContext): Promise<TestContext> {
+export async function openInstance<P extends BillingProvider>(context: TestContext<P>): Promise<TestContext<P>> {
   if (!context.url) throw new Error("A second instance needs the Postgres backend.");
   const database = await openDatabase({ url: context.url, maxConnections: 20 });
   return {
+    ...context,
     db: database.db,
-    provider: new SimulatedBillingProvider(database.db, context.clock),
-    clock: context.clock,
+    provider: context.instanceProvider(database.db),
     database,
-    url: context.url,
     close: () => database.close(),
   };
 }
@@ -169,14 +279,41 @@ export async function startStripeTestProvider(clock: Clock, options: { maxNetwor
   const { setupStripePrices } = await import("@/lib/billing/stripe/setup-prices");
   const { SIMULATED_PRICES } = await import("@/lib/billing/simulated");
   const fake = await startFakeStripe();
-  const stripe = new Stripe("sk_test_points_suite", {
-    host: fake.host,
-    port: fake.port,
-    protocol: "http",
-    maxNetworkRetries: options.maxNetworkRetries ?? 0,
-    timeout: 5_000,
-  });
+  const newClient = () =>
+    new Stripe("sk_test_points_suite", {
+      host: fake.host,
+      port: fake.port,
+      protocol: "http",
+      maxNetworkRetries: options.maxNetworkRetries ?? 0,
+      timeout: 5_000,
+    });
+  const stripe = newClient();
   await setupStripePrices(stripe, SIMULATED_PRICES);
   const provider = new StripeBillingProvider(stripe, clock, true);
-  return { fake, stripe, provider, close: () => fake.close() };
+  return { fake, stripe, provider, newClient, close: () => fake.close() };
+}
+
+/**
+ * The dashboard's "Complete payment" for a purchase awaiting the cardholder, who then succeeds or
+ * fails, on either provider: the simulated step; or with Stripe the on-session confirmation of the
+ * same PaymentIntent, its 3-D Secure page answered, and the return page settling the purchase.
+ */
+export async function completeAuthenticationInDashboard(
+  services: Services,
+  input: { organizationId: string; topUpId: string; succeed: boolean },
+): Promise<PurchaseResult> {
+  if (services.provider.name === "simulated") return completeSimulatedAuthentication(services, input);
+  const returnUrl = `http://127.0.0.1:3000/dashboard/buy/${input.topUpId}/return`;
+  const started = await beginAuthentication(services, { ...input, returnUrl });
+  if ("result" in started) return started.result;
+  const page = new URL(started.redirectUrl);
+  page.pathname += input.succeed ? "/complete" : "/fail";
+  page.search = "";
+  const answer = await fetch(page, { method: "POST", redirect: "manual" });
+  const back = answer.headers.get("location") ?? "";
+  if (!back.startsWith(`${returnUrl}?`)) throw new Error(`The 3-D Secure page sent the cardholder to ${back || "nowhere"}`);
+  // The return page settles it as a retry would.
+  const result = await resolveTopUp(services, input.topUpId);
+  if (!result) throw new Error(`No top-up ${input.topUpId}`);
+  return result;
 }

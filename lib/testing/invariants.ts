@@ -1,6 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
 import { organizations, pointsLedger, simPayments, topUps } from "@/lib/db/schema";
+import type { ProviderProbe } from "./provider-probe";
 
 export interface LedgerState {
   balance: number;
@@ -15,8 +16,15 @@ export interface LedgerState {
   charges: number;
 }
 
-/** RELIABILITY.md I1–I3 for one organisation, read straight from the tables. */
-export async function ledgerState(db: Db, organizationId: string): Promise<LedgerState> {
+/**
+ * RELIABILITY.md I1–I3 for one organisation, read straight from the tables; its charges from the
+ * provider the probe reads (by default the simulated provider's table in the same database).
+ */
+export async function ledgerState(
+  db: Db,
+  organizationId: string,
+  probe?: Pick<ProviderProbe, "countPayments">,
+): Promise<LedgerState> {
   const [org] = await db.select().from(organizations).where(eq(organizations.id, organizationId));
   if (!org) throw new Error(`No organisation ${organizationId}`);
   const [ledger] = await db
@@ -30,10 +38,14 @@ export async function ledgerState(db: Db, organizationId: string): Promise<Ledge
     })
     .from(topUps)
     .where(eq(topUps.organizationId, organizationId));
-  const [charges] = await db
-    .select({ count: sql<string>`count(*)` })
-    .from(simPayments)
-    .where(eq(simPayments.customerId, org.billingCustomerId));
+  const charges = probe
+    ? { count: await probe.countPayments(org.billingCustomerId) }
+    : (
+        await db
+          .select({ count: sql<string>`count(*)` })
+          .from(simPayments)
+          .where(eq(simPayments.customerId, org.billingCustomerId))
+      )[0];
   return {
     balance: org.pointsBalance,
     ledgerSum: Number(ledger?.sum ?? 0),
@@ -63,4 +75,41 @@ export async function expectBooksBalance(db: Db, organizationId: string): Promis
   }
   const purchaseIds = new Set(purchases.map((topUp) => topUp.id));
   expect(ledger.every((row) => row.topUpId !== null && purchaseIds.has(row.topUpId))).toBe(true);
+}
+
+/**
+ * I1 and I4 at the provider: per top-up at most one payment that succeeded; exactly one when it is
+ * paid (the one it recorded), none when it failed (money taken for a failed purchase); an
+ * unresolved one may have one not yet learned. Every payment made for this organisation's
+ * customer belongs to one of its top-ups.
+ */
+export async function expectOneSucceededPaymentPerPaidTopUp(
+  db: Db,
+  probe: ProviderProbe,
+  organizationId: string,
+): Promise<void> {
+  const { expect } = await import("vitest");
+  const [org] = await db.select().from(organizations).where(eq(organizations.id, organizationId));
+  if (!org) throw new Error(`No organisation ${organizationId}`);
+  const payments = await probe.payments(org.billingCustomerId);
+  const purchases = await db.select().from(topUps).where(eq(topUps.organizationId, organizationId));
+  for (const topUp of purchases) {
+    const succeeded = payments.filter((payment) => payment.topUpId === topUp.id && payment.state === "succeeded");
+    const label = `succeeded payments of ${topUp.status} top-up ${topUp.reference}`;
+    if (topUp.status === "paid") expect(succeeded.length, label).toBe(1);
+    else if (topUp.status === "failed") expect(succeeded.length, label).toBe(0);
+    else expect(succeeded.length, label).toBeLessThanOrEqual(1);
+    if (topUp.status === "paid") expect(topUp.providerPaymentId, `payment of ${topUp.reference}`).toBe(succeeded[0]?.id);
+  }
+  const purchaseIds = new Set(purchases.map((topUp) => topUp.id));
+  expect(payments.filter((payment) => !payment.topUpId || !purchaseIds.has(payment.topUpId))).toEqual([]);
+}
+
+/** Everything that must hold after any test, on either provider: the books balance, and the provider agrees. */
+export async function expectInvariants(
+  context: { db: Db; probe: ProviderProbe },
+  organizationId: string,
+): Promise<void> {
+  await expectBooksBalance(context.db, organizationId);
+  await expectOneSucceededPaymentPerPaidTopUp(context.db, context.probe, organizationId);
 }

@@ -86,6 +86,16 @@ describe("customers and payment methods", () => {
     expect(a?.card?.fingerprint).toBe(b?.card?.fingerprint);
   });
 
+  it("updates a saved card's expiry, as Stripe allows, and refuses an impossible month", async () => {
+    const { methods } = await customerWith("pm_card_visa");
+    const id = methods[0]?.id ?? "";
+    const updated = await stripe.paymentMethods.update(id, { card: { exp_month: 3, exp_year: 2027 } });
+    expect(updated.card).toMatchObject({ exp_month: 3, exp_year: 2027, last4: "4242" });
+    expect((await stripe.paymentMethods.retrieve(id)).card).toMatchObject({ exp_month: 3, exp_year: 2027 });
+    const bad = await thrown(() => stripe.paymentMethods.update(id, { card: { exp_month: 13 } }));
+    expect(bad.statusCode).toBe(400);
+  });
+
   it("refuses Stripe's decline cards on attach with a 402 card_error, and unknown ids with resource_missing", async () => {
     const { customer } = await customerWith();
     const declined = await thrown(() => stripe.paymentMethods.attach("pm_card_chargeDeclined", { customer: customer.id }));
@@ -301,6 +311,16 @@ describe("faults, as the SDK experiences them", () => {
     expect(replay.statusCode).toBe(500);
     expect(replay.headers?.["stripe-should-retry"]).toBe("false");
     expect(fake.control.paymentIntents({ customer: customer.id })).toHaveLength(1);
+  });
+
+  it("a switch fault (times: Infinity) stays until cleared, and clearing by path leaves the others", async () => {
+    const { customer } = await customerWith();
+    fake.control.fault({ method: "GET", path: `/v1/customers/${customer.id}`, kind: "500_before", times: Number.POSITIVE_INFINITY });
+    fake.control.fault({ method: "GET", path: "/v1/customers/cus_other", kind: "500_before" });
+    for (let i = 0; i < 3; i += 1) expect((await thrown(() => stripe.customers.retrieve(customer.id))).statusCode).toBe(500);
+    fake.control.clearFaults({ method: "GET", path: `/v1/customers/${customer.id}` });
+    expect((await stripe.customers.retrieve(customer.id)).id).toBe(customer.id);
+    expect((await thrown(() => stripe.customers.retrieve("cus_other"))).statusCode).toBe(500);
   });
 
   it("delays a request past the SDK's timeout", async () => {

@@ -155,7 +155,8 @@ type Route = [method: string, pattern: RegExp, handler: (ctx: Ctx) => Answer | P
 export interface FakeStripeControl {
   /** Queues a fault for the next matching request(s). */
   fault(spec: FaultSpec): void;
-  clearFaults(): void;
+  /** Drops queued faults: all of them, or only those queued for exactly this method and path. */
+  clearFaults(filter?: { method?: string; path?: string }): void;
   /** Releases every request held by a `hold` fault. */
   releaseHeld(): void;
   heldCount(): number;
@@ -219,8 +220,12 @@ class FakeStripeState {
 
   readonly control: FakeStripeControl = {
     fault: (spec) => this.faults.push({ method: spec.method ?? "", times: 1, delayMs: 0, ...spec }),
-    clearFaults: () => {
-      this.faults = [];
+    clearFaults: (filter) => {
+      this.faults = filter
+        ? this.faults.filter(
+            (fault) => (filter.method !== undefined && fault.method !== filter.method) || (filter.path !== undefined && fault.path !== filter.path),
+          )
+        : [];
     },
     releaseHeld: () => {
       for (const release of this.held.splice(0)) release();
@@ -593,6 +598,16 @@ class FakeStripeState {
   private updateMethod(id: string, form: FormObject): Answer {
     const { method } = this.method(id);
     method.metadata = metadataOf(form, method.metadata ?? {});
+    const card = obj(form, "card");
+    if (card && method.card) {
+      // Stripe lets a saved card's expiry be updated (the cardholder's new card, same number).
+      if (!method.customer) throw invalid("You must save this PaymentMethod to a customer before you can update it.");
+      const month = int(card, "exp_month");
+      const year = int(card, "exp_year");
+      if (month !== undefined && (month < 1 || month > 12)) throw invalid("Your card's expiration month is invalid.", { param: "card[exp_month]" });
+      if (month !== undefined) method.card.exp_month = month;
+      if (year !== undefined) method.card.exp_year = year;
+    }
     this.emit("payment_method.updated", method);
     return ok(method);
   }
