@@ -159,7 +159,7 @@ async function main(): Promise<number> {
 
   ensureBuild(config.rebuild);
   const [app, bare] = await Promise.all([
-    startServer("app", process.execPath, [...profilerArgs(config), path.join(root, "node_modules/next/dist/bin/next"), "start", "-p", String(config.appPort), "-H", "127.0.0.1"], {
+    startServer("app", process.execPath, [...profilerArgs(config), path.join(root, "scripts/next.mjs"), "start", "-p", String(config.appPort), "-H", "127.0.0.1"], {
       DATABASE_URL: databaseUrl,
       PORT: String(config.appPort),
       NODE_ENV: "production",
@@ -317,7 +317,7 @@ function ensureBuild(rebuild: boolean): void {
     return;
   }
   console.log(rebuild ? "building (--rebuild): next build" : "no production build (.next/BUILD_ID missing): running next build");
-  const built = spawnSync(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "build"], {
+  const built = spawnSync(process.execPath, [path.join(root, "scripts/next.mjs"), "build"], {
     stdio: "inherit",
     env: { ...process.env, NODE_ENV: "production" },
   });
