@@ -22,6 +22,7 @@
  * target is reported, not fatal, because it depends on the machine.
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
@@ -163,6 +164,8 @@ async function main(): Promise<number> {
       DATABASE_URL: databaseUrl,
       PORT: String(config.appPort),
       NODE_ENV: "production",
+      // Production refuses to start without a session secret; nobody signs in here, so a throwaway one.
+      AUTH_SECRET: process.env.AUTH_SECRET ?? randomBytes(32).toString("base64"),
     }, config.appPort),
     startServer("bare", process.execPath, ["--import", "tsx", path.join(root, "bench/bare-server.ts")], {
       DATABASE_URL: databaseUrl,
