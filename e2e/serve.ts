@@ -9,6 +9,7 @@ import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { readOrCreateDevSecret } from "@/lib/auth/secret";
 import { systemClock } from "@/lib/clock";
 import { openDatabase } from "@/lib/db/client";
 import { migratePglite } from "@/lib/db/migrate";
@@ -172,6 +173,9 @@ async function provision(backend: Backend, stripe: StripeBackend | null): Promis
 function ensureBuilt(): void {
   if (fs.existsSync(path.join(ROOT, ".next", "BUILD_ID"))) return;
   console.log("[e2e] .next/BUILD_ID is missing: running next build first.");
+  // A developer's checkout has the secret `npm run dev` generated: build as in one, so that
+  // e2e/api/security.spec.ts would see the file if the build traced it into the server's output.
+  readOrCreateDevSecret();
   const built = spawnSync(process.execPath, [NEXT, "build"], {
     stdio: "inherit",
     env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },

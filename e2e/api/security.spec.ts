@@ -21,6 +21,26 @@ test.describe("security headers", () => {
   }
 });
 
+test.describe("the production build", () => {
+  test("carries none of a developer's local data: no file under .data/ is traced into the server", () => {
+    // next build lists, per server entry, the files a deployment must ship with it (*.nft.json).
+    // The embedded database and the development AUTH_SECRET live under .data/ (e2e/serve.ts makes
+    // sure the secret exists before it builds); neither may travel with a deployment.
+    const serverDir = path.join(process.cwd(), ".next", "server");
+    const dataDir = `${path.join(process.cwd(), ".data")}${path.sep}`;
+    const traces = fs
+      .readdirSync(serverDir, { recursive: true, encoding: "utf8" })
+      .filter((file) => file.endsWith(".nft.json"))
+      .map((file) => path.join(serverDir, file));
+    expect(traces.length, "the build wrote its trace files").toBeGreaterThan(10);
+    const shipped = traces.flatMap((trace) => {
+      const { files } = JSON.parse(fs.readFileSync(trace, "utf8")) as { files: string[] };
+      return files.map((file) => path.resolve(path.dirname(trace), file)).filter((file) => file.startsWith(dataDir));
+    });
+    expect([...new Set(shipped)]).toEqual([]);
+  });
+});
+
 test.describe("starting in production", () => {
   test("refuses to start without AUTH_SECRET, and says how to make one", async () => {
     test.setTimeout(60_000);

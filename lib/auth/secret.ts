@@ -16,9 +16,13 @@ export class AuthSecretError extends Error {
   }
 }
 
-/** Where `npm run dev` keeps the secret it generated, beside the embedded database. */
+/**
+ * Where `npm run dev` keeps the secret it generated, beside the embedded database. Read at run time
+ * only: `turbopackIgnore` keeps `next build` from tracing the file into the server's output, which
+ * would ship a developer's secret with a deployment.
+ */
 export function devSecretFile(): string {
-  return path.join(process.cwd(), ".data", "auth-secret");
+  return path.join(/* turbopackIgnore: true */ process.cwd(), ".data", "auth-secret");
 }
 
 let cached: string | undefined;
@@ -49,7 +53,7 @@ export function authSecret(): string {
 }
 
 /** Reads the development secret, or creates it (exclusively: two processes starting at once agree). */
-function readOrCreateDevSecret(file: string): string {
+export function readOrCreateDevSecret(file: string = devSecretFile()): string {
   try {
     const existing = fs.readFileSync(file, "utf8").trim();
     if (Buffer.byteLength(existing) >= MIN_SECRET_BYTES) return existing;

@@ -70,8 +70,12 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   }
 }
 
+/**
+ * The embedded database's directory. Data, not code: `turbopackIgnore` keeps `next build` from
+ * tracing every file of a developer's database into the server's output (and a deployment).
+ */
 export function defaultPgliteDir(): string {
-  return env().PGLITE_DIR ?? path.join(process.cwd(), ".data", "pglite");
+  return env().PGLITE_DIR ?? path.join(/* turbopackIgnore: true */ process.cwd(), ".data", "pglite");
 }
 
 /** A database URL fit for messages: the password masked. */
