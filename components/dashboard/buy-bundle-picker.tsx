@@ -50,7 +50,7 @@ export function BuyBundlePicker({
               <span className="flex items-start justify-between gap-2">
                 <span className="text-xl font-semibold tabular-nums text-slate-900">{formatPoints(points)}</span>
                 {saving > 0 && !unavailable && (
-                  <span className="rounded-full bg-emerald-50 px-2 py-0.5 text-xs font-medium text-emerald-700">
+                  <span className="whitespace-nowrap rounded-full bg-emerald-50 px-2 py-0.5 text-xs font-medium text-emerald-700">
                     Save {saving}%
                   </span>
                 )}
