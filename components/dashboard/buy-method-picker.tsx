@@ -19,6 +19,7 @@ export function BuyMethodPicker({
       <div className="mt-2 grid gap-2 sm:grid-cols-2">
         {methods.map((method) => {
           const id = `method-${method.id}`;
+          const behaviour = testCardBehaviour(method.kind);
           return (
             <label
               key={method.id}
@@ -39,9 +40,7 @@ export function BuyMethodPicker({
               <span className="min-w-0 flex-1">
                 <span className="block text-sm font-medium text-slate-900">
                   {method.label}
-                  {testCardBehaviour(method.kind) && (
-                    <span className="font-normal text-slate-600"> — test card: {testCardBehaviour(method.kind)}</span>
-                  )}
+                  {behaviour && <span className="font-normal text-slate-600"> — test card: {behaviour}</span>}
                 </span>
                 <span className="block text-xs text-slate-500">
                   Expires {String(method.expMonth).padStart(2, "0")}/{method.expYear}

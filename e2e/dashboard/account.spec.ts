@@ -1,28 +1,11 @@
 import path from "node:path";
 import type { APIRequestContext, Page } from "@playwright/test";
-import { expect, readFixtures, test } from "../fixtures";
-import type { AccountFixtures, AccountFixtureUser } from "./account.fixtures";
-
-const SCREENSHOTS = path.join(process.cwd(), "e2e", ".artifacts", "screenshots");
-const TOP_UPS = "/v3/points/top-ups";
-const PAYMENT_METHODS = "/v3/points/payment-methods";
-
-/** The organisations e2e/serve.ts provisioned for these specs (see account.fixtures.ts). */
-function accountFixtures(): AccountFixtures {
-  const all: object = readFixtures();
-  if (!("account" in all)) throw new Error("fixtures.json has no `account` key: provisionAccountFixtures did not run.");
-  return all.account as AccountFixtures;
-}
+import { expect, test } from "../fixtures";
+import { PAYMENT_METHODS, TOP_UPS } from "../utils";
+import { SCREENSHOTS } from "./buy.fixtures";
+import { accountFixtures, recordPostBodies, signIn } from "./journey-helpers";
 
 const account = accountFixtures();
-
-async function signIn(page: Page, user: Pick<AccountFixtureUser, "email" | "password">): Promise<void> {
-  await page.goto("/signin");
-  await page.getByLabel("Email").fill(user.email);
-  await page.getByLabel("Password").fill(user.password);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page).toHaveURL(/\/dashboard$/);
-}
 
 async function screenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
@@ -264,10 +247,7 @@ test.describe("the account pages", () => {
 
   test("a secret shown once never travels back to the server with the next submit", async ({ page }) => {
     await signIn(page, account.keys.admin);
-    const sent: string[] = [];
-    page.on("request", (request) => {
-      if (request.method() === "POST") sent.push(request.postData() ?? "");
-    });
+    const sent = recordPostBodies(page);
     await page.goto("/dashboard/api-keys");
     await page.getByRole("button", { name: "Create API key" }).click();
     const shown = page.getByTestId("new-api-key-value");

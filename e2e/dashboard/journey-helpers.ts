@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
-import { expect, readFixtures } from "../fixtures";
-import type { AccountFixtures, AccountFixtureUser } from "./account.fixtures";
+import { readFixtures } from "../fixtures";
+import type { AccountFixtures } from "./account.fixtures";
 
 /** The organisations e2e/serve.ts provisioned for the account journeys (see account.fixtures.ts). */
 export function accountFixtures(): AccountFixtures {
@@ -9,13 +9,8 @@ export function accountFixtures(): AccountFixtures {
   return all.account as AccountFixtures;
 }
 
-export async function signIn(page: Page, user: Pick<AccountFixtureUser, "email" | "password">): Promise<void> {
-  await page.goto("/signin");
-  await page.getByLabel("Email").fill(user.email);
-  await page.getByLabel("Password").fill(user.password);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page).toHaveURL(/\/dashboard$/);
-}
+/** Signing in through the real form, and the header's balance: one of each for every spec. */
+export { headerBalance, signIn } from "./buy.fixtures";
 
 /** Every POST body the page sends from now on (server actions are POSTs to the page's own URL). */
 export function recordPostBodies(page: Page): string[] {

@@ -1,7 +1,7 @@
 import type { Page } from "@playwright/test";
 import { expect, test } from "../fixtures";
 import type { AccountFixtureOrganization } from "../dashboard/account.fixtures";
-import { accountFixtures, signIn } from "../dashboard/journey-helpers";
+import { accountFixtures, headerBalance, signIn } from "../dashboard/journey-helpers";
 
 /*
  * The main journeys of an admin on a phone (the `phone` project: 390 x 844, touch), with the
@@ -26,11 +26,6 @@ test.beforeEach(async ({ page }) => {
 async function expectFitsTheScreen(page: Page, where: string): Promise<void> {
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   expect(overflow, `${where} scrolls sideways`).toBeLessThanOrEqual(0);
-}
-
-async function headerBalance(page: Page): Promise<number> {
-  const text = await page.getByTestId("points-balance").textContent();
-  return Number((text ?? "").replace(/[^0-9]/g, ""));
 }
 
 const nav = (page: Page) => page.getByRole("navigation", { name: "Dashboard" });

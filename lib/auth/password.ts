@@ -1,5 +1,6 @@
 import { randomBytes, scrypt as scryptCallback, timingSafeEqual } from "node:crypto";
 import { promisify } from "node:util";
+import { randomString } from "@/lib/ids";
 
 const scrypt = promisify(scryptCallback) as (
   password: string,
@@ -68,6 +69,15 @@ function derive(password: string, salt: Buffer, length: number, cost: ScryptCost
 }
 
 /** scrypt with a random salt; the parameters are stored with the hash so they can change later. */
+/**
+ * A password made for a person (an organisation's first admin, a new member, a reset): returned
+ * once, to be shown once, with the hash that is all the database keeps.
+ */
+export async function generatePassword(): Promise<{ password: string; passwordHash: string }> {
+  const password = randomString(20);
+  return { password, passwordHash: await hashPassword(password) };
+}
+
 export async function hashPassword(password: string, cost: ScryptCost = currentCost()): Promise<string> {
   const salt = randomBytes(16);
   const key = await derive(password, salt, KEY_LENGTH, cost);

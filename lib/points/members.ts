@@ -1,8 +1,7 @@
 import { and, asc, eq } from "drizzle-orm";
-import { hashPassword } from "@/lib/auth/password";
+import { generatePassword } from "@/lib/auth/password";
 import type { Db } from "@/lib/db/client";
 import { organizations, users } from "@/lib/db/schema";
-import { randomString } from "@/lib/ids";
 import { PointsError } from "./errors";
 import { addUser, isEmailAddress, ProvisioningError, USER_ROLES, type UserRole } from "./organizations";
 import type { Services } from "./services";
@@ -120,8 +119,7 @@ export async function resetMemberPassword(
   organizationId: string,
   userId: string,
 ): Promise<{ ok: true; email: string; password: string } | Extract<MemberChange, { ok: false }>> {
-  const password = randomString(20);
-  const passwordHash = await hashPassword(password);
+  const { password, passwordHash } = await generatePassword();
   const [updated] = await db
     .update(users)
     .set({ passwordHash })

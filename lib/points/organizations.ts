@@ -3,7 +3,7 @@ import { brandOf, hasBrand } from "@/lib/brand";
 import { isTestCardKind, SimulatedBillingProvider } from "@/lib/billing/simulated";
 import { StripeBillingProvider } from "@/lib/billing/stripe/provider";
 import type { ProviderPaymentMethod } from "@/lib/billing/provider";
-import { hashPassword } from "@/lib/auth/password";
+import { generatePassword } from "@/lib/auth/password";
 import type { Db } from "@/lib/db/client";
 import { isUniqueViolation } from "@/lib/db/errors";
 import { type Organization, organizations, users } from "@/lib/db/schema";
@@ -82,8 +82,7 @@ export async function createOrganization(
   assertCardIndex(input.defaultCardIndex, cards.length);
   if (input.simulateOutage !== undefined) simulatedProvider(services);
   const adminEmail = normaliseEmail(input.adminEmail ?? `admin-${randomString(6).toLowerCase()}@${slug(name)}.example`);
-  const adminPassword = randomString(20);
-  const passwordHash = await hashPassword(adminPassword);
+  const { password: adminPassword, passwordHash } = await generatePassword();
 
   const id = newId("organization");
   // A provider outside the database (Stripe) is called before the transaction, never inside one:
@@ -215,8 +214,7 @@ export async function addUser(
   if (!(await getOrganization(services.db, organizationId))) {
     throw new ProvisioningError(`No organisation ${organizationId}.`);
   }
-  const password = randomString(20);
-  const passwordHash = await hashPassword(password);
+  const { password, passwordHash } = await generatePassword();
   const userId = await insertUser(services.db, {
     organizationId,
     email,

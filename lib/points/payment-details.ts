@@ -3,6 +3,7 @@ import { randomString } from "@/lib/ids";
 import { makeFirstCardDefault } from "./stripe-events";
 import { isTestCardKind, SimulatedBillingProvider, TEST_CARDS, type TestCardKind } from "@/lib/billing/simulated";
 import type { Currency } from "./catalog";
+import { TEST_CARD_BEHAVIOUR } from "./test-card-behaviour";
 import { isCurrency } from "./catalog";
 import { PointsError } from "./errors";
 import { getOrganization, listProvisionedPaymentMethods } from "./organizations";
@@ -85,22 +86,12 @@ export function expiresSoon(method: Pick<PaymentMethod, "expMonth" | "expYear">,
 }
 
 /** The test cards an admin can add with the simulated provider, with what each one does when charged. */
-const testCardBehaviour: Record<TestCardKind, string> = {
-  visa: "Succeeds",
-  mastercard: "Succeeds",
-  declined: "Declined (402)",
-  insufficient_funds: "Insufficient funds (402)",
-  authentication_required: "Needs authentication (402 until completed)",
-  processing: "Unresolved at first (409), paid when retried",
-  expired: "Expired: never listed, refused (422)",
-};
-
 export const TEST_CARD_CHOICES: { kind: TestCardKind; label: string; behaviour: string }[] = (
   Object.keys(TEST_CARDS) as TestCardKind[]
 ).map((kind) => ({
   kind,
   label: paymentMethodLabel(TEST_CARDS[kind]).replace(" •••• ", " "),
-  behaviour: testCardBehaviour[kind],
+  behaviour: TEST_CARD_BEHAVIOUR[kind],
 }));
 
 /**
@@ -121,7 +112,7 @@ export async function addTestCard(services: Services, organizationId: string, ki
   const saved = await listProvisionedPaymentMethods(services, organization);
   const twin = saved.find((method) => method.kind === kind);
   if (twin) {
-    const message = `${twin.label} (${testCardBehaviour[kind]}) is already saved; each test card can be saved once.`;
+    const message = `${twin.label} (${TEST_CARD_BEHAVIOUR[kind]}) is already saved; each test card can be saved once.`;
     throw new PointsError("invalid_request", message, { details: { fields: { kind: message } } });
   }
   const [added] = await services.provider.addCards({ customerId: organization.billingCustomerId, kinds: [kind] });

@@ -3,9 +3,9 @@
 import { useEffect, useRef } from "react";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
-import { CopyButton } from "@/components/ui/copy-button";
 import { Field, Input, Select } from "@/components/ui/field";
 import type { ActionState } from "./action-state";
+import { ShownOnce } from "./shown-once";
 import { useFormAction } from "./use-form-action";
 
 type AddState = ActionState<{ email: string; role: string; password: string }>;
@@ -25,23 +25,14 @@ export function AddMemberForm({ canEdit, action }: {
   return (
     <div className="space-y-4">
       {state?.ok && (
-        <div className="rounded-lg border border-emerald-200 bg-emerald-50 p-4" role="status" data-testid="new-member">
-          <p className="text-sm font-semibold text-emerald-900">
-            {state.email} was added as {state.role === "admin" ? "an admin" : "a member"}
-          </p>
-          <p className="mt-1 text-sm text-emerald-900">
-            Pass this password on securely: <strong>it will not be shown again</strong>.
-          </p>
-          <div className="mt-3 flex items-center gap-2">
-            <code
-              className="min-w-0 flex-1 select-all break-all rounded-md bg-white px-3 py-2 font-mono text-sm text-slate-900 ring-1 ring-inset ring-emerald-200"
-              data-testid="new-member-password"
-            >
-              {state.password}
-            </code>
-            <CopyButton value={state.password} label="Copy password" />
-          </div>
-        </div>
+        <ShownOnce
+          title={`${state.email} was added as ${state.role === "admin" ? "an admin" : "a member"}`}
+          value={state.password}
+          copyLabel="Copy password"
+          testId={{ box: "new-member", value: "new-member-password" }}
+        >
+          Pass this password on securely: <strong>it will not be shown again</strong>.
+        </ShownOnce>
       )}
       {state && !state.ok && <Alert tone="error">{state.error}</Alert>}
       <form ref={form} onSubmit={onSubmit} noValidate>

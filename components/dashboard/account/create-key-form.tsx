@@ -2,8 +2,8 @@
 
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
-import { CopyButton } from "@/components/ui/copy-button";
 import type { ActionState } from "./action-state";
+import { ShownOnce } from "./shown-once";
 import { useFormAction } from "./use-form-action";
 
 type CreateState = ActionState<{ apiKey: string; prefix: string }>;
@@ -17,21 +17,9 @@ export function CreateKeyForm({ canEdit, action }: {
   return (
     <div className="space-y-4">
       {state?.ok && (
-        <div className="rounded-lg border border-emerald-200 bg-emerald-50 p-4" role="status" data-testid="new-api-key">
-          <p className="text-sm font-semibold text-emerald-900">Your new API key</p>
-          <p className="mt-1 text-sm text-emerald-900">
-            Copy it now and keep it somewhere safe: <strong>it will not be shown again</strong>. We store only a hash.
-          </p>
-          <div className="mt-3 flex items-center gap-2">
-            <code
-              className="min-w-0 flex-1 select-all break-all rounded-md bg-white px-3 py-2 font-mono text-sm text-slate-900 ring-1 ring-inset ring-emerald-200"
-              data-testid="new-api-key-value"
-            >
-              {state.apiKey}
-            </code>
-            <CopyButton value={state.apiKey} label="Copy key" />
-          </div>
-        </div>
+        <ShownOnce title="Your new API key" value={state.apiKey} copyLabel="Copy key" testId={{ box: "new-api-key", value: "new-api-key-value" }}>
+          Copy it now and keep it somewhere safe: <strong>it will not be shown again</strong>. We store only a hash.
+        </ShownOnce>
       )}
       {state && !state.ok && <Alert tone="error">{state.error}</Alert>}
       <form onSubmit={onSubmit} className="flex flex-wrap items-center gap-3">

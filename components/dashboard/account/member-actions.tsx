@@ -2,12 +2,13 @@
 
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
-import { CopyButton } from "@/components/ui/copy-button";
 import { Select } from "@/components/ui/field";
 import type { ActionState } from "./action-state";
+import { ShownOnce } from "./shown-once";
 import { useFormAction } from "./use-form-action";
 
-type ManageState = ActionState<{ done: "role" | "removed" | "reset"; email?: string; password?: string }>;
+/** What Change role / Reset password / Remove answered; a reset carries the new password, shown once. */
+export type ManageMemberState = ActionState<{ done: "role" | "removed" | "reset"; email?: string; password?: string }>;
 
 /**
  * An admin's controls for one person: change the role, reset the password (shown here once) and
@@ -18,10 +19,10 @@ export function MemberActions({ userId, email, role, isSelf, action }: {
   email: string;
   role: "admin" | "member";
   isSelf: boolean;
-  action: (data: FormData) => Promise<ManageState>;
+  action: (data: FormData) => Promise<ManageMemberState>;
 }) {
   // The action takes the form data alone: the previous answer (a password shown once) never goes back.
-  const { state, pending, onSubmit } = useFormAction<ManageState>((_previous, data) => action(data), null);
+  const { state, pending, onSubmit } = useFormAction<ManageMemberState>((_previous, data) => action(data), null);
   const [confirming, setConfirming] = useState(false);
   return (
     <div className="flex w-full flex-col gap-2 sm:w-auto sm:items-end">
@@ -30,10 +31,12 @@ export function MemberActions({ userId, email, role, isSelf, action }: {
         <label htmlFor={`role-${userId}`} className="sr-only">
           Access level of {email}
         </label>
-        <Select id={`role-${userId}`} name="role" defaultValue={role} disabled={pending} className="w-auto">
-          <option value="member">Member</option>
-          <option value="admin">Admin</option>
-        </Select>
+        <div className="w-full sm:w-32">
+          <Select id={`role-${userId}`} name="role" defaultValue={role} disabled={pending}>
+            <option value="member">Member</option>
+            <option value="admin">Admin</option>
+          </Select>
+        </div>
         <Button type="submit" name="intent" value="role" variant="secondary" disabled={pending}>
           Change role
         </Button>
@@ -68,20 +71,9 @@ export function MemberActions({ userId, email, role, isSelf, action }: {
         </p>
       )}
       {state?.ok && state.done === "reset" && state.password && (
-        <div className="w-full rounded-lg border border-emerald-200 bg-emerald-50 p-3" role="status" data-testid="reset-password">
-          <p className="text-sm text-emerald-900">
-            New password for {state.email}. Pass it on securely: <strong>it will not be shown again</strong>.
-          </p>
-          <div className="mt-2 flex items-center gap-2">
-            <code
-              className="min-w-0 flex-1 select-all break-all rounded-md bg-white px-3 py-2 font-mono text-sm text-slate-900 ring-1 ring-inset ring-emerald-200"
-              data-testid="reset-password-value"
-            >
-              {state.password}
-            </code>
-            <CopyButton value={state.password} label="Copy password" />
-          </div>
-        </div>
+        <ShownOnce value={state.password} copyLabel="Copy password" testId={{ box: "reset-password", value: "reset-password-value" }}>
+          New password for {state.email}. Pass it on securely: <strong>it will not be shown again</strong>.
+        </ShownOnce>
       )}
     </div>
   );

@@ -3,6 +3,7 @@
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { type ActionState, actionError, invalidForm } from "@/components/dashboard/account/action-state";
+import type { ManageMemberState } from "@/components/dashboard/account/member-actions";
 import { requireAdmin } from "@/lib/auth/session";
 import { addMember, changeMemberRole, removeMember, resetMemberPassword } from "@/lib/points/members";
 import { getRuntime } from "@/lib/runtime";
@@ -27,8 +28,6 @@ export async function addMemberAction(_state: AddMemberState, formData: FormData
     return actionError(error);
   }
 }
-
-export type ManageMemberState = ActionState<{ done: "role" | "removed" | "reset"; email?: string; password?: string }>;
 
 const manageForm = z.object({
   userId: z.string().min(1).max(100),
