@@ -194,22 +194,23 @@ export function stripeProbe(
   };
 }
 
+/**
+ * A PaymentIntent's state in the probe's words, read from Stripe's own fields (deliberately not
+ * through the product's outcome mapping, which the tests are checking).
+ */
+function intentState(intent: Stripe.PaymentIntent): PaymentState {
+  const error = intent.last_payment_error;
+  const needsAuthentication = error?.code === "authentication_required" || error?.decline_code === "authentication_required";
+  if (intent.status === "succeeded") return "succeeded";
+  if (intent.status === "requires_action") return "awaiting_cardholder";
+  if (intent.status === "requires_payment_method") return needsAuthentication ? "awaiting_cardholder" : "failed";
+  if (intent.status === "canceled") return "canceled";
+  return "processing";
+}
+
 function toProbedIntent(intent: Stripe.PaymentIntent): ProbedPayment {
   const error = intent.last_payment_error;
-  const awaiting =
-    intent.status === "requires_action" ||
-    (intent.status === "requires_payment_method" &&
-      (error?.code === "authentication_required" || error?.decline_code === "authentication_required"));
-  const state: PaymentState =
-    intent.status === "succeeded"
-      ? "succeeded"
-      : awaiting
-        ? "awaiting_cardholder"
-        : intent.status === "canceled"
-          ? "canceled"
-          : intent.status === "requires_payment_method"
-            ? "failed"
-            : "processing";
+  const state = intentState(intent);
   return {
     id: intent.id,
     topUpId: intent.metadata?.top_up_id ?? null,
