@@ -28,7 +28,8 @@ const filterFields = [
 
 /**
  * A GET form: the filters live in the URL, so a filtered page can be shared, reloaded and exported.
- * A change applies at once; the button stays for browsers without JavaScript.
+ * A change applies at once. A browser without JavaScript gets an Apply button instead (in
+ * <noscript>, so a browser that runs scripts never shows a button that does nothing new).
  */
 export function HistoryFilters({ filters }: { filters: Filters }) {
   const active = Boolean(filters.status || filters.source);
@@ -55,9 +56,11 @@ export function HistoryFilters({ filters }: { filters: Filters }) {
         </div>
       ))}
       <div className="flex gap-2">
-        <button type="submit" className={buttonClasses("secondary")}>
-          Apply filters
-        </button>
+        <noscript>
+          <button type="submit" className={buttonClasses("secondary")}>
+            Apply filters
+          </button>
+        </noscript>
         {active && (
           <Link href="/dashboard/history" className={buttonClasses("ghost")}>
             Clear

@@ -67,7 +67,9 @@ test.describe("History", () => {
     expect((await apiPurchase(request, declined, org.cards.declined)).status).toBe(402);
 
     await page.goto("/dashboard/history");
-    // Filters apply as they change, without pressing Apply.
+    // Filters apply as they change: no Apply button that would do nothing new.
+    await expect(page.getByLabel("Status")).toBeEnabled();
+    await expect(page.getByRole("button", { name: "Apply filters" })).toHaveCount(0);
     await page.getByLabel("Status").selectOption("failed");
     await expect(page).toHaveURL(/status=failed/);
     await expect(rows(page).first()).toBeVisible();
@@ -84,6 +86,24 @@ test.describe("History", () => {
     await page.getByRole("link", { name: "Clear" }).click();
     await expect(page).toHaveURL(/\/dashboard\/history$/);
     expect(await references(page)).toContain(declined);
+  });
+
+  test("without JavaScript, the filters apply with an Apply button", async ({ page, browser, baseURL }) => {
+    const declined = `api-${run}-declined-nojs`;
+    expect((await apiPurchase(page.request, declined, org.cards.declined)).status).toBe(402);
+    const noScript = await browser.newContext({ baseURL, javaScriptEnabled: false, storageState: await page.context().storageState() });
+    try {
+      const plain = await noScript.newPage();
+      await plain.goto("/dashboard/history");
+      await plain.getByLabel("Status").selectOption("failed");
+      await expect(plain).not.toHaveURL(/status=failed/);
+      await plain.getByRole("button", { name: "Apply filters" }).click();
+      await expect(plain).toHaveURL(/status=failed/);
+      expect(await references(plain)).toContain(declined);
+      for (const badge of await rows(plain).locator("td:nth-child(6)").allInnerTexts()) expect(badge).toBe("Failed");
+    } finally {
+      await noScript.close();
+    }
   });
 
   test("pages through every top-up with Next page, newest first, never showing one twice", async ({ page, request }) => {
