@@ -31,11 +31,27 @@ test("a test card is saved once, and can be removed; removing the default says t
   const cards = page.getByTestId("payment-method");
   await expect(cards).toHaveCount(3);
 
-  await page.getByLabel("Test card", { exact: true }).selectOption("declined");
+  // A card already saved is listed, marked, and cannot be chosen again.
+  const choice = (kind: string) => page.getByLabel("Test card", { exact: true }).locator(`option[value="${kind}"]`);
+  await expect(choice("declined")).toBeDisabled();
+  await expect(choice("declined")).toContainText("(saved)");
+  await expect(choice("expired")).toBeEnabled();
+
+  // A tab opened before a card was saved is refused when it saves the same card: never a twin.
+  const staleTab = await page.context().newPage();
+  await staleTab.goto("/dashboard/payment-details");
+  await page.getByLabel("Test card", { exact: true }).selectOption("expired");
   await page.getByRole("button", { name: "Add test card" }).click();
-  await expect(page.getByText(/Visa •••• 0002 .* is already saved; each test card can be saved once\./).first()).toBeVisible();
+  // Expired, so saved but never offered for a purchase: the message says so rather than "can be used".
+  await expect(page.getByText('Visa •••• 0069 was saved. It has expired, so it is listed under "Not usable for purchases" and never charged.')).toBeVisible();
+  await expect(choice("expired")).toBeDisabled();
+  await staleTab.getByLabel("Test card", { exact: true }).selectOption("expired");
+  await staleTab.getByRole("button", { name: "Add test card" }).click();
+  await expect(staleTab.getByText(/Visa •••• 0069 .* is already saved; each test card can be saved once\./).first()).toBeVisible();
+  await staleTab.close();
   await page.reload();
   await expect(cards).toHaveCount(3);
+  await expect(page.getByText("Visa •••• 0069")).toHaveCount(1);
 
   await cards.filter({ hasText: "•••• 4444" }).getByRole("button", { name: "Remove test card" }).click();
   await expect(page.getByText("The test card was removed: it is no longer listed or charged.")).toBeVisible();

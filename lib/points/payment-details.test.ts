@@ -28,6 +28,8 @@ describe.each(backends())("Payment details on %s", (backend) => {
     expect(details.methods[0]?.isDefault).toBe(true);
     expect(details.unusable).toEqual([{ id: created.paymentMethods[1]?.id, label: "Visa •••• 0069" }]);
     expect(details).toMatchObject({ apiPurchasesEnabled: true, currency: "EUR", providerName: "simulated" });
+    // The Add-card form offers only the test cards not saved yet, expired ones included.
+    expect([...details.savedKinds].sort()).toEqual(["expired", "mastercard", "visa"]);
   });
 
   it("says the provider is unavailable instead of failing the page", async () => {
@@ -41,6 +43,8 @@ describe.each(backends())("Payment details on %s", (backend) => {
     const theirs = await createOrganization(ctx, { name: "Cards Two", settings: { apiPurchasesEnabled: true } });
     const added = await addTestCard(ctx, mine.organization.id, "mastercard");
     expect(added.label).toBe("Mastercard •••• 4444");
+    expect(added.usable).toBe(true);
+    expect(await addTestCard(ctx, mine.organization.id, "expired")).toMatchObject({ label: "Visa •••• 0069", usable: false });
     expect((await listUsablePaymentMethods(ctx, mine.organization)).map((method) => method.id)).toEqual([added.id]);
     expect(await listUsablePaymentMethods(ctx, theirs.organization)).toEqual([]);
   });

@@ -7,7 +7,7 @@ import { TEST_CARD_BEHAVIOUR } from "./test-card-behaviour";
 import { isCurrency } from "./catalog";
 import { PointsError } from "./errors";
 import { getOrganization, listProvisionedPaymentMethods } from "./organizations";
-import { listUsablePaymentMethods, type PaymentMethod, paymentMethodLabel } from "./payment-methods";
+import { isExpired, listUsablePaymentMethods, type PaymentMethod, paymentMethodLabel } from "./payment-methods";
 import type { Services } from "./services";
 
 /** A card is flagged on the Payment details page when its last usable day is this close. */
@@ -31,6 +31,8 @@ export type PaymentDetails = {
       methods: PaymentDetailsMethod[];
       /** Saved methods the API will not accept (expired), named so the admin knows why they are missing. */
       unusable: { id: string; label: string }[];
+      /** The test-card kinds already saved (simulated provider): each can be saved once. */
+      savedKinds: string[];
     }
   | { status: "unavailable"; message: string }
 );
@@ -65,6 +67,7 @@ export async function getPaymentDetails(services: Services, organizationId: stri
     status: "ok",
     methods: usable.map((method) => ({ ...method, expiresSoon: expiresSoon(method, now) })),
     unusable: saved.filter((method) => !usableIds.has(method.id)).map(({ id, label }) => ({ id, label })),
+    savedKinds: saved.flatMap((method) => (method.kind ? [method.kind] : [])),
   };
 }
 
@@ -98,7 +101,11 @@ export const TEST_CARD_CHOICES: { kind: TestCardKind; label: string; behaviour: 
  * Saves a simulated test card for the organisation. Only the simulated provider has test cards;
  * with Stripe, cards are added through a Checkout session in setup mode instead.
  */
-export async function addTestCard(services: Services, organizationId: string, kind: string): Promise<PaymentMethod> {
+export async function addTestCard(
+  services: Services,
+  organizationId: string,
+  kind: string,
+): Promise<PaymentMethod & { usable: boolean }> {
   if (services.provider.name !== "simulated") {
     throw new PointsError("forbidden", "Test cards exist only with the simulated billing provider.");
   }
@@ -117,7 +124,8 @@ export async function addTestCard(services: Services, organizationId: string, ki
   }
   const [added] = await services.provider.addCards({ customerId: organization.billingCustomerId, kinds: [kind] });
   if (!added) throw new Error("The simulated provider did not add the card.");
-  return { ...added, label: paymentMethodLabel(added) };
+  // An expired test card is saved like any other, but never listed by the API or charged.
+  return { ...added, label: paymentMethodLabel(added), usable: !isExpired(added, services.clock.now()) };
 }
 
 /**

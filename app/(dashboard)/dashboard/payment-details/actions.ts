@@ -9,7 +9,7 @@ import { requireAdmin } from "@/lib/auth/session";
 import { addTestCard, removeTestCard, startAddingCard } from "@/lib/points/payment-details";
 import { getRuntime } from "@/lib/runtime";
 
-export type AddTestCardState = ActionState<{ label: string }>;
+export type AddTestCardState = ActionState<{ label: string; usable: boolean }>;
 
 const testCardForm = z.object({ kind: z.string({ error: "Choose a test card." }).min(1, "Choose a test card.").max(40) });
 
@@ -21,7 +21,7 @@ export async function addTestCardAction(_state: AddTestCardState, formData: Form
     if (!parsed.success) return invalidForm(parsed.error);
     const added = await addTestCard(await getRuntime(), user.organizationId, parsed.data.kind);
     revalidatePath("/dashboard", "layout");
-    return { ok: true, label: added.label };
+    return { ok: true, label: added.label, usable: added.usable };
   } catch (error) {
     return actionError(error);
   }

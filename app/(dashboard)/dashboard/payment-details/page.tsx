@@ -129,7 +129,12 @@ export default async function PaymentDetailsPage({
             </div>
           )}
           {details.providerName === "simulated" ? (
-            <AddTestCardForm choices={TEST_CARD_CHOICES} canEdit={canEdit} action={addTestCardAction} />
+            <AddTestCardForm
+              choices={TEST_CARD_CHOICES}
+              saved={details.status === "ok" ? details.savedKinds : []}
+              canEdit={canEdit}
+              action={addTestCardAction}
+            />
           ) : (
             <AddCardCheckoutForm canEdit={canEdit} action={addCardWithCheckoutAction} />
           )}
