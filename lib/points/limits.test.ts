@@ -1,8 +1,8 @@
 import { eq } from "drizzle-orm";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { topUps } from "@/lib/db/schema";
-import { backendsAndProviders, createTestContext, type ProviderTestContext } from "@/lib/testing/harness";
-import { expectInvariants } from "@/lib/testing/invariants";
+import { backendsAndProviders, type ProviderTestContext } from "@/lib/testing/harness";
+import { serviceSuite } from "@/lib/testing/invariants";
 import { PointsError } from "./errors";
 import {
   createOrganization,
@@ -19,19 +19,8 @@ const HOUR = 3_600 * SECOND;
 
 describe.each(backendsAndProviders())("organisation limits and rate limits on %s with the %s provider", (backend, provider) => {
   let ctx: ProviderTestContext;
-  beforeAll(async () => {
-    ctx = await createTestContext(backend, { provider });
-  });
-  afterAll(async () => {
-    await ctx?.close();
-  });
-
-  // Whatever a limit test did, the books of every organisation it touched still balance, and the
-  // provider holds one succeeded payment per paid top-up.
-  const createdThisTest: string[] = [];
-  afterEach(async () => {
-    ctx.probe.reset();
-    for (const id of createdThisTest.splice(0)) await expectInvariants(ctx, id);
+  const track = serviceSuite(backend, provider, (made) => {
+    ctx = made;
   });
 
   async function newOrg(settings: OrganizationSettings, input: Omit<CreateOrganizationInput, "name" | "settings"> = {}) {
@@ -42,7 +31,7 @@ describe.each(backendsAndProviders())("organisation limits and rate limits on %s
       ...input,
       settings: { apiPurchasesEnabled: true, currency: "USD", ...settings },
     });
-    createdThisTest.push(created.organization.id);
+    track(created.organization.id);
     return created;
   }
 

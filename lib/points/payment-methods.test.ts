@@ -1,16 +1,15 @@
 import { eq } from "drizzle-orm";
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { topUps } from "@/lib/db/schema";
 import {
   backendsAndProviders,
-  createTestContext,
   expectPointsError,
   patchProvider,
   type ProviderTestContext,
   TestClock,
   withProvider,
 } from "@/lib/testing/harness";
-import { expectInvariants } from "@/lib/testing/invariants";
+import { serviceSuite } from "@/lib/testing/invariants";
 import { createOrganization, type CreateOrganizationInput } from "./organizations";
 import { listUsablePaymentMethods, type PaymentMethod, resolvePaymentMethod } from "./payment-methods";
 import { purchasePoints, resolveCurrency } from "./purchase";
@@ -72,17 +71,8 @@ describe("resolvePaymentMethod on a given list", () => {
 
 describe.each(backendsAndProviders())("payment methods on %s with the %s provider", (backend, provider) => {
   let ctx: ProviderTestContext;
-  beforeAll(async () => {
-    ctx = await createTestContext(backend, { provider });
-  });
-  afterAll(async () => {
-    await ctx?.close();
-  });
-
-  const createdThisTest: string[] = [];
-  afterEach(async () => {
-    ctx.probe.reset();
-    for (const id of createdThisTest.splice(0)) await expectInvariants(ctx, id);
+  const track = serviceSuite(backend, provider, (made) => {
+    ctx = made;
   });
 
   /** An organisation with its cards; `outage` makes the provider unable to list them. */
@@ -93,7 +83,7 @@ describe.each(backendsAndProviders())("payment methods on %s with the %s provide
       ...rest,
       settings: { apiPurchasesEnabled: true, currency: "USD", ...rest.settings },
     });
-    createdThisTest.push(created.organization.id);
+    track(created.organization.id);
     if (outage) await ctx.probe.setOutage(created.organization.billingCustomerId, true);
     return created;
   }

@@ -1,18 +1,17 @@
 import { eq } from "drizzle-orm";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { PriceTable } from "@/lib/billing/provider";
 import { SIMULATED_PRICES } from "@/lib/billing/simulated";
 import { pointsLedger, topUps } from "@/lib/db/schema";
 import {
   backendsAndProviders,
   completeAuthenticationInDashboard,
-  createTestContext,
   expectPointsError,
   patchProvider,
   type ProviderTestContext,
   withProvider,
 } from "@/lib/testing/harness";
-import { expectInvariants } from "@/lib/testing/invariants";
+import { serviceSuite } from "@/lib/testing/invariants";
 import { BUNDLES, CURRENCIES } from "./catalog";
 import { createOrganization, type CreateOrganizationInput, getOrganization } from "./organizations";
 import { listUsablePaymentMethods } from "./payment-methods";
@@ -24,20 +23,8 @@ import type { TopUpRequest } from "./top-up-request";
 // The Stripe test server is priced as `npm run points -- stripe setup-prices` prices it: SIMULATED_PRICES.
 describe.each(backendsAndProviders())("purchasePoints on %s with the %s provider", (backend, provider) => {
   let ctx: ProviderTestContext;
-  beforeAll(async () => {
-    ctx = await createTestContext(backend, { provider });
-  });
-  afterAll(async () => {
-    await ctx?.close();
-  });
-
-  // Every organisation a test creates is checked afterwards: whatever the test did, the books
-  // balance, and the provider holds one succeeded payment per paid top-up and none for the others.
-  const createdThisTest: string[] = [];
-  afterEach(async () => {
-    ctx.probe.reset();
-    const ids = createdThisTest.splice(0);
-    for (const id of ids) await expectInvariants(ctx, id);
+  const track = serviceSuite(backend, provider, (made) => {
+    ctx = made;
   });
 
   async function newOrg(input: Omit<CreateOrganizationInput, "name"> = {}) {
@@ -48,7 +35,7 @@ describe.each(backendsAndProviders())("purchasePoints on %s with the %s provider
       ...input,
       settings: { apiPurchasesEnabled: true, currency: "USD", ...input.settings },
     });
-    createdThisTest.push(created.organization.id);
+    track(created.organization.id);
     return created;
   }
 

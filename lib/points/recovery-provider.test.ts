@@ -1,17 +1,16 @@
 import { and, eq } from "drizzle-orm";
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { BillingProvider, ChargeOutcome } from "@/lib/billing/provider";
 import { topUps } from "@/lib/db/schema";
 import { randomString } from "@/lib/ids";
 import {
   backendsAndProviders,
-  createTestContext,
   faultyProvider,
   patchProvider,
   type ProviderTestContext,
   withProvider,
 } from "@/lib/testing/harness";
-import { expectInvariants, ledgerState } from "@/lib/testing/invariants";
+import { ledgerState, serviceSuite } from "@/lib/testing/invariants";
 import { listPurchasesNeedingAttention } from "./attention";
 import type { Bundle } from "./catalog";
 import { createOrganization, getOrganization, type OrganizationSettings } from "./organizations";
@@ -40,15 +39,8 @@ const HOUR_MS = 60 * 60 * 1000;
  */
 describe.each(backendsAndProviders())("recovery with a real provider's behaviours (%s, %s provider)", (backend, provider) => {
   let ctx: ProviderTestContext;
-  beforeAll(async () => {
-    ctx = await createTestContext(backend, { provider });
-  });
-  afterAll(async () => ctx?.close());
-
-  const created: string[] = [];
-  afterEach(async () => {
-    ctx.probe.reset();
-    for (const id of created.splice(0)) await expectInvariants(ctx, id);
+  const track = serviceSuite(backend, provider, (made) => {
+    ctx = made;
   });
   const ledgerOf = (organizationId: string) => ledgerState(ctx.db, organizationId, ctx.probe);
 
@@ -59,7 +51,7 @@ describe.each(backendsAndProviders())("recovery with a real provider's behaviour
       cards,
       defaultCardIndex: 0,
     });
-    created.push(result.organization.id);
+    track(result.organization.id);
     const organizationId = result.organization.id;
     const buy = async (
       request: { points?: Bundle; reference?: string; paymentSourceId?: string } = {},

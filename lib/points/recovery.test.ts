@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { topUps } from "@/lib/db/schema";
 import { randomString } from "@/lib/ids";
 import {
@@ -11,7 +11,7 @@ import {
   type ProviderTestContext,
   withProvider,
 } from "@/lib/testing/harness";
-import { expectInvariants, ledgerState } from "@/lib/testing/invariants";
+import { expectInvariants, ledgerState, serviceSuite } from "@/lib/testing/invariants";
 import { createOrganization } from "./organizations";
 import {
   DEFAULT_LEASE_MS,
@@ -26,15 +26,8 @@ const PHASES: PurchasePhase[] = ["recorded", "charge_marked", "charged", "outcom
 
 describe.each(backendsAndProviders())("recovery after a crash or a provider fault (%s, %s provider)", (backend, provider) => {
   let ctx: ProviderTestContext;
-  beforeAll(async () => {
-    ctx = await createTestContext(backend, { provider });
-  });
-  afterAll(async () => ctx?.close());
-
-  const created: string[] = [];
-  afterEach(async () => {
-    ctx.probe.reset();
-    for (const id of created.splice(0)) await expectInvariants(ctx, id);
+  const track = serviceSuite(backend, provider, (made) => {
+    ctx = made;
   });
   const state = (organizationId: string) => ledgerState(ctx.db, organizationId, ctx.probe);
 
@@ -45,7 +38,7 @@ describe.each(backendsAndProviders())("recovery after a crash or a provider faul
       cards,
       defaultCardIndex: 0,
     });
-    created.push(organization.id);
+    track(organization.id);
     const buy = (services: Services = ctx, options = {}) =>
       purchasePoints(
         services,

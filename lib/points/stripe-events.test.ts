@@ -1,16 +1,15 @@
 import { and, eq } from "drizzle-orm";
 import type Stripe from "stripe";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { stripeEvents, topUps } from "@/lib/db/schema";
 import { randomString } from "@/lib/ids";
 import {
   backendsAndProviders,
-  createTestContext,
   faultyProvider,
   type ProviderTestContext,
   withProvider,
 } from "@/lib/testing/harness";
-import { expectBooksBalance, expectInvariants, ledgerState } from "@/lib/testing/invariants";
+import { expectBooksBalance, ledgerState, serviceSuite } from "@/lib/testing/invariants";
 import { createOrganization } from "./organizations";
 import { purchasePoints } from "./purchase";
 import { handleStripeEvent } from "./stripe-events";
@@ -22,15 +21,8 @@ import { handleStripeEvent } from "./stripe-events";
  */
 describe.each(backendsAndProviders())("Stripe events settle purchases once, whatever their order (%s, %s provider)", (backend, provider) => {
   let ctx: ProviderTestContext;
-  beforeAll(async () => {
-    ctx = await createTestContext(backend, { provider });
-  });
-  afterAll(async () => ctx?.close());
-
-  const created: string[] = [];
-  afterEach(async () => {
-    ctx.probe.reset();
-    for (const id of created.splice(0)) await expectInvariants(ctx, id);
+  const track = serviceSuite(backend, provider, (made) => {
+    ctx = made;
   });
   const ledgerOf = (organizationId: string) => ledgerState(ctx.db, organizationId, ctx.probe);
 
@@ -53,7 +45,7 @@ describe.each(backendsAndProviders())("Stripe events settle purchases once, what
       cards: ["authentication_required"],
       defaultCardIndex: 0,
     });
-    created.push(organization.id);
+    track(organization.id);
     const result = await purchasePoints(ctx, { organization, request: { points: 250, reference: "ev-1" }, source: "api" });
     expect(result.outcome).toBe("awaiting_payment");
     const paymentId = result.topUp.providerPaymentId ?? "";
@@ -102,7 +94,7 @@ describe.each(backendsAndProviders())("Stripe events settle purchases once, what
       cards: ["visa"],
       defaultCardIndex: 0,
     });
-    created.push(organization.id);
+    track(organization.id);
     const lost = withProvider(ctx, faultyProvider(ctx.provider, ["execute_then_throw"]));
     const original = console.warn;
     console.warn = () => {};

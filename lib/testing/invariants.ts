@@ -1,6 +1,8 @@
 import { eq, sql } from "drizzle-orm";
+import { afterAll, afterEach, beforeAll } from "vitest";
 import type { Db } from "@/lib/db/client";
 import { organizations, pointsLedger, simPayments, topUps } from "@/lib/db/schema";
+import { type Backend, createTestContext, type ProviderName, type ProviderTestContext } from "./harness";
 import type { ProviderProbe } from "./provider-probe";
 
 export interface LedgerState {
@@ -112,4 +114,35 @@ export async function expectInvariants(
 ): Promise<void> {
   await expectBooksBalance(context.db, organizationId);
   await expectOneSucceededPaymentPerPaidTopUp(context.db, context.probe, organizationId);
+}
+
+/**
+ * The frame of a service suite on one backend and provider: its context, made before the suite
+ * (handed to `onContext`) and closed after it; and after each test, once the probe's steering is
+ * reset, every organisation the test tracked is checked: whatever the test did, the books balance,
+ * and the provider holds one succeeded payment per paid top-up and none for the others. Returns
+ * `track`, to call with each organisation a test creates.
+ */
+export function serviceSuite(
+  backend: Backend,
+  provider: ProviderName,
+  onContext: (ctx: ProviderTestContext) => void,
+): (organizationId: string) => void {
+  let ctx: ProviderTestContext | undefined;
+  beforeAll(async () => {
+    ctx = await createTestContext(backend, { provider });
+    onContext(ctx);
+  });
+  afterAll(async () => {
+    await ctx?.close();
+  });
+  const tracked: string[] = [];
+  afterEach(async () => {
+    if (!ctx) throw new Error("serviceSuite: no context (its beforeAll failed)");
+    ctx.probe.reset();
+    for (const id of tracked.splice(0)) await expectInvariants(ctx, id);
+  });
+  return (organizationId) => {
+    tracked.push(organizationId);
+  };
 }
