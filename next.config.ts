@@ -6,6 +6,15 @@ const nextConfig: NextConfig = {
   // A reverse proxy in front compresses, where one is wanted.
   compress: false,
   reactStrictMode: true,
+  experimental: {
+    // Every `next dev` compiles from a clean state instead of restoring Turbopack's cache from
+    // .next/dev. A restart that restored it sent some users into a reload loop: each page's HMR
+    // subscription opened with a "restart" update and an "HMR hash mismatch", /signin reloaded 55
+    // times in 4 s. That only happens to a restored cache (a first start never loops, and the
+    // embedded database's writes under .data/ reach no watcher), so the dev server does not restore
+    // one. It costs a few seconds per start (e2e/dev/restart.spec.ts holds the dev server to it).
+    turbopackFileSystemCacheForDev: false,
+  },
   // PGlite ships wasm and postgres.js opens sockets: both stay plain Node modules, not bundled.
   serverExternalPackages: ["@electric-sql/pglite", "postgres"],
   async headers() {

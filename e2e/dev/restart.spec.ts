@@ -44,6 +44,17 @@ async function stopDev(child: ChildProcess): Promise<void> {
   if (child.exitCode === null) child.kill("SIGKILL");
 }
 
+/** Every file under a directory with its size and modification time; empty when it does not exist. */
+function snapshot(dir: string): string[] {
+  if (!fs.existsSync(dir)) return [];
+  return fs
+    .readdirSync(dir, { recursive: true, encoding: "utf8" })
+    .map((name) => ({ name, stat: fs.statSync(path.join(dir, name)) }))
+    .filter(({ stat }) => stat.isFile())
+    .map(({ name, stat }) => `${name} ${stat.size} ${stat.mtimeMs}`)
+    .sort();
+}
+
 /** Document loads of the page while it sits for a few seconds: one means no reload. */
 async function documentLoads(page: Page, url: string): Promise<number> {
   let loads = 0;
@@ -63,6 +74,10 @@ test("the dev server survives a restart: pages load once, no reload loop", async
   // Next.js prints its telemetry notice once per machine (in a container or on CI, once per
   // .next/dev/cache): forget that it was shown, so the check below would see it if it were printed.
   for (const dir of [".next/cache", ".next/dev/cache"]) fs.rmSync(path.join(ROOT, dir, "config.json"), { force: true });
+  // A restart compiles from a clean state: Turbopack's cache is neither written nor restored
+  // (next.config.ts). A restored cache is what sent restarts into a reload loop.
+  const turbopackCache = path.join(ROOT, ".next", "dev", "cache", "turbopack");
+  const cacheBefore = snapshot(turbopackCache);
   // A tab left open on /signin while the server is stopped and started again, as a person leaves it.
   const keeper = await browser.newContext({ baseURL: `http://localhost:${PORT}` });
   const openTab = await keeper.newPage();
@@ -108,6 +123,7 @@ test("the dev server survives a restart: pages load once, no reload loop", async
       // Nothing was edited: a reload loop shows on the server as a stream of empty recompiles.
       expect(times("Compiled in"), `start ${start}: recompiles with no edit`).toBeLessThan(5);
     }
+    expect(snapshot(turbopackCache), "Turbopack's dev cache, written by the two starts").toEqual(cacheBefore);
   } finally {
     await keeper.close();
     fs.rmSync(dataDir, { recursive: true, force: true });
