@@ -274,6 +274,8 @@ test.describe("the account pages", () => {
   });
 
   test("an admin adds a member, and the password shown once signs them in", async ({ page, browser }) => {
+    // Two sign-ins (scrypt, by design slow): near 30 s on a busy CI machine.
+    test.slow();
     const org = account.members;
     const email = `added-${Date.now()}@e2e-account.example`;
     await signIn(page, org.admin);

@@ -103,6 +103,8 @@ test.describe("sessions and sign-in that hold against attacks", () => {
   });
 
   test("after ten failures an email is paused, and the page says for how long", async ({ page }) => {
+    // Eleven sign-in attempts, each one hashed (scrypt, by design slow): near 30 s on a busy CI machine.
+    test.slow();
     const email = `throttled-${Date.now().toString(36)}@e2e-account.example`;
     await page.goto("/signin");
     for (let i = 0; i < 10; i += 1) {

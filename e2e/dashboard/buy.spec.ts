@@ -234,6 +234,8 @@ test.describe("Buy Points as an admin", () => {
 
 test.describe("Buy Points as a member", () => {
   test("a member sees the prices but cannot buy, not even by posting the form", async ({ browser }) => {
+    // Two people sign in (scrypt, by design slow) and one of them buys: about 30 s on a busy CI machine.
+    test.slow();
     // The admin's confirmation form, as the page renders it for a browser without JavaScript.
     const adminContext = await browser.newContext();
     const adminPage = await adminContext.newPage();

@@ -5,6 +5,8 @@ const account = accountFixtures();
 
 test.describe("an admin manages the people", () => {
   test("reset a password, change roles, keep the last admin, remove a member", async ({ page, browser }) => {
+    // Three sign-ins (scrypt, by design slow): near 30 s on a busy CI machine.
+    test.slow();
     const org = account.team;
     await signIn(page, org.admin);
     await page.goto("/dashboard/members");
