@@ -8,11 +8,11 @@ const nextConfig: NextConfig = {
   reactStrictMode: true,
   experimental: {
     // Every `next dev` compiles from a clean state instead of restoring Turbopack's cache from
-    // .next/dev. A restart that restored it sent some users into a reload loop: each page's HMR
-    // subscription opened with a "restart" update and an "HMR hash mismatch", /signin reloaded 55
-    // times in 4 s. That only happens to a restored cache (a first start never loops, and the
-    // embedded database's writes under .data/ reach no watcher), so the dev server does not restore
-    // one. It costs a few seconds per start (e2e/dev/restart.spec.ts holds the dev server to it).
+    // .next/dev. Restarts sent a user into a reload loop (each page's HMR subscription opened with a
+    // "restart" update, then "HMR hash mismatch"; /signin reloaded 55 times in 4 s) that a first start
+    // never showed. Of what a restart has and a first start lacks, the restored cache is what is left
+    // once .data/ is ruled out (the embedded database's writes reach no watcher): without it, every
+    // start is a first start. It costs a few seconds per start; e2e/dev/restart.spec.ts holds to it.
     turbopackFileSystemCacheForDev: false,
   },
   // PGlite ships wasm and postgres.js opens sockets: both stay plain Node modules, not bundled.

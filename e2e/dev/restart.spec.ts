@@ -74,8 +74,8 @@ test("the dev server survives a restart: pages load once, no reload loop", async
   // Next.js prints its telemetry notice once per machine (in a container or on CI, once per
   // .next/dev/cache): forget that it was shown, so the check below would see it if it were printed.
   for (const dir of [".next/cache", ".next/dev/cache"]) fs.rmSync(path.join(ROOT, dir, "config.json"), { force: true });
-  // A restart compiles from a clean state: Turbopack's cache is neither written nor restored
-  // (next.config.ts). A restored cache is what sent restarts into a reload loop.
+  // A restart compiles from a clean state, as a first start does: Turbopack's cache is neither
+  // written nor restored (next.config.ts says why).
   const turbopackCache = path.join(ROOT, ".next", "dev", "cache", "turbopack");
   const cacheBefore = snapshot(turbopackCache);
   // A tab left open on /signin while the server is stopped and started again, as a person leaves it.
