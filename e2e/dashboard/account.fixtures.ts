@@ -43,6 +43,7 @@ export const ACCOUNT_SCENARIOS = [
   "cards",
   "other",
   "cardRemoval",
+  "allCards",
 ] as const;
 
 export type AccountScenario = (typeof ACCOUNT_SCENARIOS)[number];
@@ -51,6 +52,7 @@ export type AccountFixtures = Record<AccountScenario, AccountFixtureOrganization
 export async function provisionAccountFixtures(services: Services): Promise<Record<string, unknown>> {
   // Imported here rather than at the top, so specs can import this file's types without the database code.
   const { addUser, createOrganization } = await import("@/lib/points/organizations");
+  const { TEST_CARDS } = await import("@/lib/billing/simulated");
   type Input = Omit<Parameters<typeof createOrganization>[1], "name">;
   const usd = { currency: "USD", apiPurchasesEnabled: true } as const;
 
@@ -90,6 +92,8 @@ export async function provisionAccountFixtures(services: Services): Promise<Reco
     cards: { settings: usd, cards: ["visa", "declined"], defaultCardIndex: 0 },
     // A test card saved twice is refused; test cards are removed, the default among them.
     cardRemoval: { settings: usd, cards: ["visa", "mastercard", "declined"], defaultCardIndex: 0 },
+    // Every test card saved, as the demo organisation of `npm run dev` has them: nothing left to add.
+    allCards: { settings: usd, cards: Object.keys(TEST_CARDS), defaultCardIndex: 0 },
     other: { settings: usd, cards: ["visa", "mastercard"], defaultCardIndex: 0 },
   };
 

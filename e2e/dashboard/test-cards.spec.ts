@@ -68,3 +68,11 @@ test("a test card is saved once, and can be removed; removing the default says t
   );
   expect(labels).toEqual(["Visa •••• 0002"]);
 });
+
+test("with every test card saved, the form says so instead of offering nothing", async ({ page }) => {
+  await signIn(page, account.allCards.admin);
+  await page.goto("/dashboard/payment-details");
+  await expect(page.getByText("Every test card is saved. Remove one to add it again.")).toBeVisible();
+  await expect(page.getByLabel("Test card", { exact: true })).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Add test card" })).toHaveCount(0);
+});

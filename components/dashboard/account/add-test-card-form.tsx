@@ -22,7 +22,6 @@ export function AddTestCardForm({ choices, saved, canEdit, action }: {
   const { state, pending, onSubmit } = useFormAction(action, null);
   const fields = state && !state.ok ? (state.fields ?? {}) : {};
   const available = choices.filter((choice) => !saved.includes(choice.kind));
-  const allSaved = available.length === 0;
   return (
     <form onSubmit={onSubmit} className="space-y-4">
       {state?.ok && (
@@ -33,33 +32,38 @@ export function AddTestCardForm({ choices, saved, canEdit, action }: {
         </Alert>
       )}
       {state && !state.ok && <Alert tone="error">{state.error}</Alert>}
-      {allSaved && <p className="text-sm text-slate-600">Every test card is saved. Remove one to add it again.</p>}
-      <fieldset disabled={!canEdit || pending || allSaved} className="flex flex-col gap-3 sm:flex-row sm:items-end">
-        <legend className="sr-only">Add a test card</legend>
-        <div className="sm:w-96">
-          <Field id="kind" label="Test card" error={fields.kind}>
-            <Select
-              id="kind"
-              name="kind"
-              // Remounted when the saved cards change, so the choice moves off a card just saved.
-              key={saved.join(",")}
-              defaultValue={available[0]?.kind ?? ""}
-              aria-invalid={fields.kind ? true : undefined}
-              aria-describedby={fields.kind ? "kind-error" : undefined}
-            >
-              {choices.map((choice) => (
-                <option key={choice.kind} value={choice.kind} disabled={saved.includes(choice.kind)}>
-                  {choice.label}: {choice.behaviour}
-                  {saved.includes(choice.kind) ? " (saved)" : ""}
-                </option>
-              ))}
-            </Select>
-          </Field>
-        </div>
-        <Button type="submit" variant="secondary" disabled={!canEdit || pending || allSaved}>
-          {pending ? "Adding…" : "Add test card"}
-        </Button>
-      </fieldset>
+      {available.length === 0 ? (
+        <p className="text-sm text-slate-600">Every test card is saved. Remove one to add it again.</p>
+      ) : (
+        <fieldset disabled={!canEdit || pending} className="flex flex-col gap-3 sm:flex-row sm:items-end">
+          <legend className="sr-only">Add a test card</legend>
+          <div className="sm:w-96">
+            <Field id="kind" label="Test card" error={fields.kind}>
+              <Select
+                id="kind"
+                name="kind"
+                // Remounted when the saved cards change, so the choice moves off a card just saved.
+                key={saved.join(",")}
+                defaultValue={available[0]?.kind}
+                aria-invalid={fields.kind ? true : undefined}
+                aria-describedby={fields.kind ? "kind-error" : undefined}
+              >
+                {choices.map(({ kind, label, behaviour }) => {
+                  const isSaved = saved.includes(kind);
+                  return (
+                    <option key={kind} value={kind} disabled={isSaved}>
+                      {`${label}: ${behaviour}${isSaved ? " (saved)" : ""}`}
+                    </option>
+                  );
+                })}
+              </Select>
+            </Field>
+          </div>
+          <Button type="submit" variant="secondary" disabled={!canEdit || pending}>
+            {pending ? "Adding…" : "Add test card"}
+          </Button>
+        </fieldset>
+      )}
     </form>
   );
 }
