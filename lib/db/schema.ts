@@ -43,6 +43,8 @@ export const organizations = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [
+    // One customer backs one organisation: a second would list and charge the first's cards.
+    uniqueIndex("organizations_billing_customer_idx").on(t.billingCustomerId),
     check("organizations_currency_check", sql`${t.currency} in ('USD','GBP','EUR')`),
     check("organizations_points_balance_check", sql`${t.pointsBalance} >= 0`),
   ],
@@ -82,6 +84,11 @@ export const users = pgTable(
     /** scrypt$N$r$p$salt$hash, see lib/auth/password.ts. */
     passwordHash: text("password_hash").notNull(),
     role: text("role").notNull(),
+    /**
+     * Carried in the session token and checked on every request: raised by a password reset, a
+     * role change or a removal, it ends every session signed in before.
+     */
+    sessionVersion: integer("session_version").notNull().default(0),
     createdAt: createdAt(),
   },
   (t) => [
