@@ -1,3 +1,4 @@
+import { readBodyWithin } from "./body";
 import { duplicateKeys } from "./duplicate-keys";
 import { randomString } from "@/lib/ids";
 import { type ErrorCode, errorStatus, PointsError } from "@/lib/points/errors";
@@ -139,31 +140,13 @@ function outcomeDetails(result: PurchaseResult): Record<string, unknown> {
   return {};
 }
 
-/**
- * Reads a JSON body of at most 64 KiB, counting bytes as they arrive so a body without a
- * Content-Length cannot get past the cap. Returns the parsed value, or throws a PointsError.
- */
+/** Reads a JSON body of at most 64 KiB. Returns the parsed value, or throws a PointsError. */
 export async function readJsonBody(request: Request): Promise<unknown> {
-  const tooLarge = () =>
-    new PointsError("request_too_large", `The request body is larger than ${MAX_BODY_BYTES / 1024} KiB.`, {
+  const body = await readBodyWithin(request, MAX_BODY_BYTES);
+  if (!body) {
+    throw new PointsError("request_too_large", `The request body is larger than ${MAX_BODY_BYTES / 1024} KiB.`, {
       details: { max_bytes: MAX_BODY_BYTES },
     });
-  const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > MAX_BODY_BYTES) throw tooLarge();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  if (request.body) {
-    const reader = request.body.getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > MAX_BODY_BYTES) {
-        await reader.cancel().catch(() => {});
-        throw tooLarge();
-      }
-      chunks.push(value);
-    }
   }
   const notJson = (why: string) =>
     new PointsError("invalid_request", "The request body must be a JSON object with the purchase's fields.", {
@@ -171,7 +154,7 @@ export async function readJsonBody(request: Request): Promise<unknown> {
     });
   let text: string;
   try {
-    text = new TextDecoder("utf-8", { fatal: true }).decode(Buffer.concat(chunks));
+    text = new TextDecoder("utf-8", { fatal: true }).decode(body);
   } catch {
     throw notJson("is not valid UTF-8");
   }

@@ -113,6 +113,62 @@ describe.each(backendsAndProviders())("Stripe events settle purchases once, what
     expect(await ledgerOf(organization.id)).toMatchObject({ charges: 1, credits: 1 });
   });
 
+  it("binds no payment that is not the purchase's own charge, whatever its metadata says", async () => {
+    const { organization } = await createOrganization(ctx, {
+      name: `Bind ${randomString(4)}`,
+      settings: { currency: "USD", apiPurchasesEnabled: true },
+      cards: ["visa"],
+      defaultCardIndex: 0,
+    });
+    track(organization.id);
+    // The charge never left (a refused connection): the purchase is unresolved, with no payment yet.
+    const refused = withProvider(ctx, faultyProvider(ctx.provider, ["throw_before_execute"]));
+    const original = console.warn;
+    console.warn = () => {};
+    const first = await purchasePoints(refused, { organization, request: { points: 1000, reference: "bind" }, source: "api" }).finally(() => {
+      console.warn = original;
+    });
+    expect([first.outcome, first.topUp.providerPaymentId]).toEqual(["unresolved", null]);
+    const [method] = await ctx.provider.listPaymentMethods(organization.billingCustomerId);
+    // A payment a cent short, on the same customer, carrying the purchase's id in its metadata.
+    const cheap = await ctx.provider.charge({
+      idempotencyKey: `other_${randomString(8)}`,
+      customerId: organization.billingCustomerId,
+      paymentMethodId: method?.id ?? "",
+      amount: first.topUp.amount - 1,
+      currency: "USD",
+      metadata: { top_up_id: first.topUp.id, organization_id: organization.id, reference: "bind" },
+    });
+    expect(cheap.status).toBe("succeeded");
+    const event = paymentEvent("payment_intent.succeeded", { id: cheap.paymentId ?? "", customer: organization.billingCustomerId, topUpId: first.topUp.id });
+    console.warn = () => {};
+    const answered = await handleStripeEvent(ctx, event).finally(() => {
+      console.warn = original;
+    });
+    expect(answered).toMatchObject({ result: "ignored", detail: "the PaymentIntent does not match the top-up" });
+    const [row] = await ctx.db.select().from(topUps).where(eq(topUps.id, first.topUp.id));
+    expect([row?.status, row?.providerPaymentId]).toEqual(["processing", null]);
+    expect((await ctx.db.select().from(stripeEvents).where(eq(stripeEvents.id, event.id)))[0]?.result).toBe("ignored");
+  });
+
+  it("ignores an event whose object is not what its type promises, and records it", async () => {
+    const { organization, topUp, paymentId } = await awaitingPurchase();
+    await ctx.probe.completeAuthentication(paymentId, true);
+    const wrongObject = {
+      id: `evt_shape_${randomString(6)}`,
+      object: "event",
+      type: "payment_intent.succeeded",
+      data: { object: { id: paymentId, object: "charge", customer: organization.billingCustomerId, metadata: { top_up_id: topUp.id } } },
+    } as unknown as Stripe.Event;
+    const original = console.warn;
+    console.warn = () => {};
+    const answered = await handleStripeEvent(ctx, wrongObject).finally(() => {
+      console.warn = original;
+    });
+    expect(answered).toMatchObject({ result: "ignored", detail: "not a payment_intent" });
+    expect(await ledgerOf(organization.id)).toMatchObject({ credits: 0 });
+  });
+
   it("answers deferred, and remembers nothing, while another request holds the purchase", async () => {
     const { organization, topUp, paymentId } = await awaitingPurchase();
     await ctx.db.update(topUps).set({ lockToken: "held", lockedUntil: new Date(ctx.clock.now().getTime() + 60_000) }).where(eq(topUps.id, topUp.id));

@@ -56,6 +56,30 @@ describe("verifying a webhook delivery", () => {
       /STRIPE_WEBHOOK_SECRET is not set/,
     );
   });
+
+  it("stops reading a body without a Content-Length at 512 KiB, and refuses it with 413", async () => {
+    let sent = 0;
+    const megabyte = new Uint8Array(1024 * 1024).fill(120);
+    // 64 MiB on offer, in 1 MiB chunks, with no Content-Length (as a chunked upload arrives).
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent >= 64 * megabyte.byteLength) return controller.close();
+        sent += megabyte.byteLength;
+        controller.enqueue(megabyte);
+      },
+    });
+    const request = new Request("http://127.0.0.1/api/stripe/webhook", {
+      method: "POST",
+      body,
+      headers: { "Stripe-Signature": "t=1,v1=00" },
+      duplex: "half",
+    } as RequestInit);
+    expect(request.headers.get("content-length")).toBeNull();
+    const refused = await refusal(() => verifyStripeWebhook(stripe, request, SECRET, now));
+    expect(refused.status).toBe(413);
+    // What was read stops near the cap: a few chunks in flight, not the whole body.
+    expect(sent).toBeLessThanOrEqual(4 * megabyte.byteLength);
+  });
 });
 
 /*

@@ -1,4 +1,5 @@
 import type Stripe from "stripe";
+import { readBodyWithin } from "@/lib/http/body";
 
 /** Webhook deliveries larger than this are refused unread; Stripe's events are a few kilobytes. */
 const MAX_WEBHOOK_BYTES = 512 * 1024;
@@ -30,11 +31,8 @@ export async function verifyStripeWebhook(
   if (!secret) throw new WebhookRefusal(400, "Webhooks are refused: STRIPE_WEBHOOK_SECRET is not set.");
   const signature = request.headers.get("stripe-signature");
   if (!signature) throw new WebhookRefusal(400, "The Stripe-Signature header is missing.");
-  if (Number(request.headers.get("content-length") ?? 0) > MAX_WEBHOOK_BYTES) {
-    throw new WebhookRefusal(413, "The event is too large.");
-  }
-  const body = await request.text();
-  if (Buffer.byteLength(body) > MAX_WEBHOOK_BYTES) throw new WebhookRefusal(413, "The event is too large.");
+  const body = await readBodyWithin(request, MAX_WEBHOOK_BYTES);
+  if (!body) throw new WebhookRefusal(413, "The event is too large.");
   try {
     return stripe.webhooks.constructEvent(
       body,
@@ -50,3 +48,4 @@ export async function verifyStripeWebhook(
     throw new WebhookRefusal(400, "The event's signature is not valid.");
   }
 }
+
