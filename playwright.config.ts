@@ -49,7 +49,11 @@ export default defineConfig({
     // journeys that only Stripe has (Checkout, 3-D Secure on the bank's page) run then, and the
     // simulated provider's journeys do not.
     ...(stripe
-      ? [{ name: "stripe-dashboard", testMatch: "**/e2e/stripe/**/*.spec.ts", use: browser }]
+      ? [
+          { name: "stripe-dashboard", testMatch: "**/e2e/stripe/**/*.spec.ts", use: browser },
+          // Last: reads the test server's log of every webhook delivery the whole run made.
+          { name: "stripe-deliveries", testMatch: "**/e2e/stripe-deliveries/**/*.spec.ts", dependencies: ["api", "stripe-dashboard"] },
+        ]
       : [
           { name: "dashboard", testMatch: "**/e2e/dashboard/**/*.spec.ts", use: browser },
           // The main journeys again on a phone: 390 px wide, touch.

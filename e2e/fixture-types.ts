@@ -42,6 +42,7 @@ export const FIXTURE_ORGANIZATIONS = [
   "frequency",
   "daily",
   "readmeLimits",
+  "webhooks",
 ] as const;
 
 export type FixtureOrganizationName = (typeof FIXTURE_ORGANIZATIONS)[number];
@@ -55,4 +56,6 @@ export interface E2eFixtures {
   /** The dashboard journeys' own organisations and users (e2e/dashboard/*.fixtures.ts). */
   buy?: Record<string, unknown>;
   account?: Record<string, unknown>;
+  /** With E2E_PROVIDER=stripe: the Stripe-compatible test server the app bills through. */
+  stripe?: { apiUrl: string; secretKey: string; webhookSecret: string };
 }

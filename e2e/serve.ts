@@ -73,6 +73,8 @@ const scenarios: Record<FixtureOrganizationName, Omit<CreateOrganizationInput, "
     cards: ["visa"],
     defaultCardIndex: 0,
   },
+  // e2e/stripe-deliveries: purchases and a card whose webhooks the test server's log is read for.
+  webhooks: { settings: enabledUsd, cards: ["visa", "authentication_required"], defaultCardIndex: 0 },
 };
 
 interface Backend {
@@ -105,6 +107,7 @@ interface StripeBackend {
   fake: FakeStripe;
   provider: StripeBillingProvider;
   env: Record<string, string>;
+  secrets: { secretKey: string; webhookSecret: string };
 }
 
 async function startStripeBackend(): Promise<StripeBackend> {
@@ -115,13 +118,32 @@ async function startStripeBackend(): Promise<StripeBackend> {
     webhookUrl: `http://127.0.0.1:${PORT}/api/stripe/webhook`,
     webhookSecret,
   });
+  // Delivered once the app answers (releaseWhenUp), as Stripe retries an endpoint that is down.
+  fake.control.holdDeliveries();
   const stripe = createStripeClient({ secretKey, apiUrl: fake.url });
   await setupStripePrices(stripe, SIMULATED_PRICES);
   return {
     fake,
     provider: new StripeBillingProvider(stripe, systemClock, true),
     env: { STRIPE_SECRET_KEY: secretKey, STRIPE_API_URL: fake.url, STRIPE_WEBHOOK_SECRET: webhookSecret },
+    secrets: { secretKey, webhookSecret },
   };
+}
+
+/** Releases the test server's held deliveries once the app answers HTTP. */
+async function releaseWhenUp(stripe: StripeBackend): Promise<void> {
+  for (let attempt = 0; attempt < 960; attempt += 1) {
+    const up = await fetch(`http://127.0.0.1:${PORT}/v3/points/payment-methods`).then(
+      () => true,
+      () => false,
+    );
+    if (up) {
+      await stripe.fake.control.releaseDeliveries();
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  console.error("[e2e] The app never answered: the test server's webhook deliveries stay held.");
 }
 
 async function provision(backend: Backend, stripe: StripeBackend | null): Promise<E2eFixtures> {
@@ -163,6 +185,7 @@ async function provision(backend: Backend, stripe: StripeBackend | null): Promis
       revokedKey: revoked.apiKey,
       buy: await provisionBuyFixtures(services),
       account: await provisionAccountFixtures(services),
+      ...(stripe ? { stripe: { apiUrl: stripe.fake.url, ...stripe.secrets } } : {}),
     };
   } finally {
     // PGlite allows one process per directory: the server must find it closed.
@@ -237,6 +260,7 @@ async function main(): Promise<void> {
   delete env.TEST_DATABASE_URL;
 
   child = spawn(process.execPath, [NEXT, "start", "-p", String(PORT)], { stdio: "inherit", env });
+  if (stripe) void releaseWhenUp(stripe);
   child.on("exit", (code, signal) => {
     void cleanup().then(() => process.exit(code ?? (signal ? 1 : 0)));
   });

@@ -1,3 +1,4 @@
+import type Stripe from "stripe";
 import type { Db } from "@/lib/db/client";
 import { brandOf, hasBrand } from "@/lib/brand";
 import type { Bundle, Currency } from "@/lib/points/catalog";
@@ -61,6 +62,22 @@ export interface FindPaymentRequest {
   createdAfter: Date;
 }
 
+/** What a payment is for, as the provider records it: checked before an event binds it to a purchase. */
+export interface PaymentFacts {
+  paymentId: string;
+  amount: number;
+  currency: string;
+  customerId: string | null;
+  /** The charge's metadata.top_up_id, or null when it carries none. */
+  topUpId: string | null;
+}
+
+/** A webhook delivery, verified: an event to handle, a refusal to answer, or a signed event of no usable shape. */
+export type WebhookVerdict =
+  | { kind: "event"; event: Stripe.Event }
+  | { kind: "refused"; status: number; message: string }
+  | { kind: "ignored"; reason: string };
+
 export interface ProvisionCardsInput {
   customerId: string;
   kinds: string[];
@@ -72,8 +89,9 @@ export interface BillingProvider {
   readonly name: "simulated" | "stripe";
   /**
    * The longest one call may take, its own retries and backoff included (ms). Every call is cut
-   * off there, and a purchase's lease must outlast the calls one settlement makes (see
-   * lib/points/provider-calls.ts), so a slow provider can never outlive the lease silently.
+   * off there, and a purchase's lease must outlast the calls one settlement makes
+   * (assertLeaseCoversProvider in lib/points/purchase.ts), so a slow provider can never outlive
+   * the lease silently.
    */
   readonly callBudgetMs: number;
   listPaymentMethods(customerId: string): Promise<ProviderPaymentMethod[]>;
@@ -82,6 +100,8 @@ export interface BillingProvider {
   charge(request: ChargeRequest): Promise<ChargeOutcome>;
   /** Asks about an existing payment; never charges. Throws only when the outcome is unknown. */
   retrievePayment(paymentId: string): Promise<ChargeOutcome>;
+  /** The amount, currency, customer and purchase of an existing payment, or null when there is none. */
+  describePayment(paymentId: string): Promise<PaymentFacts | null>;
   /**
    * The payment made for a purchase, found by its metadata.top_up_id, or null when the provider
    * has none. Used once an idempotency key may have been forgotten, before any new charge.
@@ -106,6 +126,15 @@ export interface BillingProvider {
   startCardSetup?(customerId: string, urls: { successUrl: string; cancelUrl: string }): Promise<{ url: string }>;
   /** The card a finished setup session saved for this customer, or null when it is not (yet) complete. */
   finishCardSetup?(customerId: string, sessionId: string): Promise<string | null>;
+
+  /**
+   * Verifies a webhook delivery (its signature, size, age and shape). Absent for a provider that
+   * sends none. Callers ask for it by what it does, never by class (nor catch its errors by
+   * class): Next bundles the startup hook apart from the routes, so a class can exist twice.
+   */
+  verifyWebhook?(request: Request, secret: string | undefined, now: Date): Promise<WebhookVerdict>;
+  /** Drops cached card lists after the provider said they changed; absent where nothing is cached. */
+  invalidatePaymentMethods?(customerId?: string): void;
 
   /* Provisioning, for the operator command and the dashboard. `db` lets the simulated provider write in the caller's transaction. */
   createCustomer(input: { organizationId: string; name: string }, db?: Db): Promise<string>;

@@ -9,6 +9,7 @@ import type {
   ChargeOutcome,
   ChargeRequest,
   FindPaymentRequest,
+  PaymentFacts,
   PriceTable,
   ProviderPaymentMethod,
   ProvisionCardsInput,
@@ -164,6 +165,13 @@ export class SimulatedBillingProvider implements BillingProvider {
       return toOutcome(settled ?? payment);
     }
     return toOutcome(payment);
+  }
+
+  async describePayment(paymentId: string): Promise<PaymentFacts | null> {
+    const [payment] = await this.db.select().from(simPayments).where(eq(simPayments.id, paymentId));
+    if (!payment) return null;
+    const { amount, currency, customerId, topUpId } = payment;
+    return { paymentId, amount, currency, customerId, topUpId };
   }
 
   async findPayment(request: FindPaymentRequest): Promise<ChargeOutcome | null> {

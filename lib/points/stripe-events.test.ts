@@ -166,6 +166,7 @@ describe.each(backendsAndProviders())("Stripe events settle purchases once, what
       console.warn = original;
     });
     expect(answered).toMatchObject({ result: "ignored", detail: "not a payment_intent" });
+    expect((await ctx.db.select().from(stripeEvents).where(eq(stripeEvents.id, wrongObject.id)))[0]?.result).toBe("ignored");
     expect(await ledgerOf(organization.id)).toMatchObject({ credits: 0 });
   });
 

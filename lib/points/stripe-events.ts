@@ -1,6 +1,5 @@
 import { and, eq, inArray, isNull } from "drizzle-orm";
 import type Stripe from "stripe";
-import { StripeBillingProvider } from "@/lib/billing/stripe/provider";
 import { organizations, stripeEvents, topUps } from "@/lib/db/schema";
 import { UNRESOLVED_STATUSES } from "./limits";
 import { resolveTopUp } from "./purchase";
@@ -31,6 +30,14 @@ const PAYMENT_METHOD_EVENTS = new Set([
   "customer.updated",
 ]);
 
+/** The kinds of object an event this service acts on must carry, or null for any other event. */
+function expectedObject(type: string): string[] | null {
+  if (PAYMENT_INTENT_EVENTS.has(type)) return ["payment_intent"];
+  if (type === "checkout.session.completed") return ["checkout.session"];
+  if (PAYMENT_METHOD_EVENTS.has(type)) return type === "customer.updated" ? ["customer"] : ["payment_method"];
+  return null;
+}
+
 /**
  * Handles one verified Stripe event. Nothing in an event's payload is taken as the truth about a
  * payment: a PaymentIntent event only says "ask about this purchase now", and the purchase is
@@ -51,18 +58,23 @@ export async function handleStripeEvent(services: Services, event: Stripe.Event)
   const [seen] = await services.db.select().from(stripeEvents).where(eq(stripeEvents.id, event.id));
   if (seen) return receipt("duplicate", `already ${seen.result}`);
 
+  const object = event.data.object as { object?: unknown; id?: unknown };
+  const expected = expectedObject(event.type);
   let outcome: StripeEventReceipt;
-  if (PAYMENT_INTENT_EVENTS.has(event.type)) {
+  if (!expected) {
+    outcome = receipt("ignored", "not an event this service acts on");
+  } else if (!expected.includes(String(object.object)) || typeof object.id !== "string") {
+    console.warn(`Stripe event ${event.id} (${event.type}) ignored: its object is not a ${expected.join(" or ")}.`);
+    outcome = receipt("ignored", `not a ${expected.join(" or ")}`);
+  } else if (PAYMENT_INTENT_EVENTS.has(event.type)) {
     outcome = await settleFromPaymentIntent(services, event.data.object as Stripe.PaymentIntent, receipt);
   } else if (event.type === "checkout.session.completed") {
     outcome = await cardSavedAtCheckout(services, event.data.object as Stripe.Checkout.Session, receipt);
-  } else if (PAYMENT_METHOD_EVENTS.has(event.type)) {
-    const object = event.data.object as Stripe.PaymentMethod | Stripe.Customer;
-    const customerId = object.object === "customer" ? object.id : idOf(object.customer);
-    forgetCachedMethods(services, customerId);
-    outcome = receipt("handled", "payment methods refreshed");
   } else {
-    outcome = receipt("ignored", "not an event this service acts on");
+    const changed = event.data.object as Stripe.PaymentMethod | Stripe.Customer;
+    const customerId = changed.object === "customer" ? changed.id : idOf(changed.customer);
+    services.provider.invalidatePaymentMethods?.(customerId ?? undefined);
+    outcome = receipt("handled", "payment methods refreshed");
   }
   if (outcome.result !== "deferred") {
     await services.db
@@ -85,6 +97,21 @@ async function settleFromPaymentIntent(
   if (!topUp || topUp.billingCustomerId !== idOf(intent.customer)) return receipt("ignored", "no such top-up");
   if (topUp.providerPaymentId && topUp.providerPaymentId !== intent.id) {
     return receipt("ignored", "another PaymentIntent is this top-up's payment");
+  }
+  if (!topUp.providerPaymentId && UNRESOLVED.has(topUp.status)) {
+    // Bound, this payment would settle the purchase: Stripe's own record of it must be the
+    // purchase's charge, not merely carry its id in metadata.
+    const facts = await services.provider.describePayment(intent.id);
+    const matches =
+      facts !== null &&
+      facts.topUpId === topUp.id &&
+      facts.customerId === topUp.billingCustomerId &&
+      facts.amount === topUp.amount &&
+      facts.currency === topUp.currency;
+    if (!matches) {
+      console.warn(`Stripe event ignored: ${intent.id} does not match top-up ${topUp.id} (amount, currency, customer or metadata).`);
+      return receipt("ignored", "the PaymentIntent does not match the top-up");
+    }
   }
   // The charge's own answer may have been lost (a timeout): learning the id here lets the
   // settlement below retrieve it rather than re-send the charge.
@@ -118,7 +145,7 @@ async function cardSavedAtCheckout(
     .from(organizations)
     .where(eq(organizations.billingCustomerId, customerId));
   if (!organization) return receipt("ignored", "no organisation has this customer");
-  forgetCachedMethods(services, customerId);
+  services.provider.invalidatePaymentMethods?.(customerId);
   const made = await makeFirstCardDefault(services, customerId);
   return receipt("handled", made ? `default payment method set to ${made}` : "card saved");
 }
@@ -133,10 +160,6 @@ export async function makeFirstCardDefault(services: Services, customerId: strin
   if (!first || methods.some((method) => method.isDefault)) return null;
   await services.provider.setDefaultPaymentMethod(customerId, first.id);
   return first.id;
-}
-
-function forgetCachedMethods(services: Services, customerId: string | null): void {
-  if (services.provider instanceof StripeBillingProvider) services.provider.invalidatePaymentMethods(customerId ?? undefined);
 }
 
 function idOf(value: string | { id: string } | null | undefined): string | null {

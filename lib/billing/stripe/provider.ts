@@ -4,9 +4,11 @@ import type {
   ChargeOutcome,
   ChargeRequest,
   FindPaymentRequest,
+  PaymentFacts,
   PriceTable,
   ProviderPaymentMethod,
   ProvisionCardsInput,
+  WebhookVerdict,
 } from "@/lib/billing/provider";
 import { ProviderUnavailableError } from "@/lib/billing/provider";
 import type { Clock } from "@/lib/clock";
@@ -14,6 +16,7 @@ import { BUNDLES, CURRENCIES } from "@/lib/points/catalog";
 import { STRIPE_CALL_BUDGET_MS, stripeErrorType } from "./client";
 import { failureCode, outcomeOfPaymentIntent } from "./map-outcome";
 import { stripeTestCardToken } from "./test-cards";
+import { malformedEvent, verifyStripeWebhook, WebhookRefusal } from "./webhook";
 
 /** Prices change rarely and a purchase prices before charging: a minute's cache saves a call per purchase. */
 const PRICE_CACHE_MS = 60_000;
@@ -132,6 +135,34 @@ export class StripeBillingProvider implements BillingProvider {
 
   async retrievePayment(paymentId: string): Promise<ChargeOutcome> {
     return outcomeOfPaymentIntent(await this.stripe.paymentIntents.retrieve(paymentId));
+  }
+
+  async describePayment(paymentId: string): Promise<PaymentFacts | null> {
+    try {
+      const intent = await this.stripe.paymentIntents.retrieve(paymentId);
+      return {
+        paymentId: intent.id,
+        amount: intent.amount,
+        currency: intent.currency.toUpperCase(),
+        customerId: idOf(intent.customer),
+        topUpId: intent.metadata?.top_up_id ?? null,
+      };
+    } catch (error) {
+      if (stripeErrorType(error) === "StripeInvalidRequestError" && (error as { statusCode?: number }).statusCode === 404) return null;
+      throw error;
+    }
+  }
+
+  async verifyWebhook(request: Request, secret: string | undefined, now: Date): Promise<WebhookVerdict> {
+    let event: Stripe.Event;
+    try {
+      event = await verifyStripeWebhook(this.stripe, request, secret, now);
+    } catch (error) {
+      if (error instanceof WebhookRefusal) return { kind: "refused", status: error.status, message: error.message };
+      throw error;
+    }
+    const malformed = malformedEvent(event);
+    return malformed ? { kind: "ignored", reason: malformed } : { kind: "event", event };
   }
 
   /**

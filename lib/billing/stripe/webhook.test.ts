@@ -10,6 +10,8 @@ import type { Services } from "@/lib/points/services";
 import { handleStripeEvent } from "@/lib/points/stripe-events";
 import { createTestContext, startStripeTestProvider, type TestContext } from "@/lib/testing/harness";
 import { ledgerState } from "@/lib/testing/invariants";
+import { systemClock } from "@/lib/clock";
+import { StripeBillingProvider } from "./provider";
 import { verifyStripeWebhook, WEBHOOK_TOLERANCE_SECONDS, WebhookRefusal } from "./webhook";
 
 const SECRET = "whsec_test_suite_secret_value";
@@ -79,6 +81,21 @@ describe("verifying a webhook delivery", () => {
     expect(refused.status).toBe(413);
     // What was read stops near the cap: a few chunks in flight, not the whole body.
     expect(sent).toBeLessThanOrEqual(4 * megabyte.byteLength);
+  });
+
+  it("acknowledges a signed event of no usable shape as ignored, saying why, instead of failing", async () => {
+    const provider = new StripeBillingProvider(stripe, systemClock);
+    const shapes: [string, string][] = [
+      ["[1, 2]", "the event is not a JSON object"],
+      ['{"object": "event", "type": "payment_intent.succeeded"}', "the event has no id"],
+      ['{"id": "evt_nodata", "type": "payment_intent.succeeded"}', "event evt_nodata (payment_intent.succeeded) has no data.object"],
+      ['{"id": "evt_null", "type": "payment_intent.succeeded", "data": {"object": null}}', "event evt_null (payment_intent.succeeded) has no data.object"],
+    ];
+    for (const [body, reason] of shapes) {
+      expect(await provider.verifyWebhook(signedRequest(body), SECRET, now)).toEqual({ kind: "ignored", reason });
+    }
+    expect(await provider.verifyWebhook(signedRequest(payload), SECRET, now)).toMatchObject({ kind: "event", event: { id: "evt_1" } });
+    expect(await provider.verifyWebhook(signedRequest(payload, null), SECRET, now)).toMatchObject({ kind: "refused", status: 400 });
   });
 });
 

@@ -49,3 +49,17 @@ export async function verifyStripeWebhook(
   }
 }
 
+/**
+ * Why a verified event cannot be handled (not an object, no id or type, no `data.object`), or
+ * null when its envelope is sound. Each handler still checks the object it expects.
+ */
+export function malformedEvent(event: unknown): string | null {
+  const isRecord = (value: unknown): value is Record<string, unknown> =>
+    typeof value === "object" && value !== null && !Array.isArray(value);
+  if (!isRecord(event)) return "the event is not a JSON object";
+  const { id, type, data } = event;
+  if (typeof id !== "string" || id === "") return "the event has no id";
+  if (typeof type !== "string" || type === "") return `event ${id} has no type`;
+  if (!isRecord(data) || !isRecord(data.object)) return `event ${id} (${type}) has no data.object`;
+  return null;
+}

@@ -57,7 +57,10 @@ export interface RequestLogEntry {
 export interface DeliveryLogEntry {
   eventId: string;
   type: string;
+  /** The endpoint's HTTP status, or -1 when it could not be reached. */
   status: number;
+  /** The start of what the endpoint answered (its first 1,000 characters), as Stripe's dashboard shows it. */
+  answer: string;
 }
 
 interface StoredResponse {
@@ -1106,6 +1109,7 @@ class FakeStripeState {
     const timestamp = this.seconds();
     const signature = createHmac("sha256", this.webhookSecret).update(`${timestamp}.${payload}`).digest("hex");
     let status: number;
+    let answer = "";
     try {
       const response = await fetch(this.webhookUrl, {
         method: "POST",
@@ -1114,11 +1118,11 @@ class FakeStripeState {
         signal: AbortSignal.timeout(20_000),
       });
       status = response.status;
-      await response.arrayBuffer();
+      answer = (await response.text()).slice(0, 1000);
     } catch {
       status = -1;
     }
-    this.deliveryLog.push({ eventId: event.id, type: event.type, status });
+    this.deliveryLog.push({ eventId: event.id, type: event.type, status, answer });
     return status;
   }
 

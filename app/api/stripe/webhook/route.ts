@@ -1,6 +1,4 @@
 // POST /api/stripe/webhook – Stripe's events about payments and saved cards, verified by signature
-import { StripeBillingProvider } from "@/lib/billing/stripe/provider";
-import { verifyStripeWebhook, WebhookRefusal } from "@/lib/billing/stripe/webhook";
 import { stripeEnv } from "@/lib/env";
 import { handleStripeEvent } from "@/lib/points/stripe-events";
 import { getRuntime } from "@/lib/runtime";
@@ -9,16 +7,17 @@ export const dynamic = "force-dynamic";
 
 export async function POST(request: Request): Promise<Response> {
   const runtime = await getRuntime();
-  let event: Awaited<ReturnType<typeof verifyStripeWebhook>>;
-  try {
-    if (!(runtime.provider instanceof StripeBillingProvider)) {
-      throw new WebhookRefusal(404, "Stripe is not this service's billing provider.");
-    }
-    event = await verifyStripeWebhook(runtime.provider.stripe, request, stripeEnv()?.webhookSecret, runtime.clock.now());
-  } catch (error) {
-    if (error instanceof WebhookRefusal) return Response.json({ error: error.message }, { status: error.status });
-    throw error;
+  if (!runtime.provider.verifyWebhook) {
+    return Response.json({ error: "Stripe is not this service's billing provider." }, { status: 404 });
   }
+  const verdict = await runtime.provider.verifyWebhook(request, stripeEnv()?.webhookSecret, runtime.clock.now());
+  if (verdict.kind === "refused") return Response.json({ error: verdict.message }, { status: verdict.status });
+  if (verdict.kind === "ignored") {
+    // Signed by Stripe, so a redelivery would fail the same way: acknowledge it, and leave a trace.
+    console.warn(`Stripe event ignored: ${verdict.reason}.`);
+    return Response.json({ received: true, event_id: null, type: null, result: "ignored", detail: verdict.reason });
+  }
+  const { event } = verdict;
   try {
     const receipt = await handleStripeEvent(runtime, event);
     return Response.json({ received: true, event_id: receipt.eventId, type: receipt.type, result: receipt.result, detail: receipt.detail ?? null });
