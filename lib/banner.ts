@@ -1,5 +1,5 @@
 import { env } from "./env";
-import type { Runtime } from "./runtime";
+import { isProduction, type Runtime } from "./runtime";
 
 /** What a developer needs to call the API right away, printed at startup. */
 export function printBanner(runtime: Runtime): void {
@@ -10,6 +10,10 @@ export function printBanner(runtime: Runtime): void {
     `  database: ${runtime.database.kind === "pglite" ? `embedded PGlite (${runtime.database.location})` : runtime.database.location}`,
     `  billing:  ${runtime.provider.name}`,
   ];
+  if (!runtime.demo && runtime.database.kind === "pglite" && isProduction()) {
+    // Said without any secret: production seeds nothing, so an operator provisions the first organisation.
+    lines.push("  nothing is seeded in production: provision with `npm run points -- org create` (server stopped)");
+  }
   if (runtime.demo) {
     const { demo } = runtime;
     lines.push(

@@ -10,7 +10,7 @@ import type { Services } from "@/lib/points/services";
 
 export interface Runtime extends Services {
   database: Database;
-  /** The demo organisation, on the embedded default only. */
+  /** The demo organisation: on the embedded default, and never in production. */
   demo: DemoInfo | null;
   leaseMs: number;
 }
@@ -38,9 +38,16 @@ export async function createRuntime(options: { seed?: boolean } = {}): Promise<R
   const provider = createBillingProvider(database.db, systemClock);
   assertLeaseCoversProvider(leaseMs, provider);
   const services: Services = { db: database.db, provider, clock: systemClock };
-  const demo =
-    database.kind === "pglite" && options.seed !== false
-      ? await seedDemo(services, path.dirname(database.location))
-      : null;
+  const seeds = database.kind === "pglite" && options.seed !== false && !isProduction();
+  const demo = seeds ? await seedDemo(services, path.dirname(database.location)) : null;
   return { ...services, database, demo, leaseMs };
+}
+
+/**
+ * `next start` (and any NODE_ENV=production process) seeds no demo: its admin password and API key
+ * would be printed to a console that log collectors keep, and a known admin is a way in. The demo
+ * is for `npm run dev`.
+ */
+export function isProduction(): boolean {
+  return process.env.NODE_ENV === "production";
 }

@@ -44,6 +44,7 @@ export const ACCOUNT_SCENARIOS = [
   "other",
   "cardRemoval",
   "allCards",
+  "doubleRemoval",
 ] as const;
 
 export type AccountScenario = (typeof ACCOUNT_SCENARIOS)[number];
@@ -95,6 +96,8 @@ export async function provisionAccountFixtures(services: Services): Promise<Reco
     // Every test card saved, as the demo organisation of `npm run dev` has them: nothing left to add.
     allCards: { settings: usd, cards: Object.keys(TEST_CARDS), defaultCardIndex: 0 },
     other: { settings: usd, cards: ["visa", "mastercard"], defaultCardIndex: 0 },
+    // One card removed from two tabs: the second tab is told so, not shown an error page.
+    doubleRemoval: { settings: usd, cards: ["visa", "mastercard"], defaultCardIndex: 0 },
   };
 
   const fixtures: Partial<AccountFixtures> = {};

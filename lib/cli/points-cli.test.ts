@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { eq } from "drizzle-orm";
+import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { systemClock } from "@/lib/clock";
 import { type Db, openDatabase } from "@/lib/db/client";
@@ -18,6 +19,7 @@ import { purchasePoints } from "@/lib/points/purchase";
 import type { Services } from "@/lib/points/services";
 import { parseTopUpRequest } from "@/lib/points/top-up-request";
 import { type Backend, backends } from "@/lib/testing/harness";
+import { type FakeStripe, startFakeStripe } from "@/lib/testing/fake-stripe/server";
 import { createScratchDatabase, simulatedServices } from "@/lib/testing/scratch-database";
 
 /*
@@ -455,6 +457,59 @@ describe.each(backends())("npm run points against %s", { concurrent: true, timeo
         expect((await organizationRow(services.db, row?.organizationId ?? "")).pointsBalance).toBe(100);
       });
     });
+  });
+});
+
+/*
+ * With Stripe (its Stripe-compatible test server), as an operator links an existing customer:
+ * one customer backs one organisation, or the second organisation's key would list and buy on
+ * the first one's cards.
+ */
+describe.each(backends())("org create --stripe-customer against %s with Stripe", { timeout: SPAWNING_TIMEOUT_MS }, (backend) => {
+  let target: Target;
+  let fake: FakeStripe;
+  let stripe: Stripe;
+  let env: NodeJS.ProcessEnv;
+  const secretKey = "sk_test_points_cli";
+
+  beforeAll(async () => {
+    target = await createTarget(backend);
+    fake = await startFakeStripe({ apiKey: secretKey });
+    stripe = new Stripe(secretKey, { host: fake.host, port: fake.port, protocol: "http", maxNetworkRetries: 0 });
+    env = { ...target.env, STRIPE_SECRET_KEY: secretKey, STRIPE_API_URL: fake.url };
+  });
+  afterAll(async () => {
+    await fake?.close();
+    await target?.dispose();
+  });
+
+  const cardIds = async (customer: string) =>
+    (await stripe.paymentMethods.list({ customer, type: "card", limit: 100 })).data.map((method) => method.id).sort();
+
+  it("refuses a customer another organisation has: exit 1, one line naming the customer, nothing changed", async () => {
+    const owner = parseJsonOutput(
+      await runPoints(env, ["org", "create", "--name", "Customer Owner Ltd", "--card", "visa", "--default-card", "0", "--json"]),
+    );
+    const ownerRow = await target.withDb((services) => organizationRow(services.db, String(owner.organization_id)));
+    const customer = ownerRow.billingCustomerId;
+    expect(customer).toMatch(/^cus_[A-Za-z0-9]+$/);
+    const before = await target.withDb((services) => snapshot(services.db));
+    const cardsBefore = await cardIds(customer);
+
+    const result = await runPoints(env, [
+      "org", "create", "--name", "Second Claimant", "--card", "mastercard", "--default-card", "0",
+      "--stripe-customer", customer, "--json",
+    ]);
+    expectRefused(result, new RegExp(`^The billing customer ${customer} is already linked to another organisation`));
+    const [reason, ...rest] = result.stderr.split("\n");
+    expect(rest).toEqual(["Nothing was changed.", ""]);
+    expect(reason).toContain(customer);
+    // Nothing of the other organisation but that it exists, and no database internals.
+    for (const leak of [ownerRow.id, ownerRow.name, "Failed query", "insert into", "params"]) {
+      expect(result.stderr).not.toContain(leak);
+    }
+    expect(await target.withDb((services) => snapshot(services.db))).toEqual(before);
+    expect(await cardIds(customer)).toEqual(cardsBefore);
   });
 });
 

@@ -15,6 +15,9 @@ import type { Services } from "./services";
 
 const provisioningErrorBrand = brandOf("ProvisioningError");
 
+/** The refusals a caller can tell apart without reading the message. */
+export type ProvisioningRefusal = "email_taken" | "billing_customer_taken";
+
 /** Bad input to a provisioning call: the message is for the operator or admin, and nothing was changed. */
 export class ProvisioningError extends Error {
   readonly [provisioningErrorBrand] = true;
@@ -22,9 +25,9 @@ export class ProvisioningError extends Error {
     return hasBrand(provisioningErrorBrand)(value);
   }
   /** Set when a caller may want to say it in its own words (the dashboard's member form does). */
-  readonly reason?: "email_taken";
+  readonly reason?: ProvisioningRefusal;
 
-  constructor(message: string, reason?: "email_taken") {
+  constructor(message: string, reason?: ProvisioningRefusal) {
     super(message);
     this.name = "ProvisioningError";
     this.reason = reason;
@@ -81,6 +84,7 @@ export async function createOrganization(
   for (const kind of cards) assertCardKind(services.provider, kind);
   assertCardIndex(input.defaultCardIndex, cards.length);
   if (input.simulateOutage !== undefined) simulatedProvider(services);
+  if (input.billingCustomerId !== undefined) await assertCustomerUnlinked(services.db, input.billingCustomerId);
   const adminEmail = normaliseEmail(input.adminEmail ?? `admin-${randomString(6).toLowerCase()}@${slug(name)}.example`);
   const { password: adminPassword, passwordHash } = await generatePassword();
 
@@ -112,7 +116,13 @@ export async function createOrganization(
         createdAt: now,
         updatedAt: now,
       })
-      .returning();
+      .returning()
+      .catch((error: unknown) => {
+        // Another create linked the same customer after our check: the index decides, and the
+        // loser is refused as if the check had seen it.
+        if (isUniqueViolation(error, "organizations_billing_customer_idx")) throw customerAlreadyLinked(billingCustomerId);
+        throw error;
+      });
     if (!organization) throw new Error("The organisation was not created.");
     const added = external
       ? externalCards
@@ -134,6 +144,28 @@ export async function createOrganization(
       admin: { userId, email: adminEmail, password: adminPassword },
     };
   });
+}
+
+/**
+ * One billing customer backs one organisation: a second organisation on it would list, and buy
+ * on, the first one's cards. Checked before any provider call, so a refused link changes nothing
+ * there either; the unique index on organizations.billing_customer_id settles a race.
+ */
+async function assertCustomerUnlinked(db: Db, billingCustomerId: string): Promise<void> {
+  const [linked] = await db
+    .select({ id: organizations.id })
+    .from(organizations)
+    .where(eq(organizations.billingCustomerId, billingCustomerId))
+    .limit(1);
+  if (linked) throw customerAlreadyLinked(billingCustomerId);
+}
+
+function customerAlreadyLinked(billingCustomerId: string): ProvisioningError {
+  // Says that another organisation has it, never which: the operator may not be entitled to know.
+  return new ProvisioningError(
+    `The billing customer ${billingCustomerId} is already linked to another organisation; each organisation needs a customer of its own.`,
+    "billing_customer_taken",
+  );
 }
 
 export interface UpdateOrganizationInput {

@@ -147,7 +147,10 @@ export async function removeTestCard(
   const card = saved.find((method) => method.id === paymentMethodId);
   // Another organisation's card is "not found", exactly like an unknown one.
   if (!card || !(await services.provider.detachCard(organization.billingCustomerId, paymentMethodId))) {
-    throw new PointsError("not_found", "There is no such saved card in this organisation.");
+    throw new PointsError(
+      "not_found",
+      "This card is no longer saved in this organisation (it may have been removed already). Reload the page to see the saved cards.",
+    );
   }
   return { wasDefault: card.isDefault };
 }

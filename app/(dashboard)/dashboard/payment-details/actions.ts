@@ -44,12 +44,23 @@ export async function addCardWithCheckoutAction(_state: AddCardState, _formData:
   redirect(url);
 }
 
-/** Payment details → Remove test card (the simulated provider only), then the page says so. */
-export async function removeTestCardAction(formData: FormData): Promise<void> {
-  const user = await requireAdmin();
-  const id = z.string().regex(/^pm_[A-Za-z0-9_]{1,60}$/).safeParse(formData.get("payment_method_id"));
-  if (!id.success) redirect("/dashboard/payment-details");
-  const { wasDefault } = await removeTestCard(await getRuntime(), user.organizationId, id.data);
-  revalidatePath("/dashboard", "layout");
+export type RemoveTestCardState = ActionState;
+
+/**
+ * Payment details → Remove test card (the simulated provider only), then the page says so. A
+ * refusal (removed already in another tab, not this organisation's, not an admin, not the
+ * simulated provider) comes back to the form as a message, never as an error page.
+ */
+export async function removeTestCardAction(_state: RemoveTestCardState, formData: FormData): Promise<RemoveTestCardState> {
+  let wasDefault: boolean;
+  try {
+    const user = await requireAdmin();
+    const id = formData.get("payment_method_id");
+    // Anything that is not one of this organisation's cards is "not found", a malformed ID included.
+    ({ wasDefault } = await removeTestCard(await getRuntime(), user.organizationId, typeof id === "string" ? id : ""));
+    revalidatePath("/dashboard", "layout");
+  } catch (error) {
+    return actionError(error);
+  }
   redirect(`/dashboard/payment-details?removed=${wasDefault ? "default" : "1"}`);
 }

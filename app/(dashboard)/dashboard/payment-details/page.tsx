@@ -5,8 +5,8 @@ import { AddCardCheckoutForm } from "@/components/dashboard/account/add-card-che
 import { AddTestCardForm } from "@/components/dashboard/account/add-test-card-form";
 import { PaymentMethodCard } from "@/components/dashboard/account/payment-method-card";
 import { ReadOnlyNotice } from "@/components/dashboard/account/read-only-notice";
+import { RemoveTestCardForm } from "@/components/dashboard/account/remove-test-card-form";
 import { Alert } from "@/components/ui/alert";
-import { SubmitButton } from "@/components/ui/submit-button";
 import { buttonClasses } from "@/components/ui/button";
 import { Card, PageHeader } from "@/components/ui/card";
 import { requireUser } from "@/lib/auth/session";
@@ -89,12 +89,7 @@ export default async function PaymentDetailsPage({
                 curl={showIds ? curlExample({ baseUrl, paymentSourceId: method.id, currency: details.currency }) : undefined}
                 remove={
                   canEdit && method.kind ? (
-                    <form action={removeTestCardAction}>
-                      <input type="hidden" name="payment_method_id" value={method.id} />
-                      <SubmitButton variant="ghost" pendingLabel="Removing…">
-                        Remove test card
-                      </SubmitButton>
-                    </form>
+                    <RemoveTestCardForm paymentMethodId={method.id} action={removeTestCardAction} />
                   ) : undefined
                 }
               />

@@ -1,0 +1,110 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import type { BillingProvider } from "@/lib/billing/provider";
+import { addUser, createOrganization } from "@/lib/points/organizations";
+import { listProvisionedPaymentMethods } from "@/lib/points/organizations";
+import type { Services } from "@/lib/points/services";
+import { backends, createTestContext, type TestContext, withProvider } from "@/lib/testing/harness";
+
+/*
+ * The server action as the browser calls it, with whatever it is sent: only what Next provides
+ * around it (the session cookie, the runtime, redirect and revalidation) is stood in for.
+ */
+const app = vi.hoisted(() => ({
+  userId: null as string | null,
+  services: undefined as unknown,
+  redirectedTo: null as string | null,
+}));
+vi.mock("next-auth", () => ({ getServerSession: async () => (app.userId ? { userId: app.userId } : null) }));
+vi.mock("@/lib/runtime", () => ({ getRuntime: async () => app.services, isProduction: () => false }));
+vi.mock("next/cache", () => ({ revalidatePath: () => {} }));
+vi.mock("next/headers", () => ({ headers: async () => new Headers() }));
+vi.mock("next/navigation", () => ({
+  redirect: (url: string) => {
+    app.redirectedTo = url;
+    throw Object.assign(new Error("NEXT_REDIRECT"), { digest: `NEXT_REDIRECT;replace;${url};307;` });
+  },
+}));
+
+const { removeTestCardAction } = await import("./actions");
+
+function form(paymentMethodId: string): FormData {
+  const data = new FormData();
+  data.set("payment_method_id", paymentMethodId);
+  return data;
+}
+
+describe.each(backends())("Remove test card (the action) on %s", (backend) => {
+  let ctx: TestContext;
+  const logged = vi.spyOn(console, "error");
+  beforeAll(async () => {
+    ctx = await createTestContext(backend);
+  });
+  afterAll(async () => {
+    await ctx?.close();
+  });
+  afterEach(() => {
+    app.userId = null;
+    app.redirectedTo = null;
+    logged.mockClear();
+  });
+
+  async function organisationWithCards() {
+    const created = await createOrganization(ctx, { name: "Removal Ltd", cards: ["visa", "mastercard"], defaultCardIndex: 0 });
+    const member = await addUser(ctx, created.organization.id, { email: `m-${created.organization.id.toLowerCase()}@example.com`, role: "member" });
+    return { ...created, member };
+  }
+
+  const savedIds = async (organization: { billingCustomerId: string }) =>
+    (await listProvisionedPaymentMethods(ctx, organization)).map((method) => method.id);
+
+  async function act(services: Services, userId: string | null, paymentMethodId: string) {
+    app.services = services;
+    app.userId = userId;
+    return removeTestCardAction(null, form(paymentMethodId));
+  }
+
+  it("removes the card and sends the admin back to the page; the same card again is a message, not a crash", async () => {
+    const org = await organisationWithCards();
+    const visa = org.paymentMethods[0]?.id ?? "";
+    await expect(act(ctx, org.admin.userId, visa)).rejects.toThrow("NEXT_REDIRECT");
+    expect(app.redirectedTo).toBe("/dashboard/payment-details?removed=default");
+    expect(await savedIds(org.organization)).not.toContain(visa);
+
+    app.redirectedTo = null;
+    const again = await act(ctx, org.admin.userId, visa);
+    expect(again).toEqual({ ok: false, error: expect.stringMatching(/^This card is no longer saved in this organisation/) });
+    expect(app.redirectedTo).toBeNull();
+    expect(logged).not.toHaveBeenCalled();
+  });
+
+  it("answers another organisation's card, and a malformed ID, as not saved here, and removes nothing", async () => {
+    const mine = await organisationWithCards();
+    const theirs = await organisationWithCards();
+    const before = await savedIds(theirs.organization);
+    for (const id of [theirs.paymentMethods[1]?.id ?? "", "not a card", ""]) {
+      const answer = await act(ctx, mine.admin.userId, id);
+      expect(answer).toEqual({ ok: false, error: expect.stringMatching(/^This card is no longer saved in this organisation/) });
+    }
+    expect(await savedIds(theirs.organization)).toEqual(before);
+    expect(logged).not.toHaveBeenCalled();
+  });
+
+  it("refuses a member's forged call, and a call without a session, and removes nothing", async () => {
+    const org = await organisationWithCards();
+    const before = await savedIds(org.organization);
+    const visa = org.paymentMethods[0]?.id ?? "";
+    expect(await act(ctx, org.member.userId, visa)).toEqual({ ok: false, error: "Only an admin of this organisation can do that." });
+    expect(await act(ctx, null, visa)).toEqual({ ok: false, error: "Your session has ended; sign in again." });
+    expect(await savedIds(org.organization)).toEqual(before);
+    expect(app.redirectedTo).toBeNull();
+    expect(logged).not.toHaveBeenCalled();
+  });
+
+  it("refuses with Stripe as the provider (cards are removed at Stripe), in words", async () => {
+    const org = await organisationWithCards();
+    const stripe = withProvider(ctx, { name: "stripe" } as unknown as BillingProvider);
+    const answer = await act(stripe, org.admin.userId, org.paymentMethods[0]?.id ?? "");
+    expect(answer).toEqual({ ok: false, error: "Test cards exist only with the simulated billing provider." });
+    expect(logged).not.toHaveBeenCalled();
+  });
+});

@@ -1,0 +1,34 @@
+"use client";
+
+import { useActionState } from "react";
+import { SubmitButton } from "@/components/ui/submit-button";
+import type { ActionState } from "./action-state";
+
+type RemoveTestCardState = ActionState;
+
+/**
+ * Remove test card: success leaves the page (the action redirects, and the page says so); a
+ * refusal (removed already in another tab, say) is said here, beside the button.
+ */
+export function RemoveTestCardForm({
+  paymentMethodId,
+  action,
+}: {
+  paymentMethodId: string;
+  action: (state: RemoveTestCardState, data: FormData) => Promise<RemoveTestCardState>;
+}) {
+  const [state, formAction] = useActionState(action, null);
+  return (
+    <form action={formAction} className="flex flex-col items-start gap-1 sm:items-end">
+      <input type="hidden" name="payment_method_id" value={paymentMethodId} />
+      <SubmitButton variant="ghost" pendingLabel="Removing…">
+        Remove test card
+      </SubmitButton>
+      {state && !state.ok && (
+        <p role="alert" className="text-xs font-medium text-rose-700">
+          {state.error}
+        </p>
+      )}
+    </form>
+  );
+}
