@@ -1,4 +1,5 @@
-import { env } from "./env";
+import { stripeTarget } from "./billing/stripe/client";
+import { env, stripeEnv } from "./env";
 import { isProduction, type Runtime } from "./runtime";
 
 /** What a developer needs to call the API right away, printed at startup. */
@@ -8,7 +9,7 @@ export function printBanner(runtime: Runtime): void {
     "",
     `Points service on ${url}`,
     `  database: ${runtime.database.kind === "pglite" ? `embedded PGlite (${runtime.database.location})` : runtime.database.location}`,
-    `  billing:  ${runtime.provider.name}`,
+    `  billing:  ${billingLine()}`,
   ];
   if (!runtime.demo && runtime.database.kind === "pglite" && isProduction()) {
     // Said without any secret: production seeds nothing, so an operator provisions the first organisation.
@@ -34,4 +35,12 @@ export function printBanner(runtime: Runtime): void {
     );
   }
   console.log(`${lines.join("\n")}\n`);
+}
+
+/** The provider, and for Stripe the API the key is sent to: an operator sees a wrong STRIPE_API_URL at once. */
+function billingLine(): string {
+  const stripe = stripeEnv();
+  if (!stripe) return "simulated";
+  const { origin, testServer } = stripeTarget(stripe);
+  return `stripe, API ${origin}${testServer ? " (a Stripe-compatible test server)" : ""}`;
 }

@@ -1,8 +1,9 @@
-import { spawn } from "node:child_process";
 import fs from "node:fs";
-import os from "node:os";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
+import { startProduction } from "../production-server";
 
 /*
  * What a production build says about itself to a browser, and what it refuses to start without.
@@ -44,31 +45,54 @@ test.describe("the production build", () => {
 test.describe("starting in production", () => {
   test("refuses to start without AUTH_SECRET, and says how to make one", async () => {
     test.setTimeout(60_000);
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "points-nosecret-"));
-    const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: "production", PGLITE_DIR: path.join(dir, "pglite") };
-    for (const name of ["AUTH_SECRET", "NEXTAUTH_SECRET", "DATABASE_URL", "TEST_DATABASE_URL"]) delete env[name];
-    const child = spawn(process.execPath, [path.join(process.cwd(), "scripts", "next.mjs"), "start", "-p", "3190"], { env });
-    let output = "";
-    child.stdout.on("data", (chunk) => {
-      output += chunk;
-    });
-    child.stderr.on("data", (chunk) => {
-      output += chunk;
-    });
-    const code = await new Promise<number | null>((resolve) => {
-      const timer = setTimeout(() => {
-        child.kill("SIGKILL");
-        resolve(null);
-      }, 45_000);
-      child.on("exit", (exitCode) => {
-        clearTimeout(timer);
-        resolve(exitCode);
-      });
-    });
-    fs.rmSync(dir, { recursive: true, force: true });
+    const server = startProduction(90, { AUTH_SECRET: undefined });
+    const code = await server.exited(45_000);
+    const output = server.output();
+    await server.stop();
     expect(code, output).not.toBe(0);
     expect(code, output).not.toBeNull();
     expect(output).toContain("AUTH_SECRET is not set");
     expect(output).toContain("openssl rand -base64 32");
+  });
+
+  /** A listener that records every request it gets, standing where STRIPE_API_URL points. */
+  async function listener(): Promise<{ url: string; requests: string[]; close(): Promise<void> }> {
+    const requests: string[] = [];
+    const server = http.createServer((request, response) => {
+      requests.push(`${request.method} ${request.url} ${request.headers.authorization ?? ""}`);
+      response.writeHead(500).end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as AddressInfo;
+    return { url: `http://127.0.0.1:${port}`, requests, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  }
+
+  test("refuses to start with a live Stripe key sent anywhere but Stripe, and sends it nowhere", async () => {
+    test.setTimeout(60_000);
+    const target = await listener();
+    const liveKey = `sk_live_${"x".repeat(24)}`;
+    const server = startProduction(91, { STRIPE_SECRET_KEY: liveKey, STRIPE_API_URL: target.url, STRIPE_WEBHOOK_SECRET: "whsec_x" });
+    const code = await server.exited(45_000);
+    const output = server.output();
+    await server.stop();
+    await target.close();
+    expect(code, output).not.toBeNull();
+    expect(code, output).not.toBe(0);
+    expect(output).toContain(`A live STRIPE_SECRET_KEY is sent only to Stripe's own API (https://api.stripe.com), not to STRIPE_API_URL=${target.url}`);
+    expect(output).not.toContain(liveKey);
+    expect(target.requests).toEqual([]);
+  });
+
+  test("with a test key, prints the Stripe API it sends the key to", async () => {
+    test.setTimeout(120_000);
+    const target = await listener();
+    const server = startProduction(92, { STRIPE_SECRET_KEY: `sk_test_${"y".repeat(24)}`, STRIPE_API_URL: target.url });
+    try {
+      await server.ready();
+      expect(server.output()).toContain(`billing:  stripe, API ${target.url} (a Stripe-compatible test server)`);
+    } finally {
+      await server.stop();
+      await target.close();
+    }
   });
 });

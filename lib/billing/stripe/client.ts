@@ -12,15 +12,54 @@ export const STRIPE_CALL_BUDGET_MS = STRIPE_TIMEOUT_MS * (STRIPE_MAX_NETWORK_RET
 
 export interface StripeSettings {
   secretKey: string;
-  /** CONTRACT.md §6 STRIPE_API_URL: another Stripe-compatible server (a test server, stripe-mock). */
+  /** STRIPE_API_URL (docs/contract.md): another Stripe-compatible server (a test server, stripe-mock). */
   apiUrl?: string;
+}
+
+/** Stripe's own API: the only place a live key may go. */
+export const STRIPE_API_ORIGIN = "https://api.stripe.com";
+
+/** Where the key will be sent, and whether that is a Stripe-compatible test server rather than Stripe. */
+export interface StripeTarget {
+  origin: string;
+  testServer: boolean;
+}
+
+/**
+ * Checks the key and STRIPE_API_URL together, and refuses what would hand a key to someone else: a
+ * live key anywhere but Stripe's own API over https, and plain http anywhere but this machine.
+ */
+export function stripeTarget(settings: StripeSettings): StripeTarget {
+  const mode = /^(?:sk|rk)_(test|live)_/.exec(settings.secretKey)?.[1];
+  if (!mode) throw new Error("STRIPE_SECRET_KEY must be a Stripe secret key (sk_test_… or sk_live_…).");
+  if (!settings.apiUrl) return { origin: STRIPE_API_ORIGIN, testServer: false };
+  const url = new URL(settings.apiUrl);
+  const origin = url.origin;
+  if (origin === STRIPE_API_ORIGIN) return { origin, testServer: false };
+  if (mode === "live") {
+    throw new Error(
+      `A live STRIPE_SECRET_KEY is sent only to Stripe's own API (${STRIPE_API_ORIGIN}), not to STRIPE_API_URL=${origin}: unset STRIPE_API_URL, or use a test key (sk_test_…) with a test server.`,
+    );
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error(`STRIPE_API_URL must be an http(s) URL, not ${origin}.`);
+  if (url.protocol === "http:" && !isLoopback(url.hostname)) {
+    throw new Error(
+      `STRIPE_API_URL=${origin} is plain http to another machine, where the key would travel in clear: use https, or a test server on this machine (127.0.0.1, localhost).`,
+    );
+  }
+  return { origin, testServer: true };
+}
+
+function isLoopback(hostname: string): boolean {
+  return hostname === "localhost" || hostname === "[::1]" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname);
 }
 
 /**
  * The SDK client, pinned to the API version this code and its types were written for, pointed at
- * STRIPE_API_URL's host, port and protocol when one is given.
+ * STRIPE_API_URL's host, port and protocol when one is given (after stripeTarget allowed it).
  */
 export function createStripeClient(settings: StripeSettings): Stripe {
+  stripeTarget(settings);
   const target = settings.apiUrl ? new URL(settings.apiUrl) : null;
   return new Stripe(settings.secretKey, {
     apiVersion: "2026-10-28.endive",
