@@ -8,7 +8,7 @@ BEGIN
   FROM (SELECT billing_customer_id, string_agg(id, ', ' ORDER BY id) AS ids
         FROM organizations GROUP BY billing_customer_id HAVING count(*) > 1) AS duplicates;
   IF shared IS NOT NULL THEN
-    RAISE EXCEPTION 'Organisations share a billing customer: %. Each organisation needs a customer of its own: change the others' billing_customer_id, then migrate again.', shared;
+    RAISE EXCEPTION 'Organisations share a billing customer: %. Each organisation needs a customer of its own: change the others'' billing_customer_id, then migrate again.', shared;
   END IF;
 END $$;--> statement-breakpoint
 CREATE UNIQUE INDEX "organizations_billing_customer_idx" ON "organizations" USING btree ("billing_customer_id");
