@@ -44,6 +44,7 @@ export const ACCOUNT_SCENARIOS = [
   "other",
   "cardRemoval",
   "allCards",
+  "sessions",
 ] as const;
 
 export type AccountScenario = (typeof ACCOUNT_SCENARIOS)[number];
@@ -95,6 +96,8 @@ export async function provisionAccountFixtures(services: Services): Promise<Reco
     // Every test card saved, as the demo organisation of `npm run dev` has them: nothing left to add.
     allCards: { settings: usd, cards: Object.keys(TEST_CARDS), defaultCardIndex: 0 },
     other: { settings: usd, cards: ["visa", "mastercard"], defaultCardIndex: 0 },
+    // A member signed in elsewhere while an admin resets their password and changes their role.
+    sessions: { settings: usd, cards: ["visa"], defaultCardIndex: 0 },
   };
 
   const fixtures: Partial<AccountFixtures> = {};
