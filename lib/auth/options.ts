@@ -1,6 +1,7 @@
 import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { getRuntime } from "@/lib/runtime";
+import { secureCookies } from "./cookies";
 import { authSecret } from "./secret";
 import { clientAddress, operatorTrustsForwardedHeaders } from "./trust";
 import { safeRedirectPath } from "./redirect";
@@ -48,6 +49,9 @@ export const authOptions: NextAuthOptions = {
     return authSecret();
   },
   session: { strategy: "jwt", maxAge: SESSION_MAX_AGE_SECONDS },
+  get useSecureCookies() {
+    return secureCookies();
+  },
   pages: { signIn: "/signin" },
   providers: [
     CredentialsProvider({
