@@ -60,12 +60,11 @@ export const authOptions: NextAuthOptions = {
       async authorize(credentials, request) {
         if (!credentials?.email || !credentials.password) return null;
         const runtime = await getRuntime();
-        const forwardedFor = request?.headers?.["x-forwarded-for"];
         // A SignInRefusedError's message reaches the sign-in page as next-auth's `error`.
         const user = await signInWithPassword(runtime.db, runtime.clock, {
           email: credentials.email,
           password: credentials.password,
-          address: clientAddress(typeof forwardedFor === "string" ? forwardedFor : null),
+          address: clientAddress(request?.headers ?? {}),
         });
         return user ? { id: user.userId, email: user.email, sessionVersion: user.sessionVersion } : null;
       },
