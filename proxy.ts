@@ -1,6 +1,7 @@
 import type { NextFetchEvent, NextRequest } from "next/server";
 import { NextResponse } from "next/server";
 import { type NextRequestWithAuth, withAuth } from "next-auth/middleware";
+import { sessionCookieName } from "@/lib/auth/cookies";
 import { authSecret } from "@/lib/auth/secret";
 import { untrustedForwardedHeaders } from "@/lib/auth/trust";
 
@@ -9,6 +10,10 @@ const dashboardGuard = withAuth({
   // Read per request, never at build time (see lib/auth/options.ts).
   get secret() {
     return authSecret();
+  },
+  // The name next-auth gives the cookie (`__Secure-` in production): read from the same rule.
+  get cookies() {
+    return { sessionToken: { name: sessionCookieName() } };
   },
 });
 

@@ -17,6 +17,8 @@ const envSchema = z.object({
   POINTS_RECONCILE: z.preprocess(emptyAsUndefined, z.enum(["on", "off"]).optional()),
   /** "false" for transaction-mode poolers (PgBouncer), which cannot keep prepared statements. */
   DATABASE_PREPARE: z.preprocess(emptyAsUndefined, z.enum(["true", "false"]).optional()),
+  /** Proxies in front that append to X-Forwarded-For; the client's address is the Nth entry from the right. */
+  AUTH_TRUSTED_PROXY_HOPS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(20).optional()),
   PORT: optionalString,
 });
 

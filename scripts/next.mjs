@@ -6,4 +6,9 @@
 // loaded. Same process, so Ctrl-C reaches Next.js exactly as it would without this file.
 process.env.NEXT_TELEMETRY_DISABLED ??= "1";
 if (process.env.NEXT_TELEMETRY_DISABLED === "0") delete process.env.NEXT_TELEMETRY_DISABLED;
+// The client's socket address for per-address sign-in limits (scripts/socket-address.mjs): in this
+// process for `next start`, and through NODE_OPTIONS in the server process `next dev` forks.
+const socketAddress = new URL("./socket-address.mjs", import.meta.url).href;
+await import(socketAddress);
+process.env.NODE_OPTIONS = `${process.env.NODE_OPTIONS ?? ""} --import="${socketAddress}"`.trim();
 await import("next/dist/bin/next");

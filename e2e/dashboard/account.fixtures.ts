@@ -45,6 +45,7 @@ export const ACCOUNT_SCENARIOS = [
   "cardRemoval",
   "allCards",
   "doubleRemoval",
+  "sessions",
 ] as const;
 
 export type AccountScenario = (typeof ACCOUNT_SCENARIOS)[number];
@@ -98,6 +99,8 @@ export async function provisionAccountFixtures(services: Services): Promise<Reco
     other: { settings: usd, cards: ["visa", "mastercard"], defaultCardIndex: 0 },
     // One card removed from two tabs: the second tab is told so, not shown an error page.
     doubleRemoval: { settings: usd, cards: ["visa", "mastercard"], defaultCardIndex: 0 },
+    // A member signed in elsewhere while an admin resets their password and changes their role.
+    sessions: { settings: usd, cards: ["visa"], defaultCardIndex: 0 },
   };
 
   const fixtures: Partial<AccountFixtures> = {};

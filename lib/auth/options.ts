@@ -1,10 +1,36 @@
 import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { getRuntime } from "@/lib/runtime";
+import { secureCookies } from "./cookies";
 import { authSecret } from "./secret";
 import { clientAddress, operatorTrustsForwardedHeaders } from "./trust";
 import { safeRedirectPath } from "./redirect";
 import { signInWithPassword } from "./sign-in";
+import { loadSessionUser, sessionClaims } from "./users";
+
+declare module "next-auth" {
+  interface User {
+    sessionVersion?: number;
+  }
+}
+
+declare module "next-auth/jwt" {
+  interface JWT {
+    /** The user's session version at sign-in (lib/auth/users.ts). */
+    sv?: number;
+  }
+}
+
+/**
+ * Thrown by the jwt callback for a session whose user is gone or whose version has moved on:
+ * next-auth then answers "no session" and clears the cookie instead of re-issuing it.
+ */
+export class SessionEndedError extends Error {
+  constructor() {
+    super("This session has ended; sign in again.");
+    this.name = "SessionEndedError";
+  }
+}
 
 // next-auth v4 reads NEXTAUTH_URL; accept v5's AUTH_URL too. Without either, it would assume
 // http://localhost:3000; it takes the origin from the request's forwarded headers instead, which
@@ -23,6 +49,9 @@ export const authOptions: NextAuthOptions = {
     return authSecret();
   },
   session: { strategy: "jwt", maxAge: SESSION_MAX_AGE_SECONDS },
+  get useSecureCookies() {
+    return secureCookies();
+  },
   pages: { signIn: "/signin" },
   providers: [
     CredentialsProvider({
@@ -31,14 +60,13 @@ export const authOptions: NextAuthOptions = {
       async authorize(credentials, request) {
         if (!credentials?.email || !credentials.password) return null;
         const runtime = await getRuntime();
-        const forwardedFor = request?.headers?.["x-forwarded-for"];
         // A SignInRefusedError's message reaches the sign-in page as next-auth's `error`.
         const user = await signInWithPassword(runtime.db, runtime.clock, {
           email: credentials.email,
           password: credentials.password,
-          address: clientAddress(typeof forwardedFor === "string" ? forwardedFor : null),
+          address: clientAddress(request?.headers ?? {}),
         });
-        return user ? { id: user.userId, email: user.email } : null;
+        return user ? { id: user.userId, email: user.email, sessionVersion: user.sessionVersion } : null;
       },
     }),
   ],
@@ -47,13 +75,27 @@ export const authOptions: NextAuthOptions = {
     redirect({ url, baseUrl }) {
       return `${baseUrl}${safeRedirectPath(url.startsWith(baseUrl) ? url.slice(baseUrl.length) || "/" : url)}`;
     },
-    // The token carries only the user id; organisation and role are read fresh on every request.
-    jwt({ token, user }) {
-      if (user) token.sub = user.id;
+    // The token carries the user id and session version; organisation and role are read fresh on
+    // every request, and a token whose version is no longer the user's is refused, never re-issued.
+    async jwt({ token, user }) {
+      if (user) {
+        token.sub = user.id;
+        token.sv = user.sessionVersion;
+        return token;
+      }
+      const claims = sessionClaims(token);
+      if (!claims || !(await loadSessionUser((await getRuntime()).db, claims))) throw new SessionEndedError();
       return token;
     },
     session({ session, token }) {
-      return { ...session, userId: token.sub };
+      return { ...session, userId: token.sub, sessionVersion: token.sv };
+    },
+  },
+  logger: {
+    // An ended session is an expected answer, not a fault: it is not logged (with its stack) each time it is polled.
+    error(code, metadata) {
+      if (metadata instanceof SessionEndedError) return;
+      console.error(`[next-auth][error][${code}]`, metadata instanceof Error ? metadata.message : metadata);
     },
   },
 };

@@ -3,18 +3,17 @@ import { brandOf, hasBrand } from "@/lib/brand";
 import { redirect } from "next/navigation";
 import { getRuntime } from "@/lib/runtime";
 import { authOptions } from "./options";
-import { loadSessionUser, type SessionUser } from "./users";
+import { loadSessionUser, type SessionUser, sessionClaims } from "./users";
 
 /**
  * The signed-in user, checked against the database on every call (pages and server actions
  * alike): the proxy only redirects, it is not the security boundary.
  */
 export async function getSessionUser(): Promise<SessionUser | null> {
-  const session = await getServerSession(authOptions);
-  const userId = (session as { userId?: unknown } | null)?.userId;
-  if (typeof userId !== "string") return null;
+  const claims = sessionClaims(await getServerSession(authOptions));
+  if (!claims) return null;
   const runtime = await getRuntime();
-  return loadSessionUser(runtime.db, userId);
+  return loadSessionUser(runtime.db, claims);
 }
 
 /** For pages: the user, or a redirect to sign in. */

@@ -1,4 +1,5 @@
 import { isIP } from "node:net";
+import { env } from "@/lib/env";
 
 const CAPTURED = "POINTS_OPERATOR_TRUSTS_PROXY";
 
@@ -33,13 +34,51 @@ export function untrustedForwardedHeaders(headers: Headers): Headers | null {
   return sanitized;
 }
 
+/** How many proxies in front append to X-Forwarded-For (AUTH_TRUSTED_PROXY_HOPS, 1 by default). */
+export function trustedProxyHops(): number {
+  return env().AUTH_TRUSTED_PROXY_HOPS ?? 1;
+}
+
 /**
- * The client's address for per-address limits: the leftmost X-Forwarded-For value, only behind a
- * trusted proxy and only if it parses as an IP. Otherwise none: without a declared proxy the
- * header is the client's own word, and a limit keyed on it could be dodged or aimed at others.
+ * The address the server's socket saw, as scripts/socket-address.mjs stamps it on every request
+ * (replacing any copy the client sent). None when that hook is not installed in this process: the
+ * header could then be the client's own.
  */
-export function clientAddress(forwardedFor: string | null | undefined): string | null {
-  if (!operatorTrustsForwardedHeaders()) return null;
-  const leftmost = forwardedFor?.split(",")[0]?.trim() ?? "";
-  return isIP(leftmost) ? leftmost : null;
+export function socketAddressOf(headers: Record<string, string | string[] | undefined>): string | null {
+  const name = process.env.POINTS_SOCKET_ADDRESS_HEADER;
+  const value = name ? headers[name] : undefined;
+  return typeof value === "string" ? value : null;
+}
+
+/**
+ * The client's address for per-address limits. Behind a trusted proxy it is the entry that proxy
+ * appended to X-Forwarded-For: the Nth from the right with N trusted hops (entries further left are
+ * the client's word), the leftmost if there are fewer; without the header, the socket's. With no
+ * proxy declared, always the socket's. Null unless it parses as an IP.
+ */
+export function chooseClientAddress(input: {
+  trustsProxy: boolean;
+  hops: number;
+  forwardedFor: string | null | undefined;
+  socketAddress: string | null | undefined;
+}): string | null {
+  const entries = (input.forwardedFor ?? "").split(",").map((entry) => entry.trim()).filter(Boolean);
+  const chosen =
+    input.trustsProxy && entries.length > 0
+      ? entries[Math.max(0, entries.length - input.hops)]
+      : input.socketAddress?.trim();
+  if (!chosen) return null;
+  const address = chosen.startsWith("::ffff:") && isIP(chosen.slice(7)) === 4 ? chosen.slice(7) : chosen;
+  return isIP(address) ? address : null;
+}
+
+/** chooseClientAddress for a request's headers, with this server's settings. */
+export function clientAddress(headers: Record<string, string | string[] | undefined>): string | null {
+  const forwardedFor = headers["x-forwarded-for"];
+  return chooseClientAddress({
+    trustsProxy: operatorTrustsForwardedHeaders(),
+    hops: trustedProxyHops(),
+    forwardedFor: typeof forwardedFor === "string" ? forwardedFor : null,
+    socketAddress: socketAddressOf(headers),
+  });
 }

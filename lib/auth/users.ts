@@ -10,6 +10,24 @@ export interface SessionUser {
   organizationName: string;
   email: string;
   role: "admin" | "member";
+  /** Moves on when the user's password, role or membership changes: older sessions then end. */
+  sessionVersion: number;
+}
+
+/** What a session token names: the user, and their session version when it was signed. */
+export interface SessionClaims {
+  userId: string;
+  sessionVersion: number;
+}
+
+/** The claims of a session token (`sub`, `sv`) or session (`userId`, `sessionVersion`); null if either is missing. */
+export function sessionClaims(token: unknown): SessionClaims | null {
+  if (!token || typeof token !== "object") return null;
+  const fields = token as Record<string, unknown>;
+  const userId = fields.sub ?? fields.userId;
+  const sessionVersion = fields.sv ?? fields.sessionVersion;
+  if (typeof userId !== "string" || typeof sessionVersion !== "number" || !Number.isInteger(sessionVersion)) return null;
+  return { userId, sessionVersion };
 }
 
 // A real hash, at today's cost, of a random password made at startup: unknown emails cost the
@@ -31,10 +49,13 @@ export async function authenticateUser(db: Db, email: string, password: string):
   return toSessionUser(user);
 }
 
-/** The signed-in user as stored now: a deleted user or a changed role takes effect at once. */
-export async function loadSessionUser(db: Db, userId: string): Promise<SessionUser | null> {
-  const user = await findUser(db, { id: userId });
-  return user ? toSessionUser(user) : null;
+/**
+ * The signed-in user as stored now, or null when the user is gone or their session version has
+ * moved on since the session was signed (a password reset, a role change): that session has ended.
+ */
+export async function loadSessionUser(db: Db, claims: SessionClaims): Promise<SessionUser | null> {
+  const user = await findUser(db, { id: claims.userId });
+  return user && user.sessionVersion === claims.sessionVersion ? toSessionUser(user) : null;
 }
 
 async function findUser(db: Db, by: { id: string } | { email: string }) {
@@ -46,6 +67,7 @@ async function findUser(db: Db, by: { id: string } | { email: string }) {
       email: users.email,
       role: users.role,
       passwordHash: users.passwordHash,
+      sessionVersion: users.sessionVersion,
     })
     .from(users)
     .innerJoin(organizations, eq(organizations.id, users.organizationId))
@@ -60,5 +82,6 @@ function toSessionUser(row: NonNullable<Awaited<ReturnType<typeof findUser>>>): 
     organizationName: row.organizationName,
     email: row.email,
     role: row.role === "admin" ? "admin" : "member",
+    sessionVersion: row.sessionVersion,
   };
 }

@@ -1,4 +1,4 @@
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import { generatePassword } from "@/lib/auth/password";
 import type { Db } from "@/lib/db/client";
 import { organizations, users } from "@/lib/db/schema";
@@ -84,7 +84,7 @@ export async function changeMemberRole(
     const member = await findMember(tx, organizationId, userId);
     if (!member) return NOT_FOUND;
     if (member.role === "admin" && role !== "admin" && (await countAdmins(tx, organizationId)) <= 1) return LAST_ADMIN;
-    await tx.update(users).set({ role }).where(eq(users.id, userId));
+    if (member.role !== role) await tx.update(users).set({ role, sessionVersion: nextSessionVersion }).where(eq(users.id, userId));
     return { ok: true };
   });
 }
@@ -122,11 +122,17 @@ export async function resetMemberPassword(
   const { password, passwordHash } = await generatePassword();
   const [updated] = await db
     .update(users)
-    .set({ passwordHash })
+    .set({ passwordHash, sessionVersion: nextSessionVersion })
     .where(and(eq(users.id, userId), eq(users.organizationId, organizationId)))
     .returning({ email: users.email });
   return updated ? { ok: true, email: updated.email, password } : NOT_FOUND;
 }
+
+/**
+ * A user's sessions carry the session version they were signed with (lib/auth/users.ts): moving it
+ * on ends every one of them, whoever asked. Removal needs no bump: the user's row is gone.
+ */
+const nextSessionVersion = sql`${users.sessionVersion} + 1`;
 
 type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 
