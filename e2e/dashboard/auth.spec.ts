@@ -92,9 +92,15 @@ test.describe("sessions and sign-in that hold against attacks", () => {
   test("a session forged with the secret this repository once published opens nothing", async ({ page, context }) => {
     // The constant that signed sessions when AUTH_SECRET was unset, before no secret lived in the code.
     const publishedSecret = "points-development-secret-do-not-use-in-production";
-    const forged = await encode({ token: { sub: org.admin.userId, email: org.admin.email }, secret: publishedSecret });
+    // Everything a real session carries (the user's current session version included) but the secret.
+    const forged = await encode({ token: { sub: org.admin.userId, email: org.admin.email, sv: 0 }, secret: publishedSecret });
     const baseURL = test.info().project.use.baseURL ?? "http://127.0.0.1:3100";
-    await context.addCookies([{ name: "next-auth.session-token", value: forged, url: baseURL }]);
+    // Under both names: production reads the __Secure- one (lib/auth/cookies.ts).
+    const { hostname } = new URL(baseURL);
+    await context.addCookies([
+      { name: "next-auth.session-token", value: forged, url: baseURL },
+      { name: "__Secure-next-auth.session-token", value: forged, domain: hostname, path: "/", secure: true },
+    ]);
     for (const target of ["/dashboard", "/dashboard/api-keys"]) {
       await page.goto(target);
       await expect(page).toHaveURL(/\/signin/);
