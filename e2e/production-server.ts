@@ -24,7 +24,20 @@ export interface ProductionServer {
 }
 
 /** Variables a test run may carry that would point the server elsewhere; each test sets its own. */
-const INHERITED = ["DATABASE_URL", "TEST_DATABASE_URL", "PGLITE_DIR", "AUTH_SECRET", "NEXTAUTH_SECRET", "STRIPE_SECRET_KEY", "STRIPE_API_URL", "STRIPE_WEBHOOK_SECRET"];
+const INHERITED = [
+  "DATABASE_URL",
+  "TEST_DATABASE_URL",
+  "PGLITE_DIR",
+  "AUTH_SECRET",
+  "NEXTAUTH_SECRET",
+  "AUTH_URL",
+  "NEXTAUTH_URL",
+  "AUTH_TRUST_HOST",
+  "AUTH_TRUSTED_PROXY_HOPS",
+  "STRIPE_SECRET_KEY",
+  "STRIPE_API_URL",
+  "STRIPE_WEBHOOK_SECRET",
+];
 
 export function startProduction(offset: number, env: Record<string, string | undefined> = {}): ProductionServer {
   const port = Number(process.env.E2E_PORT ?? 3100) + offset;
