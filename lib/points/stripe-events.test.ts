@@ -6,10 +6,12 @@ import { randomString } from "@/lib/ids";
 import {
   backendsAndProviders,
   faultyProvider,
+  type ProviderFault,
   type ProviderTestContext,
   withProvider,
 } from "@/lib/testing/harness";
 import { expectBooksBalance, ledgerState, serviceSuite } from "@/lib/testing/invariants";
+import type { Bundle } from "./catalog";
 import { createOrganization } from "./organizations";
 import { purchasePoints } from "./purchase";
 import { handleStripeEvent } from "./stripe-events";
@@ -38,14 +40,38 @@ describe.each(backendsAndProviders())("Stripe events settle purchases once, what
     return { id: `evt_${eventCount}_${randomString(6)}`, object: "event", type, data: { object } } as unknown as Stripe.Event;
   }
 
-  async function awaitingPurchase() {
+  /** Runs `run` with console.warn silenced: the warnings it logs are expected. */
+  async function quietly<T>(run: () => Promise<T>): Promise<T> {
+    const original = console.warn;
+    console.warn = () => {};
+    return run().finally(() => {
+      console.warn = original;
+    });
+  }
+
+  /** An organisation buying through the API with one saved card, its default. */
+  async function organizationWith(card: string) {
     const { organization } = await createOrganization(ctx, {
       name: `Events ${randomString(4)}`,
       settings: { currency: "USD", apiPurchasesEnabled: true },
-      cards: ["authentication_required"],
+      cards: [card],
       defaultCardIndex: 0,
     });
     track(organization.id);
+    return organization;
+  }
+
+  /** A purchase whose charge failed as `fault` says, so it is left unresolved. */
+  async function unresolvedPurchase(fault: ProviderFault, points: Bundle, reference: string) {
+    const organization = await organizationWith("visa");
+    const faulty = withProvider(ctx, faultyProvider(ctx.provider, [fault]));
+    const first = await quietly(() => purchasePoints(faulty, { organization, request: { points, reference }, source: "api" }));
+    expect(first.outcome).toBe("unresolved");
+    return { organization, topUp: first.topUp };
+  }
+
+  async function awaitingPurchase() {
+    const organization = await organizationWith("authentication_required");
     const result = await purchasePoints(ctx, { organization, request: { points: 250, reference: "ev-1" }, source: "api" });
     expect(result.outcome).toBe("awaiting_payment");
     const paymentId = result.topUp.providerPaymentId ?? "";
@@ -88,22 +114,9 @@ describe.each(backendsAndProviders())("Stripe events settle purchases once, what
   });
 
   it("settles a purchase whose charge answer was lost, through the PaymentIntent the event names", async () => {
-    const { organization } = await createOrganization(ctx, {
-      name: `Lost ${randomString(4)}`,
-      settings: { currency: "USD", apiPurchasesEnabled: true },
-      cards: ["visa"],
-      defaultCardIndex: 0,
-    });
-    track(organization.id);
-    const lost = withProvider(ctx, faultyProvider(ctx.provider, ["execute_then_throw"]));
-    const original = console.warn;
-    console.warn = () => {};
-    const first = await purchasePoints(lost, { organization, request: { points: 100, reference: "lost" }, source: "api" }).finally(() => {
-      console.warn = original;
-    });
-    expect(first.outcome).toBe("unresolved");
-    const paymentId = (await ctx.provider.findPayment({ topUpId: first.topUp.id, customerId: organization.billingCustomerId, createdAfter: new Date(0) }))?.paymentId ?? "";
-    const event = paymentEvent("payment_intent.succeeded", { id: paymentId, customer: organization.billingCustomerId, topUpId: first.topUp.id });
+    const { organization, topUp: lost } = await unresolvedPurchase("execute_then_throw", 100, "lost");
+    const paymentId = (await ctx.provider.findPayment({ topUpId: lost.id, customerId: organization.billingCustomerId, createdAfter: new Date(0) }))?.paymentId ?? "";
+    const event = paymentEvent("payment_intent.succeeded", { id: paymentId, customer: organization.billingCustomerId, topUpId: lost.id });
     expect(await handleStripeEvent(ctx, event)).toMatchObject({ result: "handled" });
     const [row] = await ctx.db
       .select()
@@ -114,39 +127,24 @@ describe.each(backendsAndProviders())("Stripe events settle purchases once, what
   });
 
   it("binds no payment that is not the purchase's own charge, whatever its metadata says", async () => {
-    const { organization } = await createOrganization(ctx, {
-      name: `Bind ${randomString(4)}`,
-      settings: { currency: "USD", apiPurchasesEnabled: true },
-      cards: ["visa"],
-      defaultCardIndex: 0,
-    });
-    track(organization.id);
     // The charge never left (a refused connection): the purchase is unresolved, with no payment yet.
-    const refused = withProvider(ctx, faultyProvider(ctx.provider, ["throw_before_execute"]));
-    const original = console.warn;
-    console.warn = () => {};
-    const first = await purchasePoints(refused, { organization, request: { points: 1000, reference: "bind" }, source: "api" }).finally(() => {
-      console.warn = original;
-    });
-    expect([first.outcome, first.topUp.providerPaymentId]).toEqual(["unresolved", null]);
+    const { organization, topUp } = await unresolvedPurchase("throw_before_execute", 1000, "bind");
+    expect(topUp.providerPaymentId).toBeNull();
     const [method] = await ctx.provider.listPaymentMethods(organization.billingCustomerId);
     // A payment a cent short, on the same customer, carrying the purchase's id in its metadata.
     const cheap = await ctx.provider.charge({
       idempotencyKey: `other_${randomString(8)}`,
       customerId: organization.billingCustomerId,
       paymentMethodId: method?.id ?? "",
-      amount: first.topUp.amount - 1,
+      amount: topUp.amount - 1,
       currency: "USD",
-      metadata: { top_up_id: first.topUp.id, organization_id: organization.id, reference: "bind" },
+      metadata: { top_up_id: topUp.id, organization_id: organization.id, reference: "bind" },
     });
     expect(cheap.status).toBe("succeeded");
-    const event = paymentEvent("payment_intent.succeeded", { id: cheap.paymentId ?? "", customer: organization.billingCustomerId, topUpId: first.topUp.id });
-    console.warn = () => {};
-    const answered = await handleStripeEvent(ctx, event).finally(() => {
-      console.warn = original;
-    });
+    const event = paymentEvent("payment_intent.succeeded", { id: cheap.paymentId ?? "", customer: organization.billingCustomerId, topUpId: topUp.id });
+    const answered = await quietly(() => handleStripeEvent(ctx, event));
     expect(answered).toMatchObject({ result: "ignored", detail: "the PaymentIntent does not match the top-up" });
-    const [row] = await ctx.db.select().from(topUps).where(eq(topUps.id, first.topUp.id));
+    const [row] = await ctx.db.select().from(topUps).where(eq(topUps.id, topUp.id));
     expect([row?.status, row?.providerPaymentId]).toEqual(["processing", null]);
     expect((await ctx.db.select().from(stripeEvents).where(eq(stripeEvents.id, event.id)))[0]?.result).toBe("ignored");
   });
@@ -160,11 +158,7 @@ describe.each(backendsAndProviders())("Stripe events settle purchases once, what
       type: "payment_intent.succeeded",
       data: { object: { id: paymentId, object: "charge", customer: organization.billingCustomerId, metadata: { top_up_id: topUp.id } } },
     } as unknown as Stripe.Event;
-    const original = console.warn;
-    console.warn = () => {};
-    const answered = await handleStripeEvent(ctx, wrongObject).finally(() => {
-      console.warn = original;
-    });
+    const answered = await quietly(() => handleStripeEvent(ctx, wrongObject));
     expect(answered).toMatchObject({ result: "ignored", detail: "not a payment_intent" });
     expect((await ctx.db.select().from(stripeEvents).where(eq(stripeEvents.id, wrongObject.id)))[0]?.result).toBe("ignored");
     expect(await ledgerOf(organization.id)).toMatchObject({ credits: 0 });
