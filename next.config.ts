@@ -7,12 +7,8 @@ const nextConfig: NextConfig = {
   compress: false,
   reactStrictMode: true,
   experimental: {
-    // Every `next dev` compiles from a clean state instead of restoring Turbopack's cache from
-    // .next/dev. Restarts sent a user into a reload loop (each page's HMR subscription opened with a
-    // "restart" update, then "HMR hash mismatch"; /signin reloaded 55 times in 4 s) that a first start
-    // never showed. Of what a restart has and a first start lacks, the restored cache is what is left
-    // once .data/ is ruled out (the embedded database's writes reach no watcher): without it, every
-    // start is a first start. It costs a few seconds per start; e2e/dev/restart.spec.ts holds to it.
+    // Every `next dev` starts as a first start does: a restored Turbopack cache is what sent restarts
+    // into a reload loop (commit fc9d09a has the story). e2e/dev/restart.spec.ts holds to it.
     turbopackFileSystemCacheForDev: false,
   },
   // PGlite ships wasm and postgres.js opens sockets: both stay plain Node modules, not bundled.
