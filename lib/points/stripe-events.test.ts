@@ -164,6 +164,21 @@ describe.each(backendsAndProviders())("Stripe events settle purchases once, what
     expect(await ledgerOf(organization.id)).toMatchObject({ credits: 0 });
   });
 
+  it("leaves a purchase to its own retry when the event only says the payment is still processing", async () => {
+    const organization = await organizationWith("processing");
+    const first = await purchasePoints(ctx, { organization, request: { points: 100, reference: "slow" }, source: "api" });
+    expect(first.outcome).toBe("unresolved");
+    const paymentId = first.topUp.providerPaymentId ?? "";
+    const event = paymentEvent("payment_intent.processing", { id: paymentId, customer: organization.billingCustomerId, topUpId: first.topUp.id });
+    expect(await handleStripeEvent(ctx, event)).toMatchObject({ result: "ignored" });
+    const [row] = await ctx.db.select().from(topUps).where(eq(topUps.id, first.topUp.id));
+    expect(row?.status).toBe("processing");
+    // The client's retry is the one that finds it paid, and credits it (201, not 200).
+    const retry = await purchasePoints(ctx, { organization, request: { points: 100, reference: "slow" }, source: "api" });
+    expect(retry.outcome).toBe("paid_now");
+    expect(await ledgerOf(organization.id)).toMatchObject({ charges: 1, credits: 1, balance: 100 });
+  });
+
   it("answers deferred, and remembers nothing, while another request holds the purchase", async () => {
     const { organization, topUp, paymentId } = await awaitingPurchase();
     await ctx.db.update(topUps).set({ lockToken: "held", lockedUntil: new Date(ctx.clock.now().getTime() + 60_000) }).where(eq(topUps.id, topUp.id));

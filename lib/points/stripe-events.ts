@@ -20,7 +20,6 @@ const PAYMENT_INTENT_EVENTS = new Set([
   "payment_intent.payment_failed",
   "payment_intent.canceled",
   "payment_intent.requires_action",
-  "payment_intent.processing",
 ]);
 const PAYMENT_METHOD_EVENTS = new Set([
   "payment_method.attached",
