@@ -1,7 +1,6 @@
 import type { Metadata } from "next";
 import Form from "next/form";
 import Link from "next/link";
-import { redirect } from "next/navigation";
 import { BuyBundlePicker } from "@/components/dashboard/buy-bundle-picker";
 import { BuyCurrencySwitch } from "@/components/dashboard/buy-currency-switch";
 import { BuyMethodPicker } from "@/components/dashboard/buy-method-picker";
@@ -10,15 +9,13 @@ import { BuySteps } from "@/components/dashboard/buy-steps";
 import { Alert } from "@/components/ui/alert";
 import { buttonClasses } from "@/components/ui/button";
 import { Card, PageHeader } from "@/components/ui/card";
-import { requireUser } from "@/lib/auth/session";
+import { dashboardContext } from "@/lib/dashboard/context";
 import { formatMoney, formatPoints } from "@/lib/format";
 import { randomString } from "@/lib/ids";
 import { type Currency, isCurrency, REFERENCE_MAX_LENGTH, REFERENCE_PATTERN } from "@/lib/points/catalog";
 import { PointsError } from "@/lib/points/errors";
-import { getOrganization } from "@/lib/points/organizations";
 import { listUsablePaymentMethods, type PaymentMethod } from "@/lib/points/payment-methods";
 import { type BundlePrice, getBundlePrices } from "@/lib/points/prices";
-import { getRuntime } from "@/lib/runtime";
 import { buyPoints } from "./actions";
 
 export const metadata: Metadata = { title: "Buy Points · Points" };
@@ -33,11 +30,8 @@ const one = (value: string | string[] | undefined) => (Array.isArray(value) ? va
  * and carried through both steps in the URL and the form, so every re-send is the same purchase.
  */
 export default async function BuyPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
-  const user = await requireUser();
-  const runtime = await getRuntime();
+  const { user, runtime, organization } = await dashboardContext();
   const params = await searchParams;
-  const organization = await getOrganization(runtime.db, user.organizationId);
-  if (!organization) redirect("/signin");
 
   const requestedCurrency = one(params.currency);
   const currency: Currency = isCurrency(requestedCurrency)
