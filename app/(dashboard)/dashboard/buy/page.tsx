@@ -12,10 +12,9 @@ import { Card, PageHeader } from "@/components/ui/card";
 import { dashboardContext } from "@/lib/dashboard/context";
 import { formatMoney, formatPoints } from "@/lib/format";
 import { randomString } from "@/lib/ids";
-import { type Currency, isCurrency, REFERENCE_MAX_LENGTH, REFERENCE_PATTERN } from "@/lib/points/catalog";
+import { type BuyOptions, buyCurrency, getBuyOptions } from "@/lib/points/buy-options";
+import { type Currency, REFERENCE_MAX_LENGTH, REFERENCE_PATTERN } from "@/lib/points/catalog";
 import { PointsError } from "@/lib/points/errors";
-import { listUsablePaymentMethods, type PaymentMethod } from "@/lib/points/payment-methods";
-import { type BundlePrice, getBundlePrices } from "@/lib/points/prices";
 import { buyPoints } from "./actions";
 
 export const metadata: Metadata = { title: "Buy Points · Points" };
@@ -33,10 +32,7 @@ export default async function BuyPage({ searchParams }: { searchParams: Promise<
   const { user, runtime, organization } = await dashboardContext();
   const params = await searchParams;
 
-  const requestedCurrency = one(params.currency);
-  const currency: Currency = isCurrency(requestedCurrency)
-    ? requestedCurrency
-    : ((organization.currency as Currency | null) ?? "USD");
+  const currency = buyCurrency(organization, one(params.currency));
   const givenReference = one(params.ref) ?? "";
   const reference =
     REFERENCE_PATTERN.test(givenReference) && givenReference.length <= REFERENCE_MAX_LENGTH
@@ -44,13 +40,13 @@ export default async function BuyPage({ searchParams }: { searchParams: Promise<
       : `dash_${randomString(20)}`;
   const isAdmin = user.role === "admin";
 
-  let prices: BundlePrice[];
-  let methods: PaymentMethod[];
+  let options: BuyOptions;
   try {
-    [prices, methods] = await Promise.all([
-      getBundlePrices(runtime, currency),
-      listUsablePaymentMethods(runtime, organization),
-    ]);
+    options = await getBuyOptions(runtime, organization, {
+      currency,
+      points: Number(one(params.points)),
+      methodId: one(params.method),
+    });
   } catch (error) {
     if (!(error instanceof PointsError)) throw error;
     return (
@@ -67,20 +63,8 @@ export default async function BuyPage({ searchParams }: { searchParams: Promise<
       </>
     );
   }
-
-  const requestedPoints = Number(one(params.points));
-  const bundle = prices.find(
-    (price) =>
-      price.points === requestedPoints &&
-      price.amount !== null &&
-      (organization.maxPointsPerTopUp === null || price.points <= organization.maxPointsPerTopUp),
-  );
-  const requestedMethod = one(params.method);
-  // The card in the URL if it is still usable; with none chosen yet, the default (or the only card).
-  const fallbackMethod = methods.find((candidate) => candidate.isDefault) ?? (methods.length === 1 ? methods[0] : undefined);
-  const method = requestedMethod
-    ? methods.find((candidate) => candidate.id === requestedMethod)
-    : fallbackMethod;
+  // The bundle and card in the URL if they can still be bought with; with no card chosen yet, the default.
+  const { bundles, methods, bundle, method } = options;
   const wantsConfirm = one(params.step) === "confirm";
 
   const hrefFor = (next: Currency) => {
@@ -102,7 +86,7 @@ export default async function BuyPage({ searchParams }: { searchParams: Promise<
     </Alert>
   );
 
-  if (wantsConfirm && bundle && bundle.amount !== null && method) {
+  if (wantsConfirm && bundle && method) {
     const amount = formatMoney(bundle.amount, currency);
     const changeQuery = new URLSearchParams({ currency, ref: reference, points: String(bundle.points), method: method.id });
     return (
@@ -191,7 +175,7 @@ export default async function BuyPage({ searchParams }: { searchParams: Promise<
               <input type="hidden" name="currency" value={currency} />
               <input type="hidden" name="ref" value={reference} />
               <BuyBundlePicker
-                prices={prices}
+                bundles={bundles}
                 currency={currency}
                 selected={bundle?.points}
                 maxPointsPerTopUp={organization.maxPointsPerTopUp}
