@@ -1,33 +1,32 @@
 import { formatMoney, formatPoints } from "@/lib/format";
-import type { BundlePrice } from "@/lib/points/prices";
+import type { BundleOption } from "@/lib/points/buy-options";
 
 /**
- * The seven bundles as radio cards. A bundle without a price in this currency, or above the
- * organisation's per-purchase limit, is shown but cannot be chosen, with the reason.
+ * The seven bundles as radio cards. A bundle that cannot be bought (lib/points/buy-options.ts says
+ * which and why) is shown but cannot be chosen, with the reason.
  */
 export function BuyBundlePicker({
-  prices,
+  bundles,
   currency,
   selected,
   maxPointsPerTopUp,
   disabled,
 }: {
-  prices: BundlePrice[];
+  bundles: BundleOption[];
   currency: string;
   selected?: number;
   maxPointsPerTopUp: number | null;
   disabled: boolean;
 }) {
   // The smallest bundle's unit price is the list price the larger bundles' savings are measured against.
-  const base = prices.find((price) => price.amount !== null);
+  const base = bundles.find((bundle) => bundle.amount !== null);
   const baseUnit = base?.amount != null ? base.amount / base.points : null;
   return (
     <fieldset>
       <legend className="text-sm font-medium text-slate-900">Bundle</legend>
       <div className="mt-2 grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-4">
-        {prices.map(({ points, amount }) => {
-          const overLimit = maxPointsPerTopUp !== null && points > maxPointsPerTopUp;
-          const unavailable = amount === null || overLimit;
+        {bundles.map(({ points, amount, unavailable: why }) => {
+          const unavailable = why !== null;
           const saving = amount !== null && baseUnit ? Math.round((1 - amount / (baseUnit * points)) * 100) : 0;
           const id = `bundle-${points}`;
           return (
@@ -60,9 +59,9 @@ export function BuyBundlePicker({
                 {amount !== null ? formatMoney(amount, currency) : "—"}
               </span>
               <span className="text-xs text-slate-500">
-                {amount === null
+                {why === "not_sold" || amount === null
                   ? `Not sold in ${currency}`
-                  : overLimit
+                  : why === "over_limit"
                     ? `Above your limit of ${formatPoints(maxPointsPerTopUp ?? 0)} per purchase`
                     : `${formatMoney(Math.round((amount / points) * 100), currency)} per 100 Points`}
               </span>

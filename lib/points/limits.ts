@@ -38,13 +38,18 @@ export type LimitSettings = Pick<
   | "dailyPointsLimit"
 >;
 
+/** The per-top-up limit: a larger bundle is refused here and not offered on the Buy page. */
+export function exceedsPerTopUpLimit(org: Pick<Organization, "maxPointsPerTopUp">, points: number): boolean {
+  return org.maxPointsPerTopUp !== null && points > org.maxPointsPerTopUp;
+}
+
 /**
  * Steps 8 and 9 of CONTRACT.md §4, in that order. Must run inside the transaction that holds the
  * organisation's row lock and inserts the purchase, so concurrent purchases cannot both slip under
  * a limit. Counts are read from top_ups in Postgres, so every app instance shares them.
  */
 export async function assertWithinLimits(tx: Db, org: LimitSettings, points: number, now: Date): Promise<void> {
-  if (org.maxPointsPerTopUp !== null && points > org.maxPointsPerTopUp) {
+  if (exceedsPerTopUpLimit(org, points)) {
     throw new PointsError(
       "limit_exceeded",
       `This organisation can buy at most ${org.maxPointsPerTopUp} Points in one top-up; choose a smaller bundle.`,

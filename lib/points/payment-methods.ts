@@ -67,6 +67,11 @@ export async function listUsablePaymentMethods(
     .sort((a, b) => Number(b.isDefault) - Number(a.isDefault));
 }
 
+/** The method that pays when none is named: the default, or the only usable one; none otherwise. */
+export function fallbackPaymentMethod(methods: PaymentMethod[]): PaymentMethod | undefined {
+  return methods.find((method) => method.isDefault) ?? (methods.length === 1 ? methods[0] : undefined);
+}
+
 /** Step 6 of CONTRACT.md §4: which saved method pays, from the usable list. */
 export function resolvePaymentMethod(methods: PaymentMethod[], requestedId: string | undefined): PaymentMethod {
   if (requestedId !== undefined) {
@@ -79,7 +84,7 @@ export function resolvePaymentMethod(methods: PaymentMethod[], requestedId: stri
       { details: { fields: { payment_source_id: "is not a usable saved payment method of this organisation" } } },
     );
   }
-  const fallback = methods.find((method) => method.isDefault) ?? (methods.length === 1 ? methods[0] : undefined);
+  const fallback = fallbackPaymentMethod(methods);
   if (fallback) return fallback;
   if (methods.length === 0) {
     throw new PointsError(

@@ -1,15 +1,12 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { redirect } from "next/navigation";
 import { HistoryTable } from "@/components/dashboard/history-table";
 import { Alert } from "@/components/ui/alert";
 import { buttonClasses } from "@/components/ui/button";
 import { Card, PageHeader } from "@/components/ui/card";
-import { requireUser } from "@/lib/auth/session";
+import { dashboardContext } from "@/lib/dashboard/context";
 import { formatPoints } from "@/lib/format";
 import { listTopUps, paymentMethodLabels } from "@/lib/points/history";
-import { getOrganization } from "@/lib/points/organizations";
-import { getRuntime } from "@/lib/runtime";
 
 export const metadata: Metadata = { title: "Overview · Points" };
 
@@ -21,10 +18,7 @@ const QUICK_LINKS = [
 ] as const;
 
 export default async function OverviewPage() {
-  const user = await requireUser();
-  const runtime = await getRuntime();
-  const organization = await getOrganization(runtime.db, user.organizationId);
-  if (!organization) redirect("/signin");
+  const { user, runtime, organization } = await dashboardContext();
   const [recent, awaiting, labels] = await Promise.all([
     listTopUps(runtime.db, organization.id, { limit: 5 }),
     listTopUps(runtime.db, organization.id, { status: "awaiting_payment", limit: 1 }),

@@ -3,7 +3,7 @@
 import { useActionState } from "react";
 import { Alert } from "@/components/ui/alert";
 import { SubmitButton } from "@/components/ui/submit-button";
-import type { ActionState } from "./action-state";
+import type { ActionState } from "@/lib/dashboard/action-state";
 
 type AddCardState = ActionState<{ label: string }>;
 

@@ -4,7 +4,7 @@ import { useEffect, useRef } from "react";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Field, Input, Select } from "@/components/ui/field";
-import type { ActionState } from "./action-state";
+import type { ActionState } from "@/lib/dashboard/action-state";
 import { ShownOnce } from "./shown-once";
 import { useFormAction } from "./use-form-action";
 

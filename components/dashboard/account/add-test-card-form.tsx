@@ -3,7 +3,7 @@
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Field, Select } from "@/components/ui/field";
-import type { ActionState } from "./action-state";
+import type { ActionState } from "@/lib/dashboard/action-state";
 import { useFormAction } from "./use-form-action";
 
 type AddState = ActionState<{ label: string; usable: boolean }>;

@@ -3,7 +3,7 @@
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Select } from "@/components/ui/field";
-import type { ActionState } from "./action-state";
+import type { ActionState } from "@/lib/dashboard/action-state";
 import { ShownOnce } from "./shown-once";
 import { useFormAction } from "./use-form-action";
 
@@ -19,10 +19,10 @@ export function MemberActions({ userId, email, role, isSelf, action }: {
   email: string;
   role: "admin" | "member";
   isSelf: boolean;
-  action: (data: FormData) => Promise<ManageMemberState>;
+  action: (state: ManageMemberState, data: FormData) => Promise<ManageMemberState>;
 }) {
-  // The action takes the form data alone: the previous answer (a password shown once) never goes back.
-  const { state, pending, onSubmit } = useFormAction<ManageMemberState>((_previous, data) => action(data), null);
+  // useFormAction sends the initial state, never the previous answer (a password shown once).
+  const { state, pending, onSubmit } = useFormAction(action, null);
   const [confirming, setConfirming] = useState(false);
   return (
     <div className="flex w-full flex-col gap-2 sm:w-auto sm:items-end">

@@ -2,7 +2,7 @@
 
 import { useActionState } from "react";
 import { SubmitButton } from "@/components/ui/submit-button";
-import type { ActionState } from "./action-state";
+import type { ActionState } from "@/lib/dashboard/action-state";
 
 type RemoveTestCardState = ActionState;
 

@@ -2,7 +2,7 @@
 
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
-import type { ActionState } from "./action-state";
+import type { ActionState } from "@/lib/dashboard/action-state";
 import { useFormAction } from "./use-form-action";
 
 type RevokeState = ActionState<{ revoked: boolean }>;

@@ -1,7 +1,6 @@
 import type { Metadata } from "next";
 import Form from "next/form";
 import Link from "next/link";
-import { redirect } from "next/navigation";
 import { BuyBundlePicker } from "@/components/dashboard/buy-bundle-picker";
 import { BuyCurrencySwitch } from "@/components/dashboard/buy-currency-switch";
 import { BuyMethodPicker } from "@/components/dashboard/buy-method-picker";
@@ -10,15 +9,12 @@ import { BuySteps } from "@/components/dashboard/buy-steps";
 import { Alert } from "@/components/ui/alert";
 import { buttonClasses } from "@/components/ui/button";
 import { Card, PageHeader } from "@/components/ui/card";
-import { requireUser } from "@/lib/auth/session";
+import { dashboardContext } from "@/lib/dashboard/context";
 import { formatMoney, formatPoints } from "@/lib/format";
 import { randomString } from "@/lib/ids";
-import { type Currency, isCurrency, REFERENCE_MAX_LENGTH, REFERENCE_PATTERN } from "@/lib/points/catalog";
+import { type BuyOptions, buyCurrency, getBuyOptions } from "@/lib/points/buy-options";
+import { type Currency, REFERENCE_MAX_LENGTH, REFERENCE_PATTERN } from "@/lib/points/catalog";
 import { PointsError } from "@/lib/points/errors";
-import { getOrganization } from "@/lib/points/organizations";
-import { listUsablePaymentMethods, type PaymentMethod } from "@/lib/points/payment-methods";
-import { type BundlePrice, getBundlePrices } from "@/lib/points/prices";
-import { getRuntime } from "@/lib/runtime";
 import { buyPoints } from "./actions";
 
 export const metadata: Metadata = { title: "Buy Points · Points" };
@@ -33,16 +29,10 @@ const one = (value: string | string[] | undefined) => (Array.isArray(value) ? va
  * and carried through both steps in the URL and the form, so every re-send is the same purchase.
  */
 export default async function BuyPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
-  const user = await requireUser();
-  const runtime = await getRuntime();
+  const { user, runtime, organization } = await dashboardContext();
   const params = await searchParams;
-  const organization = await getOrganization(runtime.db, user.organizationId);
-  if (!organization) redirect("/signin");
 
-  const requestedCurrency = one(params.currency);
-  const currency: Currency = isCurrency(requestedCurrency)
-    ? requestedCurrency
-    : ((organization.currency as Currency | null) ?? "USD");
+  const currency = buyCurrency(organization, one(params.currency));
   const givenReference = one(params.ref) ?? "";
   const reference =
     REFERENCE_PATTERN.test(givenReference) && givenReference.length <= REFERENCE_MAX_LENGTH
@@ -50,13 +40,13 @@ export default async function BuyPage({ searchParams }: { searchParams: Promise<
       : `dash_${randomString(20)}`;
   const isAdmin = user.role === "admin";
 
-  let prices: BundlePrice[];
-  let methods: PaymentMethod[];
+  let options: BuyOptions;
   try {
-    [prices, methods] = await Promise.all([
-      getBundlePrices(runtime, currency),
-      listUsablePaymentMethods(runtime, organization),
-    ]);
+    options = await getBuyOptions(runtime, organization, {
+      currency,
+      points: Number(one(params.points)),
+      methodId: one(params.method),
+    });
   } catch (error) {
     if (!(error instanceof PointsError)) throw error;
     return (
@@ -73,20 +63,8 @@ export default async function BuyPage({ searchParams }: { searchParams: Promise<
       </>
     );
   }
-
-  const requestedPoints = Number(one(params.points));
-  const bundle = prices.find(
-    (price) =>
-      price.points === requestedPoints &&
-      price.amount !== null &&
-      (organization.maxPointsPerTopUp === null || price.points <= organization.maxPointsPerTopUp),
-  );
-  const requestedMethod = one(params.method);
-  // The card in the URL if it is still usable; with none chosen yet, the default (or the only card).
-  const fallbackMethod = methods.find((candidate) => candidate.isDefault) ?? (methods.length === 1 ? methods[0] : undefined);
-  const method = requestedMethod
-    ? methods.find((candidate) => candidate.id === requestedMethod)
-    : fallbackMethod;
+  // The bundle and card in the URL if they can still be bought with; with no card chosen yet, the default.
+  const { bundles, methods, bundle, method } = options;
   const wantsConfirm = one(params.step) === "confirm";
 
   const hrefFor = (next: Currency) => {
@@ -108,7 +86,7 @@ export default async function BuyPage({ searchParams }: { searchParams: Promise<
     </Alert>
   );
 
-  if (wantsConfirm && bundle && bundle.amount !== null && method) {
+  if (wantsConfirm && bundle && method) {
     const amount = formatMoney(bundle.amount, currency);
     const changeQuery = new URLSearchParams({ currency, ref: reference, points: String(bundle.points), method: method.id });
     return (
@@ -197,7 +175,7 @@ export default async function BuyPage({ searchParams }: { searchParams: Promise<
               <input type="hidden" name="currency" value={currency} />
               <input type="hidden" name="ref" value={reference} />
               <BuyBundlePicker
-                prices={prices}
+                bundles={bundles}
                 currency={currency}
                 selected={bundle?.points}
                 maxPointsPerTopUp={organization.maxPointsPerTopUp}

@@ -1,16 +1,13 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { redirect } from "next/navigation";
 import { HistoryFilters } from "@/components/dashboard/history-filters";
 import { HistoryTable } from "@/components/dashboard/history-table";
 import { Alert } from "@/components/ui/alert";
 import { buttonClasses } from "@/components/ui/button";
 import { Card, PageHeader } from "@/components/ui/card";
-import { requireUser } from "@/lib/auth/session";
+import { dashboardContext } from "@/lib/dashboard/context";
 import { PointsError } from "@/lib/points/errors";
 import { listTopUps, paymentMethodLabels, parseHistoryFilters, type TopUpPage } from "@/lib/points/history";
-import { getOrganization } from "@/lib/points/organizations";
-import { getRuntime } from "@/lib/runtime";
 
 export const metadata: Metadata = { title: "History · Points" };
 
@@ -21,10 +18,7 @@ export default async function HistoryPage({
 }: {
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
-  const user = await requireUser();
-  const runtime = await getRuntime();
-  const organization = await getOrganization(runtime.db, user.organizationId);
-  if (!organization) redirect("/signin");
+  const { runtime, organization } = await dashboardContext();
   const { cursor, ...filters } = parseHistoryFilters(await searchParams);
 
   const filterQuery = new URLSearchParams();

@@ -2,19 +2,14 @@ import type { Metadata } from "next";
 import type { ReactNode } from "react";
 import { UsageMeter } from "@/components/dashboard/account/usage-meter";
 import { PageHeader } from "@/components/ui/card";
-import { requireUser } from "@/lib/auth/session";
+import { dashboardContext } from "@/lib/dashboard/context";
 import { formatDateTime, formatPoints } from "@/lib/format";
 import { getLimitUsage } from "@/lib/points/limit-usage";
-import { getOrganization } from "@/lib/points/organizations";
-import { getRuntime } from "@/lib/runtime";
 
 export const metadata: Metadata = { title: "Limits · Points" };
 
 export default async function LimitsPage() {
-  const user = await requireUser();
-  const runtime = await getRuntime();
-  const organization = await getOrganization(runtime.db, user.organizationId);
-  if (!organization) throw new Error("The signed-in user's organisation no longer exists.");
+  const { runtime, organization } = await dashboardContext();
   const now = runtime.clock.now();
   const usage = await getLimitUsage(runtime.db, organization, now);
   const frequency = usage.frequency.limit;

@@ -2,11 +2,10 @@
 
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
-import { type ActionState, actionError, invalidForm } from "@/components/dashboard/account/action-state";
 import type { ManageMemberState } from "@/components/dashboard/account/member-actions";
-import { requireAdmin } from "@/lib/auth/session";
+import type { ActionState } from "@/lib/dashboard/action-state";
+import { adminAction } from "@/lib/dashboard/admin-action";
 import { addMember, changeMemberRole, removeMember, resetMemberPassword } from "@/lib/points/members";
-import { getRuntime } from "@/lib/runtime";
 
 export type AddMemberState = ActionState<{ email: string; role: string; password: string }>;
 
@@ -16,18 +15,11 @@ const memberForm = z.object({
 });
 
 /** Members → Add: the generated password goes back to this admin once. */
-export async function addMemberAction(_state: AddMemberState, formData: FormData): Promise<AddMemberState> {
-  try {
-    const user = await requireAdmin();
-    const parsed = memberForm.safeParse({ email: formData.get("email"), role: formData.get("role") });
-    if (!parsed.success) return invalidForm(parsed.error);
-    const added = await addMember(await getRuntime(), user.organizationId, parsed.data);
-    revalidatePath("/dashboard/members");
-    return { ok: true, email: added.email, role: added.role, password: added.password };
-  } catch (error) {
-    return actionError(error);
-  }
-}
+export const addMemberAction = adminAction(memberForm, async (member, { user, runtime }) => {
+  const added = await addMember(runtime, user.organizationId, member);
+  revalidatePath("/dashboard/members");
+  return { ok: true, email: added.email, role: added.role, password: added.password };
+});
 
 const manageForm = z.object({
   userId: z.string().min(1).max(100),
@@ -39,17 +31,9 @@ const manageForm = z.object({
  * Members → Change role / Reset password / Remove, for one person of the admin's own organisation.
  * A reset password goes back to this admin once; the form never posts it back (useFormAction).
  */
-export async function manageMemberAction(formData: FormData): Promise<ManageMemberState> {
-  try {
-    const user = await requireAdmin();
-    const parsed = manageForm.safeParse({
-      userId: formData.get("userId"),
-      intent: formData.get("intent"),
-      role: formData.get("role") ?? undefined,
-    });
-    if (!parsed.success) return invalidForm(parsed.error);
-    const { userId, intent, role } = parsed.data;
-    const runtime = await getRuntime();
+export const manageMemberAction = adminAction(
+  manageForm,
+  async ({ userId, intent, role }, { user, runtime }): Promise<NonNullable<ManageMemberState>> => {
     if (intent === "reset") {
       const reset = await resetMemberPassword(runtime.db, user.organizationId, userId);
       return reset.ok ? { ok: true, done: "reset", email: reset.email, password: reset.password } : { ok: false, error: reset.message };
@@ -61,7 +45,5 @@ export async function manageMemberAction(formData: FormData): Promise<ManageMemb
     if (!changed.ok) return { ok: false, error: changed.message };
     revalidatePath("/dashboard", "layout");
     return { ok: true, done: intent === "remove" ? "removed" : "role" };
-  } catch (error) {
-    return actionError(error);
-  }
-}
+  },
+);

@@ -14,7 +14,10 @@ const app = vi.hoisted(() => ({
   services: undefined as unknown,
   redirectedTo: null as string | null,
 }));
-vi.mock("next-auth", () => ({ getServerSession: async () => (app.userId ? { userId: app.userId, sessionVersion: 0 } : null) }));
+// A session signed when the user was made (session version 0): resets and role changes would end it.
+vi.mock("next-auth", () => ({
+  getServerSession: async () => (app.userId ? { userId: app.userId, sessionVersion: 0 } : null),
+}));
 vi.mock("@/lib/runtime", () => ({ getRuntime: async () => app.services, isProduction: () => false }));
 vi.mock("next/cache", () => ({ revalidatePath: () => {} }));
 vi.mock("next/headers", () => ({ headers: async () => new Headers() }));

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { notFound, redirect } from "next/navigation";
+import { notFound } from "next/navigation";
 import type { ReactNode } from "react";
 import { BuyAuthenticationForm } from "@/components/dashboard/buy-authentication-form";
 import { BuyOutcome } from "@/components/dashboard/buy-outcome";
@@ -8,13 +8,11 @@ import { BuyPurchaseForm } from "@/components/dashboard/buy-purchase-form";
 import { Badge, StatusBadge } from "@/components/ui/badge";
 import { buttonClasses } from "@/components/ui/button";
 import { Card, PageHeader } from "@/components/ui/card";
-import { requireUser } from "@/lib/auth/session";
+import { dashboardContext } from "@/lib/dashboard/context";
 import { formatDateTime, formatMoney, formatPoints } from "@/lib/format";
 import { needsAttention } from "@/lib/points/attention";
 import { getTopUp, paymentMethodLabels } from "@/lib/points/history";
 import { getPointsBalance } from "@/lib/points/ledger";
-import { getOrganization } from "@/lib/points/organizations";
-import { getRuntime } from "@/lib/runtime";
 import { buyPoints, completeAuthentication, startProviderAuthentication } from "../actions";
 
 export const metadata: Metadata = { title: "Purchase · Points" };
@@ -30,12 +28,9 @@ export default async function PurchasePage({
   params: Promise<{ topUpId: string }>;
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
-  const user = await requireUser();
+  const { user, runtime, organization } = await dashboardContext();
   const { topUpId } = await params;
   const { replayed } = await searchParams;
-  const runtime = await getRuntime();
-  const organization = await getOrganization(runtime.db, user.organizationId);
-  if (!organization) redirect("/signin");
   // Another organisation's purchase is not found, exactly like one that does not exist.
   const topUp = await getTopUp(runtime.db, organization.id, topUpId);
   if (!topUp) notFound();

@@ -1,0 +1,26 @@
+import { redirect } from "next/navigation";
+import { requireUser } from "@/lib/auth/session";
+import type { SessionUser } from "@/lib/auth/users";
+import type { Organization } from "@/lib/db/schema";
+import { getOrganization } from "@/lib/points/organizations";
+import { getRuntime, type Runtime } from "@/lib/runtime";
+
+/** What a dashboard page reads with: the signed-in user, the services, and the user's organisation as stored now. */
+export interface DashboardContext {
+  user: SessionUser;
+  runtime: Runtime;
+  organization: Organization;
+}
+
+/**
+ * The preamble of every dashboard page that shows the organisation. Signed out, or signed in to an
+ * organisation that no longer exists, the answer is the same: sign in. (The session check already
+ * joins the organisation, so the second case is only a removal between the two reads.)
+ */
+export async function dashboardContext(): Promise<DashboardContext> {
+  const user = await requireUser();
+  const runtime = await getRuntime();
+  const organization = await getOrganization(runtime.db, user.organizationId);
+  if (!organization) redirect("/signin");
+  return { user, runtime, organization };
+}
