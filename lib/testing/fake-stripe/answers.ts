@@ -46,6 +46,9 @@ export interface Answer<T = StripeBody> {
   transient?: boolean;
 }
 
+/** What the server does with an API request: answer it, or drop the connection without a word. */
+export type Reply = (Answer & { headers?: Record<string, string> }) | "drop";
+
 export function ok<T extends StripeBody>(body: T): Answer<T> {
   return { status: 200, body };
 }

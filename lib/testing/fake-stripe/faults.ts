@@ -1,4 +1,4 @@
-import type { Answer, StripeErrorBody } from "./answers";
+import type { Answer, Reply, StripeErrorBody } from "./answers";
 
 /*
  * Faults tests inject into the Stripe API: a delay, an answer or a dropped connection before the
@@ -20,9 +20,6 @@ export interface FaultSpec {
 export interface Fault extends Required<Omit<FaultSpec, "delayMs">> {
   delayMs: number;
 }
-
-/** What the server does with a request: answer it, or drop the connection without a word. */
-export type Reply = (Answer & { headers?: Record<string, string> }) | "drop";
 
 export class Faults {
   private queued: Fault[] = [];

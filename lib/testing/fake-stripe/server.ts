@@ -1,8 +1,8 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import type { Answer, Ctx } from "./answers";
+import type { Answer, Ctx, Reply } from "./answers";
 import { createControl, type FakeStripeControl, type FakeStripeParts, type RequestLogEntry, testApi } from "./control";
-import { type Fault, Faults, faultAfter, faultBefore, type Reply } from "./faults";
+import { type Fault, Faults, faultAfter, faultBefore } from "./faults";
 import { parseForm } from "./form";
 import { IdempotencyKeys } from "./idempotency";
 import { stripeId } from "./objects";
