@@ -305,3 +305,32 @@ export function checkoutSessionObject(input: {
     wallet_options: null,
   };
 }
+
+/** The API version stripe-node 23 sends; the compiler checks it is the SDK's own. */
+const API_VERSION: Stripe.LatestApiVersion = "2026-10-28.endive";
+
+export type EventType = Stripe.Event["type"];
+/** The event of one type, whose `data.object` the SDK types (a PaymentIntent for `payment_intent.*`). */
+export type EventOf<T extends EventType> = Extract<Stripe.Event, { type: T }>;
+
+export function eventObject<T extends EventType>(input: {
+  id: string;
+  created: number;
+  type: T;
+  object: EventOf<T>["data"]["object"];
+  pendingWebhooks: number;
+}): EventOf<T> {
+  const event = {
+    id: input.id,
+    object: "event",
+    api_version: API_VERSION,
+    created: input.created,
+    data: { object: input.object },
+    livemode: false,
+    pending_webhooks: input.pendingWebhooks,
+    request: { id: null, idempotency_key: null },
+    type: input.type,
+  } satisfies Omit<Stripe.Event, "type" | "data"> & { type: EventType; data: Stripe.Event.Data };
+  // The compiler cannot narrow the union by a generic `type`: the signature ties `type` to `object`.
+  return event as unknown as EventOf<T>;
+}

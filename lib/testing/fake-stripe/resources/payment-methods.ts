@@ -1,0 +1,104 @@
+import type Stripe from "stripe";
+import { type Answer, type Ctx, invalid, missing, ok, required, StripeFakeError } from "../answers";
+import { TEST_CARD_TOKENS } from "../cards";
+import { int, metadataOf, obj, str } from "../form";
+import { listPage } from "../lists";
+import { paymentMethodObject, stripeId } from "../objects";
+import type { Store } from "../store";
+
+/** A pm_… id, or a test token that makes a new one (as Stripe's test mode does). */
+export function resolveMethod(store: Store, idOrToken: string): string {
+  if (store.methods.has(idOrToken)) return idOrToken;
+  const card = TEST_CARD_TOKENS[idOrToken];
+  if (!card) throw missing("PaymentMethod", idOrToken, "payment_method");
+  const year = new Date(store.clock.now()).getUTCFullYear();
+  const method = paymentMethodObject({
+    id: stripeId("pm"),
+    created: store.clock.seconds(),
+    card,
+    expYear: card.expired ? year - 1 : year + 4,
+  });
+  store.methods.set(method.id, { method, card });
+  return method.id;
+}
+
+export function attachTo(store: Store, id: string, customerId: string): Stripe.PaymentMethod {
+  const { method } = store.method(id);
+  if (method.customer && method.customer !== customerId) {
+    throw invalid("The payment method you provided has already been attached to a customer.");
+  }
+  method.customer = customerId;
+  store.events.emit("payment_method.attached", method);
+  return method;
+}
+
+// GET /v1/payment_methods/:id
+export function retrieveMethod(store: Store, { params: [id = ""] }: Ctx): Answer<Stripe.PaymentMethod> {
+  return ok(store.method(id).method);
+}
+
+// POST /v1/payment_methods/:id/attach
+export function attach(store: Store, { params: [idOrToken = ""], form }: Ctx): Answer<Stripe.PaymentMethod> {
+  const customerId = required(form, "customer");
+  store.customer(customerId);
+  const card = TEST_CARD_TOKENS[idOrToken];
+  if (card && card.attach !== "ok") {
+    // Stripe checks the card when attaching; its decline cards fail here, and are stored as such.
+    throw new StripeFakeError(
+      402,
+      { error: { type: "card_error", ...card.attach, param: "", doc_url: "https://stripe.com/docs/error-codes/card-declined" } },
+      false,
+    );
+  }
+  const id = resolveMethod(store, idOrToken);
+  return ok(attachTo(store, id, customerId));
+}
+
+// POST /v1/payment_methods/:id/detach
+export function detach(store: Store, { params: [id = ""] }: Ctx): Answer<Stripe.PaymentMethod> {
+  const { method } = store.method(id);
+  if (!method.customer) throw invalid(`The payment method you provided is not attached to a customer so detachment is impossible.`);
+  const customer = store.customers.get(typeof method.customer === "string" ? method.customer : method.customer.id);
+  if (customer?.invoice_settings.default_payment_method === id) customer.invoice_settings.default_payment_method = null;
+  method.customer = null;
+  store.events.emit("payment_method.detached", method);
+  return ok(method);
+}
+
+// POST /v1/payment_methods/:id
+export function updateMethod(store: Store, { params: [id = ""], form }: Ctx): Answer<Stripe.PaymentMethod> {
+  const { method } = store.method(id);
+  method.metadata = metadataOf(form, method.metadata ?? {});
+  const card = obj(form, "card");
+  if (card && method.card) {
+    // Stripe lets a saved card's expiry be updated (the cardholder's new card, same number).
+    if (!method.customer) throw invalid("You must save this PaymentMethod to a customer before you can update it.");
+    const month = int(card, "exp_month");
+    const year = int(card, "exp_year");
+    if (month !== undefined && (month < 1 || month > 12)) throw invalid("Your card's expiration month is invalid.", { param: "card[exp_month]" });
+    if (month !== undefined) method.card.exp_month = month;
+    if (year !== undefined) method.card.exp_year = year;
+  }
+  store.events.emit("payment_method.updated", method);
+  return ok(method);
+}
+
+// GET /v1/customers/:id/payment_methods
+export function listCustomerMethods(store: Store, ctx: Ctx): Answer<Stripe.ApiList<Stripe.PaymentMethod>> {
+  return listMethods(store, ctx, ctx.params[0] ?? "");
+}
+
+// GET /v1/payment_methods?customer=
+export function listMethodsOfCustomer(store: Store, ctx: Ctx): Answer<Stripe.ApiList<Stripe.PaymentMethod>> {
+  return listMethods(store, ctx, required(ctx.query, "customer"));
+}
+
+function listMethods(store: Store, ctx: Ctx, customerId: string): Answer<Stripe.ApiList<Stripe.PaymentMethod>> {
+  store.customer(customerId);
+  const type = str(ctx.query, "type");
+  const methods = [...store.methods.values()]
+    .map((entry) => entry.method)
+    .filter((method) => method.customer === customerId && (!type || method.type === type))
+    .reverse();
+  return ok(listPage(methods, ctx, `/v1/customers/${customerId}/payment_methods`));
+}
