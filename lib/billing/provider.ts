@@ -1,5 +1,4 @@
 import type Stripe from "stripe";
-import type { Db } from "@/lib/db/client";
 import { brandOf, hasBrand } from "@/lib/brand";
 import type { Bundle, Currency } from "@/lib/points/catalog";
 
@@ -85,7 +84,28 @@ export interface ProvisionCardsInput {
   defaultIndex?: number;
 }
 
+/**
+ * What a provider offers in test mode only. Pages and services ask for these by presence, never
+ * by the provider's class or name. Stripe offers test cards; the simulated provider also plays the
+ * cardholder and the bank.
+ */
+export interface TestMode {
+  /** The test card kinds this provider can save (`--card`, the demo organisation, Add test card), in order. */
+  cardKinds(): readonly string[];
+  /** Why a kind this provider does not offer cannot be saved, when it can say more than "unknown". */
+  cardKindRefusal?(kind: string): string | null;
+  /** The cardholder's authentication step, taken in the dashboard rather than on the provider's page. */
+  completeAuthentication?(paymentId: string, succeed: boolean): Promise<ChargeOutcome>;
+  /** Operator switch: listing this customer's cards fails (502) until switched off. */
+  setOutage?(customerId: string, on: boolean): Promise<void>;
+  /** Removes a saved card, as Stripe's detach does; false when the customer has no such card. */
+  removeCard?(customerId: string, paymentMethodId: string): Promise<boolean>;
+  /** Every saved card, as the operator sees them: answered even while an outage is simulated. */
+  listAllPaymentMethods?(customerId: string): Promise<ProviderPaymentMethod[]>;
+}
+
 export interface BillingProvider {
+  /** For messages and logs only: callers ask for a capability, never for a name. */
   readonly name: "simulated" | "stripe";
   /**
    * The longest one call may take, its own retries and backoff included (ms). Every call is cut
@@ -94,6 +114,13 @@ export interface BillingProvider {
    * the lease silently.
    */
   readonly callBudgetMs: number;
+  /**
+   * How long the provider remembers an idempotency key (Stripe: 24 hours); after that the same key
+   * is a new request. lib/points/purchase.ts re-sends a charge under its key only well within this.
+   */
+  readonly idempotencyKeyTtlMs: number;
+  /** Test cards and, for the simulated provider, the cardholder's and the bank's parts; absent in production. */
+  readonly testMode?: TestMode;
   listPaymentMethods(customerId: string): Promise<ProviderPaymentMethod[]>;
   getPrices(): Promise<PriceTable>;
   /** Sends (or re-sends, under the same key) the charge. Throws only when the outcome is unknown. */
@@ -136,8 +163,12 @@ export interface BillingProvider {
   /** Drops cached card lists after the provider said they changed; absent where nothing is cached. */
   invalidatePaymentMethods?(customerId?: string): void;
 
-  /* Provisioning, for the operator command and the dashboard. `db` lets the simulated provider write in the caller's transaction. */
-  createCustomer(input: { organizationId: string; name: string }, db?: Db): Promise<string>;
-  addCards(input: ProvisionCardsInput, db?: Db): Promise<ProviderPaymentMethod[]>;
-  setDefaultPaymentMethod(customerId: string, paymentMethodId: string | null, db?: Db): Promise<void>;
+  /*
+   * Provisioning, for the operator command and the dashboard. Like every provider call, made before
+   * or after a database transaction, never inside one: a customer left behind by a later failure is
+   * harmless, with either provider.
+   */
+  createCustomer(input: { organizationId: string; name: string }): Promise<string>;
+  addCards(input: ProvisionCardsInput): Promise<ProviderPaymentMethod[]>;
+  setDefaultPaymentMethod(customerId: string, paymentMethodId: string | null): Promise<void>;
 }

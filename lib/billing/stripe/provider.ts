@@ -8,6 +8,7 @@ import type {
   PriceTable,
   ProviderPaymentMethod,
   ProvisionCardsInput,
+  TestMode,
   WebhookVerdict,
 } from "@/lib/billing/provider";
 import { ProviderUnavailableError } from "@/lib/billing/provider";
@@ -15,13 +16,15 @@ import type { Clock } from "@/lib/clock";
 import { BUNDLES, CURRENCIES } from "@/lib/points/catalog";
 import { STRIPE_CALL_BUDGET_MS, stripeErrorType } from "./client";
 import { failureCode, outcomeOfPaymentIntent } from "./map-outcome";
-import { stripeTestCardToken } from "./test-cards";
+import { stripeTestCardKinds, stripeTestCardToken } from "./test-cards";
 import { malformedEvent, verifyStripeWebhook, WebhookRefusal } from "./webhook";
 
 /** Prices change rarely and a purchase prices before charging: a minute's cache saves a call per purchase. */
 const PRICE_CACHE_MS = 60_000;
 /** Short, and dropped on every payment-method or customer webhook (invalidatePaymentMethods). */
 const METHODS_CACHE_MS = 10_000;
+/** Stripe forgets an idempotency key 24 hours after its first use. */
+const STRIPE_IDEMPOTENCY_KEY_TTL_MS = 24 * 60 * 60 * 1000;
 /** How far back findPayment pages through a customer's PaymentIntents at most. */
 const FIND_PAYMENT_MAX_ITEMS = 1_000;
 
@@ -38,6 +41,15 @@ export function priceLookupKey(points: number): string {
 export class StripeBillingProvider implements BillingProvider {
   readonly name = "stripe" as const;
   readonly callBudgetMs = STRIPE_CALL_BUDGET_MS;
+  readonly idempotencyKeyTtlMs = STRIPE_IDEMPOTENCY_KEY_TTL_MS;
+  /** Test cards only: the cardholder authenticates, and cards are removed, on Stripe's side. */
+  readonly testMode: TestMode = {
+    cardKinds: () => stripeTestCardKinds(this.testServer),
+    cardKindRefusal: (kind) => {
+      const mapped = this.testCardToken(kind);
+      return "refused" in mapped ? mapped.refused : null;
+    },
+  };
   private prices: { table: PriceTable; at: number } | null = null;
   private methods = new Map<string, { list: ProviderPaymentMethod[]; at: number }>();
 
