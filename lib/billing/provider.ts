@@ -1,4 +1,3 @@
-import type Stripe from "stripe";
 import { brandOf, hasBrand } from "@/lib/brand";
 import type { Bundle, Currency } from "@/lib/points/catalog";
 
@@ -71,9 +70,41 @@ export interface PaymentFacts {
   topUpId: string | null;
 }
 
+/** What a provider's event says happened to a payment; each only says "ask about this payment now". */
+export type PaymentEventKind =
+  | "payment_succeeded"
+  | "payment_failed"
+  | "payment_requires_action"
+  | "payment_canceled"
+  | "payment_processing";
+
+/**
+ * A provider's webhook event in the service's own terms (lib/billing/stripe/events.ts makes them
+ * from Stripe's), handled by lib/points/billing-events.ts. Nothing in it is taken as the truth
+ * about a payment: the provider is asked. A later issue adds refunds and disputes here.
+ */
+export type BillingEvent =
+  | {
+      kind: PaymentEventKind;
+      paymentId: string;
+      /** The customer the payment is charged to, as the event says. */
+      customerId: string | null;
+      /** The purchase the payment's metadata names (metadata.top_up_id), or null. */
+      topUpId: string | null;
+    }
+  /** A customer's saved cards or default may have changed. */
+  | { kind: "payment_methods_changed"; customerId: string | null }
+  /** A card was saved on the provider's own page (Stripe Checkout in setup mode). */
+  | { kind: "card_setup_completed"; customerId: string }
+  /** Nothing this service acts on; the reason is answered to the provider. */
+  | { kind: "ignored"; reason: string };
+
+/** A received event: the provider's id (for dedupe) and its own name for the type, with what it means. */
+export type ReceivedBillingEvent = BillingEvent & { id: string; type: string };
+
 /** A webhook delivery, verified: an event to handle, a refusal to answer, or a signed event of no usable shape. */
 export type WebhookVerdict =
-  | { kind: "event"; event: Stripe.Event }
+  | { kind: "event"; event: ReceivedBillingEvent }
   | { kind: "refused"; status: number; message: string }
   | { kind: "ignored"; reason: string };
 
@@ -155,13 +186,13 @@ export interface BillingProvider {
   finishCardSetup?(customerId: string, sessionId: string): Promise<string | null>;
 
   /**
-   * Verifies a webhook delivery (its signature, size, age and shape). Absent for a provider that
-   * sends none. Callers ask for it by what it does, never by class (nor catch its errors by
-   * class): Next bundles the startup hook apart from the routes, so a class can exist twice.
+   * Verifies a webhook delivery (its signature, size, age and shape) and turns it into a
+   * BillingEvent, dropping whatever the provider itself caches that the event says changed.
+   * Absent for a provider that sends none. Callers ask for it by what it does, never by class (nor
+   * catch its errors by class): Next bundles the startup hook apart from the routes, so a class
+   * can exist twice.
    */
   verifyWebhook?(request: Request, secret: string | undefined, now: Date): Promise<WebhookVerdict>;
-  /** Drops cached card lists after the provider said they changed; absent where nothing is cached. */
-  invalidatePaymentMethods?(customerId?: string): void;
 
   /*
    * Provisioning, for the operator command and the dashboard. Like every provider call, made before

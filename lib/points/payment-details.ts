@@ -1,6 +1,5 @@
 import { operatorTrustsForwardedHeaders } from "@/lib/auth/trust";
 import { randomString } from "@/lib/ids";
-import { makeFirstCardDefault } from "./stripe-events";
 import type { BillingProvider, TestMode } from "@/lib/billing/provider";
 import { TEST_CARDS, type TestCardKind } from "@/lib/billing/simulated";
 import type { Currency } from "./catalog";
@@ -8,7 +7,13 @@ import { TEST_CARD_BEHAVIOUR, testCardBehaviour } from "./test-card-behaviour";
 import { isCurrency } from "./catalog";
 import { PointsError } from "./errors";
 import { getOrganization, listProvisionedPaymentMethods } from "./organizations";
-import { isExpired, listUsablePaymentMethods, type PaymentMethod, paymentMethodLabel } from "./payment-methods";
+import {
+  isExpired,
+  listUsablePaymentMethods,
+  makeFirstCardDefault,
+  type PaymentMethod,
+  paymentMethodLabel,
+} from "./payment-methods";
 import type { Services } from "./services";
 
 /** A card is flagged on the Payment details page when its last usable day is this close. */
