@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { brandOf, hasBrand } from "@/lib/brand";
-import type { BillingProvider, ProviderPaymentMethod, TestMode } from "@/lib/billing/provider";
+import type { BillingProvider, ProviderPaymentMethod } from "@/lib/billing/provider";
 import { generatePassword } from "@/lib/auth/password";
 import type { Db } from "@/lib/db/client";
 import { isUniqueViolation } from "@/lib/db/errors";
@@ -81,7 +81,7 @@ export async function createOrganization(
   const cards = input.cards ?? [];
   for (const kind of cards) assertCardKind(services.provider, kind);
   assertCardIndex(input.defaultCardIndex, cards.length);
-  const outage = input.simulateOutage !== undefined ? outageSwitch(services.provider) : null;
+  const setOutage = input.simulateOutage === undefined ? null : outageSwitch(services.provider, input.simulateOutage);
   if (input.billingCustomerId !== undefined) await assertCustomerUnlinked(services.db, input.billingCustomerId);
   const adminEmail = normaliseEmail(input.adminEmail ?? `admin-${randomString(6).toLowerCase()}@${slug(name)}.example`);
   // Checked before the provider makes a customer, so a refused email leaves nothing anywhere; the
@@ -96,7 +96,7 @@ export async function createOrganization(
   const added = cards.length
     ? await services.provider.addCards({ customerId: billingCustomerId, kinds: cards, defaultIndex: input.defaultCardIndex })
     : [];
-  if (outage && input.simulateOutage !== undefined) await outage(billingCustomerId, input.simulateOutage);
+  if (setOutage) await setOutage(billingCustomerId);
 
   return services.db.transaction(async (tx) => {
     const now = services.clock.now();
@@ -175,7 +175,7 @@ export async function updateOrganization(
 ): Promise<{ organization: Organization; paymentMethods: ProvisionedPaymentMethod[] }> {
   const organization = await getOrganization(services.db, organizationId);
   if (!organization) throw new ProvisioningError(`No organisation ${organizationId}.`);
-  const outage = input.simulateOutage !== undefined ? outageSwitch(services.provider) : null;
+  const setOutage = input.simulateOutage === undefined ? null : outageSwitch(services.provider, input.simulateOutage);
   const methods = input.defaultCardIndex !== undefined ? await allPaymentMethods(services, organization) : [];
   assertCardIndex(input.defaultCardIndex, methods.length);
 
@@ -192,7 +192,7 @@ export async function updateOrganization(
   if (input.defaultCardIndex !== undefined) {
     await services.provider.setDefaultPaymentMethod(organization.billingCustomerId, methods[input.defaultCardIndex]?.id ?? null);
   }
-  if (outage && input.simulateOutage !== undefined) await outage(organization.billingCustomerId, input.simulateOutage);
+  if (setOutage) await setOutage(organization.billingCustomerId);
   return { organization: updated, paymentMethods: await listProvisionedPaymentMethods(services, updated) };
 }
 
@@ -287,10 +287,11 @@ function toProvisioned(method: ProviderPaymentMethod): ProvisionedPaymentMethod 
   return { id: method.id, label: paymentMethodLabel(method), kind: method.kind ?? null, isDefault: method.isDefault };
 }
 
-/** The provider's outage switch, or a refusal when it has none (only the simulated provider does). */
-function outageSwitch(provider: BillingProvider): NonNullable<TestMode["setOutage"]> {
+/** The provider's outage switch set to `on`, or a refusal when it has none (only the simulated provider does). */
+function outageSwitch(provider: BillingProvider, on: boolean): (customerId: string) => Promise<void> {
   const testMode = provider.testMode;
-  if (testMode?.setOutage) return (customerId, on) => testMode.setOutage?.(customerId, on) ?? Promise.resolve();
+  const setOutage = testMode?.setOutage;
+  if (setOutage) return (customerId) => setOutage.call(testMode, customerId, on);
   throw new ProvisioningError("--simulate-outage works only with the simulated billing provider (no STRIPE_SECRET_KEY).");
 }
 
