@@ -1,5 +1,3 @@
-import type Stripe from "stripe";
-import type { Db } from "@/lib/db/client";
 import { brandOf, hasBrand } from "@/lib/brand";
 import type { Bundle, Currency } from "@/lib/points/catalog";
 
@@ -72,9 +70,40 @@ export interface PaymentFacts {
   topUpId: string | null;
 }
 
+/** What a provider's event says happened to a payment; each only says "ask about this payment now". */
+export type PaymentEventKind =
+  | "payment_succeeded"
+  | "payment_failed"
+  | "payment_requires_action"
+  | "payment_canceled";
+
+/**
+ * A provider's webhook event in the service's own terms (lib/billing/stripe/events.ts makes them
+ * from Stripe's), handled by lib/points/billing-events.ts. Nothing in it is taken as the truth
+ * about a payment: the provider is asked. A later issue adds refunds and disputes here.
+ */
+export type BillingEvent =
+  | {
+      kind: PaymentEventKind;
+      paymentId: string;
+      /** The customer the payment is charged to, as the event says. */
+      customerId: string | null;
+      /** The purchase the payment's metadata names (metadata.top_up_id), or null. */
+      topUpId: string | null;
+    }
+  /** A customer's saved cards or default may have changed. */
+  | { kind: "payment_methods_changed"; customerId: string | null }
+  /** A card was saved on the provider's own page (Stripe Checkout in setup mode). */
+  | { kind: "card_setup_completed"; customerId: string }
+  /** Nothing this service acts on; the reason is answered to the provider. */
+  | { kind: "ignored"; reason: string };
+
+/** A received event: the provider's id (for dedupe) and its own name for the type, with what it means. */
+export type ReceivedBillingEvent = BillingEvent & { id: string; type: string };
+
 /** A webhook delivery, verified: an event to handle, a refusal to answer, or a signed event of no usable shape. */
 export type WebhookVerdict =
-  | { kind: "event"; event: Stripe.Event }
+  | { kind: "event"; event: ReceivedBillingEvent }
   | { kind: "refused"; status: number; message: string }
   | { kind: "ignored"; reason: string };
 
@@ -85,7 +114,28 @@ export interface ProvisionCardsInput {
   defaultIndex?: number;
 }
 
+/**
+ * What a provider offers in test mode only. Pages and services ask for these by presence, never
+ * by the provider's class or name. Stripe offers test cards; the simulated provider also plays the
+ * cardholder and the bank.
+ */
+export interface TestMode {
+  /** The test card kinds this provider can save (`--card`, the demo organisation, Add test card), in order. */
+  cardKinds(): readonly string[];
+  /** Why a kind this provider does not offer cannot be saved, when it can say more than "unknown". */
+  cardKindRefusal?(kind: string): string | null;
+  /** The cardholder's authentication step, taken in the dashboard rather than on the provider's page. */
+  completeAuthentication?(paymentId: string, succeed: boolean): Promise<ChargeOutcome>;
+  /** Operator switch: listing this customer's cards fails (502) until switched off. */
+  setOutage?(customerId: string, on: boolean): Promise<void>;
+  /** Removes a saved card, as Stripe's detach does; false when the customer has no such card. */
+  removeCard?(customerId: string, paymentMethodId: string): Promise<boolean>;
+  /** Every saved card, as the operator sees them: answered even while an outage is simulated. */
+  listAllPaymentMethods?(customerId: string): Promise<ProviderPaymentMethod[]>;
+}
+
 export interface BillingProvider {
+  /** For messages and logs only: callers ask for a capability, never for a name. */
   readonly name: "simulated" | "stripe";
   /**
    * The longest one call may take, its own retries and backoff included (ms). Every call is cut
@@ -94,6 +144,13 @@ export interface BillingProvider {
    * the lease silently.
    */
   readonly callBudgetMs: number;
+  /**
+   * How long the provider remembers an idempotency key (Stripe: 24 hours); after that the same key
+   * is a new request. lib/points/purchase.ts re-sends a charge under its key only well within this.
+   */
+  readonly idempotencyKeyTtlMs: number;
+  /** Test cards and, for the simulated provider, the cardholder's and the bank's parts; absent in production. */
+  readonly testMode?: TestMode;
   listPaymentMethods(customerId: string): Promise<ProviderPaymentMethod[]>;
   getPrices(): Promise<PriceTable>;
   /** Sends (or re-sends, under the same key) the charge. Throws only when the outcome is unknown. */
@@ -128,16 +185,20 @@ export interface BillingProvider {
   finishCardSetup?(customerId: string, sessionId: string): Promise<string | null>;
 
   /**
-   * Verifies a webhook delivery (its signature, size, age and shape). Absent for a provider that
-   * sends none. Callers ask for it by what it does, never by class (nor catch its errors by
-   * class): Next bundles the startup hook apart from the routes, so a class can exist twice.
+   * Verifies a webhook delivery (its signature, size, age and shape) and turns it into a
+   * BillingEvent, dropping whatever the provider itself caches that the event says changed.
+   * Absent for a provider that sends none. Callers ask for it by what it does, never by class (nor
+   * catch its errors by class): Next bundles the startup hook apart from the routes, so a class
+   * can exist twice.
    */
   verifyWebhook?(request: Request, secret: string | undefined, now: Date): Promise<WebhookVerdict>;
-  /** Drops cached card lists after the provider said they changed; absent where nothing is cached. */
-  invalidatePaymentMethods?(customerId?: string): void;
 
-  /* Provisioning, for the operator command and the dashboard. `db` lets the simulated provider write in the caller's transaction. */
-  createCustomer(input: { organizationId: string; name: string }, db?: Db): Promise<string>;
-  addCards(input: ProvisionCardsInput, db?: Db): Promise<ProviderPaymentMethod[]>;
-  setDefaultPaymentMethod(customerId: string, paymentMethodId: string | null, db?: Db): Promise<void>;
+  /*
+   * Provisioning, for the operator command and the dashboard. Like every provider call, made before
+   * or after a database transaction, never inside one: a customer left behind by a later failure is
+   * harmless, with either provider.
+   */
+  createCustomer(input: { organizationId: string; name: string }): Promise<string>;
+  addCards(input: ProvisionCardsInput): Promise<ProviderPaymentMethod[]>;
+  setDefaultPaymentMethod(customerId: string, paymentMethodId: string | null): Promise<void>;
 }

@@ -13,6 +13,7 @@ import type {
   PriceTable,
   ProviderPaymentMethod,
   ProvisionCardsInput,
+  TestMode,
 } from "./provider";
 import { ProviderUnavailableError } from "./provider";
 
@@ -71,7 +72,17 @@ export class SimulatedBillingProvider implements BillingProvider {
   readonly name = "simulated" as const;
   /** Its calls are a few queries on the app's own database. */
   readonly callBudgetMs = 10_000;
+  readonly idempotencyKeyTtlMs = SIMULATED_IDEMPOTENCY_KEY_TTL_MS;
+  /** Every test card, and the cardholder's and the bank's parts, which Stripe plays on its own pages. */
+  readonly testMode: TestMode = {
+    cardKinds: () => Object.keys(TEST_CARDS),
+    completeAuthentication: (paymentId, succeed) => this.completeAuthentication(paymentId, succeed),
+    setOutage: (customerId, on) => this.setOutage(customerId, on),
+    removeCard: (customerId, paymentMethodId) => this.detachCard(customerId, paymentMethodId),
+    listAllPaymentMethods: (customerId) => this.listPaymentMethods(customerId, { ignoreOutage: true }),
+  };
 
+  /** Its tables are in `db`, the app's own database; every call writes there, outside the caller's transactions. */
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
@@ -217,13 +228,13 @@ export class SimulatedBillingProvider implements BillingProvider {
     return this.retrievePayment(updated?.id ?? paymentId);
   }
 
-  async createCustomer(_input: { organizationId: string; name: string }, db: Db = this.db): Promise<string> {
+  async createCustomer(_input: { organizationId: string; name: string }): Promise<string> {
     const id = newId("simCustomer");
-    await db.insert(simCustomers).values({ id, createdAt: this.clock.now() });
+    await this.db.insert(simCustomers).values({ id, createdAt: this.clock.now() });
     return id;
   }
 
-  async addCards(input: ProvisionCardsInput, db: Db = this.db): Promise<ProviderPaymentMethod[]> {
+  async addCards(input: ProvisionCardsInput): Promise<ProviderPaymentMethod[]> {
     const now = this.clock.now();
     const year = now.getUTCFullYear();
     const added: ProviderPaymentMethod[] = [];
@@ -241,19 +252,19 @@ export class SimulatedBillingProvider implements BillingProvider {
         // Distinct, ordered creation times keep the listing order the order the cards were added.
         createdAt: new Date(now.getTime() + index),
       };
-      await db.insert(simPaymentMethods).values(row);
+      await this.db.insert(simPaymentMethods).values(row);
       added.push({ ...row, type: "card", isDefault: index === input.defaultIndex });
     }
     if (input.defaultIndex !== undefined) {
       const chosen = added[input.defaultIndex];
       if (!chosen) throw new Error(`No card at index ${input.defaultIndex}`);
-      await this.setDefaultPaymentMethod(input.customerId, chosen.id, db);
+      await this.setDefaultPaymentMethod(input.customerId, chosen.id);
     }
     return added;
   }
 
-  async setDefaultPaymentMethod(customerId: string, paymentMethodId: string | null, db: Db = this.db): Promise<void> {
-    await db
+  async setDefaultPaymentMethod(customerId: string, paymentMethodId: string | null): Promise<void> {
+    await this.db
       .update(simCustomers)
       .set({ defaultPaymentMethodId: paymentMethodId })
       .where(eq(simCustomers.id, customerId));
@@ -284,8 +295,8 @@ export class SimulatedBillingProvider implements BillingProvider {
   }
 
   /** Operator switch: the provider cannot list this customer's payment methods (502). */
-  async setOutage(customerId: string, outage: boolean, db: Db = this.db): Promise<void> {
-    await db.update(simCustomers).set({ outage }).where(eq(simCustomers.id, customerId));
+  async setOutage(customerId: string, outage: boolean): Promise<void> {
+    await this.db.update(simCustomers).set({ outage }).where(eq(simCustomers.id, customerId));
   }
 
   /** How many payments were ever executed, for tests and benchmarks that count charges. */

@@ -1,5 +1,4 @@
 import { and, eq } from "drizzle-orm";
-import { SimulatedBillingProvider } from "@/lib/billing/simulated";
 import { topUps } from "@/lib/db/schema";
 import { PointsError } from "./errors";
 import { type PurchaseResult, resolveTopUp } from "./purchase";
@@ -14,11 +13,12 @@ export async function completeSimulatedAuthentication(
   services: Services,
   input: { organizationId: string; topUpId: string; succeed: boolean },
 ): Promise<PurchaseResult> {
-  if (!(services.provider instanceof SimulatedBillingProvider)) {
+  const testMode = services.provider.testMode;
+  if (!testMode?.completeAuthentication) {
     throw new PointsError("invalid_request", "Authentication is completed on the billing provider's own page.");
   }
   const { topUp, paymentId } = await awaitingPurchase(services, input);
-  await services.provider.completeAuthentication(paymentId, input.succeed);
+  await testMode.completeAuthentication(paymentId, input.succeed);
   return settle(services, topUp.id);
 }
 

@@ -318,17 +318,17 @@ describe.each(backendsAndProviders())("linking a billing customer on %s with the
     const services = withProvider(
       ctx,
       patchProvider(inner, {
-        createCustomer: (input, db) => {
+        createCustomer: (input) => {
           changes.push("createCustomer");
-          return inner.createCustomer(input, db);
+          return inner.createCustomer(input);
         },
-        addCards: (input, db) => {
+        addCards: (input) => {
           changes.push("addCards");
-          return inner.addCards(input, db);
+          return inner.addCards(input);
         },
-        setDefaultPaymentMethod: (customerId, paymentMethodId, db) => {
+        setDefaultPaymentMethod: (customerId, paymentMethodId) => {
           changes.push("setDefaultPaymentMethod");
-          return inner.setDefaultPaymentMethod(customerId, paymentMethodId, db);
+          return inner.setDefaultPaymentMethod(customerId, paymentMethodId);
         },
       }),
     );
@@ -371,7 +371,7 @@ describe.each(backendsAndProviders())("linking a billing customer on %s with the
   it("ends a race between two creates linking one customer in the same refusal for the loser", async () => {
     const customerId = await ctx.provider.createCustomer({ organizationId: "org_race_customer", name: "Race" });
     // Both creates pass the early check before either inserts: each waits at its first provider
-    // change for the other (or, where that change is inside the transaction, for a moment).
+    // change for the other (or for a moment), before its transaction.
     let arrived = 0;
     let release = () => {};
     const bothArrived = new Promise<void>((resolve) => {
@@ -381,10 +381,10 @@ describe.each(backendsAndProviders())("linking a billing customer on %s with the
     const services = withProvider(
       ctx,
       patchProvider(inner, {
-        addCards: async (input, db) => {
+        addCards: async (input) => {
           if (++arrived === 2) release();
           await Promise.race([bothArrived, new Promise((resolve) => setTimeout(resolve, 500))]);
-          return inner.addCards(input, db);
+          return inner.addCards(input);
         },
       }),
     );

@@ -1,8 +1,6 @@
 import { eq } from "drizzle-orm";
 import { brandOf, hasBrand } from "@/lib/brand";
-import { isTestCardKind, SimulatedBillingProvider } from "@/lib/billing/simulated";
-import { StripeBillingProvider } from "@/lib/billing/stripe/provider";
-import type { ProviderPaymentMethod } from "@/lib/billing/provider";
+import type { BillingProvider, ProviderPaymentMethod } from "@/lib/billing/provider";
 import { generatePassword } from "@/lib/auth/password";
 import type { Db } from "@/lib/db/client";
 import { isUniqueViolation } from "@/lib/db/errors";
@@ -83,27 +81,25 @@ export async function createOrganization(
   const cards = input.cards ?? [];
   for (const kind of cards) assertCardKind(services.provider, kind);
   assertCardIndex(input.defaultCardIndex, cards.length);
-  if (input.simulateOutage !== undefined) simulatedProvider(services);
+  const setOutage = input.simulateOutage === undefined ? null : outageSwitch(services.provider, input.simulateOutage);
   if (input.billingCustomerId !== undefined) await assertCustomerUnlinked(services.db, input.billingCustomerId);
   const adminEmail = normaliseEmail(input.adminEmail ?? `admin-${randomString(6).toLowerCase()}@${slug(name)}.example`);
+  // Checked before the provider makes a customer, so a refused email leaves nothing anywhere; the
+  // unique index still settles a race, inside the transaction.
+  await assertEmailUnused(services.db, adminEmail);
   const { password: adminPassword, passwordHash } = await generatePassword();
 
   const id = newId("organization");
-  // A provider outside the database (Stripe) is called before the transaction, never inside one:
-  // a customer left behind by a failure later is harmless, and named by its organization_id metadata.
-  const external = !(services.provider instanceof SimulatedBillingProvider);
-  const externalCustomer = external
-    ? (input.billingCustomerId ?? (await services.provider.createCustomer({ organizationId: id, name })))
-    : null;
-  const externalCards =
-    externalCustomer && cards.length
-      ? await services.provider.addCards({ customerId: externalCustomer, kinds: cards, defaultIndex: input.defaultCardIndex })
-      : [];
+  // The provider is called before the transaction, never inside one, whichever it is: a customer
+  // left behind by a failure later is harmless, and named by its organization_id metadata.
+  const billingCustomerId = input.billingCustomerId ?? (await services.provider.createCustomer({ organizationId: id, name }));
+  const added = cards.length
+    ? await services.provider.addCards({ customerId: billingCustomerId, kinds: cards, defaultIndex: input.defaultCardIndex })
+    : [];
+  if (setOutage) await setOutage(billingCustomerId);
 
   return services.db.transaction(async (tx) => {
     const now = services.clock.now();
-    const billingCustomerId =
-      externalCustomer ?? input.billingCustomerId ?? (await services.provider.createCustomer({ organizationId: id, name }, tx));
     const [organization] = await tx
       .insert(organizations)
       .values({
@@ -124,17 +120,6 @@ export async function createOrganization(
         throw error;
       });
     if (!organization) throw new Error("The organisation was not created.");
-    const added = external
-      ? externalCards
-      : cards.length
-        ? await services.provider.addCards(
-            { customerId: billingCustomerId, kinds: cards, defaultIndex: input.defaultCardIndex },
-            tx,
-          )
-        : [];
-    if (input.simulateOutage !== undefined) {
-      await simulatedProvider(services).setOutage(billingCustomerId, input.simulateOutage, tx);
-    }
     const apiKey = await createApiKey(tx, id, services.clock);
     const userId = await insertUser(tx, { organizationId: id, email: adminEmail, passwordHash, role: "admin", now });
     return {
@@ -160,6 +145,15 @@ async function assertCustomerUnlinked(db: Db, billingCustomerId: string): Promis
   if (linked) throw customerAlreadyLinked(billingCustomerId);
 }
 
+async function assertEmailUnused(db: Db, email: string): Promise<void> {
+  const [taken] = await db.select({ id: users.id }).from(users).where(eq(users.email, email)).limit(1);
+  if (taken) throw emailTaken(email);
+}
+
+function emailTaken(email: string): ProvisioningError {
+  return new ProvisioningError(`A user with the email ${email} already exists.`, "email_taken");
+}
+
 function customerAlreadyLinked(billingCustomerId: string): ProvisioningError {
   // Says that another organisation has it, never which: the operator may not be entitled to know.
   return new ProvisioningError(
@@ -181,7 +175,7 @@ export async function updateOrganization(
 ): Promise<{ organization: Organization; paymentMethods: ProvisionedPaymentMethod[] }> {
   const organization = await getOrganization(services.db, organizationId);
   if (!organization) throw new ProvisioningError(`No organisation ${organizationId}.`);
-  if (input.simulateOutage !== undefined) simulatedProvider(services);
+  const setOutage = input.simulateOutage === undefined ? null : outageSwitch(services.provider, input.simulateOutage);
   const methods = input.defaultCardIndex !== undefined ? await allPaymentMethods(services, organization) : [];
   assertCardIndex(input.defaultCardIndex, methods.length);
 
@@ -192,19 +186,13 @@ export async function updateOrganization(
       .set({ ...columns, updatedAt: services.clock.now() })
       .where(eq(organizations.id, organizationId))
       .returning();
-    if (input.defaultCardIndex !== undefined && services.provider instanceof SimulatedBillingProvider) {
-      const chosen = methods[input.defaultCardIndex];
-      await services.provider.setDefaultPaymentMethod(organization.billingCustomerId, chosen?.id ?? null, tx);
-    }
-    if (input.simulateOutage !== undefined) {
-      await simulatedProvider(services).setOutage(organization.billingCustomerId, input.simulateOutage, tx);
-    }
     return row ?? organization;
   });
-  if (input.defaultCardIndex !== undefined && !(services.provider instanceof SimulatedBillingProvider)) {
-    // After the transaction: a network call never runs inside one.
+  // After the transaction, whichever the provider is: a provider call never runs inside one.
+  if (input.defaultCardIndex !== undefined) {
     await services.provider.setDefaultPaymentMethod(organization.billingCustomerId, methods[input.defaultCardIndex]?.id ?? null);
   }
+  if (setOutage) await setOutage(organization.billingCustomerId);
   return { organization: updated, paymentMethods: await listProvisionedPaymentMethods(services, updated) };
 }
 
@@ -221,10 +209,10 @@ async function allPaymentMethods(
   organization: Pick<Organization, "billingCustomerId">,
 ): Promise<ProviderPaymentMethod[]> {
   // The operator sees the cards even while an outage is being simulated.
-  if (services.provider instanceof SimulatedBillingProvider) {
-    return services.provider.listPaymentMethods(organization.billingCustomerId, { ignoreOutage: true });
-  }
-  return services.provider.listPaymentMethods(organization.billingCustomerId);
+  const testMode = services.provider.testMode;
+  return testMode?.listAllPaymentMethods
+    ? testMode.listAllPaymentMethods(organization.billingCustomerId)
+    : services.provider.listPaymentMethods(organization.billingCustomerId);
 }
 
 export async function getOrganization(db: Db, organizationId: string): Promise<Organization | undefined> {
@@ -273,7 +261,7 @@ async function insertUser(
     });
   } catch (error) {
     if (isUniqueViolation(error, "users_email_idx")) {
-      throw new ProvisioningError(`A user with the email ${input.email} already exists.`, "email_taken");
+      throw emailTaken(input.email);
     }
     throw error;
   }
@@ -299,22 +287,24 @@ function toProvisioned(method: ProviderPaymentMethod): ProvisionedPaymentMethod 
   return { id: method.id, label: paymentMethodLabel(method), kind: method.kind ?? null, isDefault: method.isDefault };
 }
 
-function simulatedProvider(services: Services): SimulatedBillingProvider {
-  if (services.provider instanceof SimulatedBillingProvider) return services.provider;
+/** The provider's outage switch set to `on`, or a refusal when it has none (only the simulated provider does). */
+function outageSwitch(provider: BillingProvider, on: boolean): (customerId: string) => Promise<void> {
+  const testMode = provider.testMode;
+  const setOutage = testMode?.setOutage;
+  if (setOutage) return (customerId) => setOutage.call(testMode, customerId, on);
   throw new ProvisioningError("--simulate-outage works only with the simulated billing provider (no STRIPE_SECRET_KEY).");
 }
 
-function assertCardKind(provider: Services["provider"], kind: string): void {
-  if (provider instanceof StripeBillingProvider) {
-    const mapped = provider.testCardToken(kind);
-    if ("refused" in mapped) throw new ProvisioningError(`--card ${kind}: ${mapped.refused}`);
-    return;
-  }
-  if (!isTestCardKind(kind)) {
-    throw new ProvisioningError(
-      `Unknown --card "${kind}": use visa, mastercard, declined, insufficient_funds, authentication_required, processing or expired.`,
-    );
-  }
+function assertCardKind(provider: BillingProvider, kind: string): void {
+  const kinds = provider.testMode?.cardKinds() ?? [];
+  if (kinds.includes(kind)) return;
+  const refused = provider.testMode?.cardKindRefusal?.(kind);
+  if (refused) throw new ProvisioningError(`--card ${kind}: ${refused}`);
+  throw new ProvisioningError(
+    kinds.length
+      ? `Unknown --card "${kind}": use ${kinds.slice(0, -1).join(", ")} or ${kinds.at(-1)}.`
+      : "This billing provider has no test cards to save.",
+  );
 }
 
 function assertCardIndex(index: number | undefined, count: number): void {

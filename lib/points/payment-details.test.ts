@@ -78,7 +78,8 @@ describe.each(backends())("Payment details on %s", (backend) => {
     if (!(unknown instanceof PointsError)) throw new Error("An unknown test card was accepted.");
     expect(unknown.details.fields).toHaveProperty("kind");
 
-    const stripe = withProvider(ctx, patchProvider(ctx.provider, { name: "stripe" }));
+    // Like Stripe: test cards to provision, none an admin adds or removes here.
+    const stripe = withProvider(ctx, patchProvider(ctx.provider, { name: "stripe", testMode: { cardKinds: () => ["visa"] } }));
     const refused = await addTestCard(stripe, created.organization.id, "visa").catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(PointsError);
     expect(await listUsablePaymentMethods(ctx, created.organization)).toEqual([]);

@@ -1,13 +1,19 @@
 import { operatorTrustsForwardedHeaders } from "@/lib/auth/trust";
 import { randomString } from "@/lib/ids";
-import { makeFirstCardDefault } from "./stripe-events";
-import { isTestCardKind, SimulatedBillingProvider, TEST_CARDS, type TestCardKind } from "@/lib/billing/simulated";
+import type { BillingProvider, TestMode } from "@/lib/billing/provider";
+import { TEST_CARDS, type TestCardKind } from "@/lib/billing/simulated";
 import type { Currency } from "./catalog";
-import { TEST_CARD_BEHAVIOUR } from "./test-card-behaviour";
+import { TEST_CARD_BEHAVIOUR, testCardBehaviour } from "./test-card-behaviour";
 import { isCurrency } from "./catalog";
 import { PointsError } from "./errors";
 import { getOrganization, listProvisionedPaymentMethods } from "./organizations";
-import { isExpired, listUsablePaymentMethods, type PaymentMethod, paymentMethodLabel } from "./payment-methods";
+import {
+  isExpired,
+  listUsablePaymentMethods,
+  makeFirstCardDefault,
+  type PaymentMethod,
+  paymentMethodLabel,
+} from "./payment-methods";
 import type { Services } from "./services";
 
 /** A card is flagged on the Payment details page when its last usable day is this close. */
@@ -23,7 +29,9 @@ export type PaymentDetails = {
   apiAvailable: boolean;
   /** The saved default currency, used in the example request; null when none is saved. */
   currency: Currency | null;
+  /** For display only; what the page offers follows `capabilities`. */
   providerName: "simulated" | "stripe";
+  capabilities: PaymentDetailsCapabilities;
 } & (
   | {
       status: "ok";
@@ -37,6 +45,25 @@ export type PaymentDetails = {
   | { status: "unavailable"; message: string }
 );
 
+/** How cards are added here, by what the provider can do, never by its name. */
+export interface PaymentDetailsCapabilities {
+  /** Test cards are added and removed on this page (the simulated provider). */
+  testCards: boolean;
+  /** Cards are saved on the provider's own page (Stripe Checkout in setup mode). */
+  cardSetupPage: boolean;
+}
+
+type CardManagingTestMode = TestMode & Required<Pick<TestMode, "removeCard">>;
+
+/**
+ * The test mode that lets an admin add and remove test cards here (one that can remove a card as
+ * well as add it), or null when cards are saved elsewhere (Stripe: its Checkout page).
+ */
+function dashboardTestCards(provider: BillingProvider): CardManagingTestMode | null {
+  const testMode = provider.testMode;
+  return testMode?.removeCard ? (testMode as CardManagingTestMode) : null;
+}
+
 /**
  * Everything the Payment details page shows for one organisation. Whether the IDs may be shown
  * (spec 2.3: only once API purchases are enabled) is the page's decision, from apiPurchasesEnabled.
@@ -49,6 +76,10 @@ export async function getPaymentDetails(services: Services, organizationId: stri
     apiAvailable: organization.apiAvailable,
     currency: isCurrency(organization.currency) ? organization.currency : null,
     providerName: services.provider.name,
+    capabilities: {
+      testCards: dashboardTestCards(services.provider) !== null,
+      cardSetupPage: services.provider.startCardSetup !== undefined,
+    },
   };
   let usable: PaymentMethod[];
   try {
@@ -106,11 +137,12 @@ export async function addTestCard(
   organizationId: string,
   kind: string,
 ): Promise<PaymentMethod & { usable: boolean }> {
-  if (services.provider.name !== "simulated") {
+  const testMode = dashboardTestCards(services.provider);
+  if (!testMode) {
     throw new PointsError("forbidden", "Test cards exist only with the simulated billing provider.");
   }
-  if (!isTestCardKind(kind)) {
-    const message = `Choose one of the test cards: ${Object.keys(TEST_CARDS).join(", ")}.`;
+  if (!testMode.cardKinds().includes(kind)) {
+    const message = `Choose one of the test cards: ${testMode.cardKinds().join(", ")}.`;
     throw new PointsError("invalid_request", message, { details: { fields: { kind: message } } });
   }
   const organization = await getOrganization(services.db, organizationId);
@@ -119,11 +151,11 @@ export async function addTestCard(
   const saved = await listProvisionedPaymentMethods(services, organization);
   const twin = saved.find((method) => method.kind === kind);
   if (twin) {
-    const message = `${twin.label} (${TEST_CARD_BEHAVIOUR[kind]}) is already saved; each test card can be saved once.`;
+    const message = `${twin.label} (${testCardBehaviour(kind)}) is already saved; each test card can be saved once.`;
     throw new PointsError("invalid_request", message, { details: { fields: { kind: message } } });
   }
   const [added] = await services.provider.addCards({ customerId: organization.billingCustomerId, kinds: [kind] });
-  if (!added) throw new Error("The simulated provider did not add the card.");
+  if (!added) throw new Error("The provider did not add the test card.");
   // An expired test card is saved like any other, but never listed by the API or charged.
   return { ...added, label: paymentMethodLabel(added), usable: !isExpired(added, services.clock.now()) };
 }
@@ -138,7 +170,8 @@ export async function removeTestCard(
   organizationId: string,
   paymentMethodId: string,
 ): Promise<{ wasDefault: boolean }> {
-  if (!(services.provider instanceof SimulatedBillingProvider)) {
+  const testMode = dashboardTestCards(services.provider);
+  if (!testMode) {
     throw new PointsError("forbidden", "Test cards exist only with the simulated billing provider.");
   }
   const organization = await getOrganization(services.db, organizationId);
@@ -146,7 +179,7 @@ export async function removeTestCard(
   const saved = await listProvisionedPaymentMethods(services, organization);
   const card = saved.find((method) => method.id === paymentMethodId);
   // Another organisation's card is "not found", exactly like an unknown one.
-  if (!card || !(await services.provider.detachCard(organization.billingCustomerId, paymentMethodId))) {
+  if (!card || !(await testMode.removeCard(organization.billingCustomerId, paymentMethodId))) {
     throw new PointsError(
       "not_found",
       "This card is no longer saved in this organisation (it may have been removed already). Reload the page to see the saved cards.",

@@ -110,3 +110,15 @@ export function toPaymentMethodJson(method: PaymentMethod) {
     is_default: method.isDefault,
   };
 }
+
+/**
+ * When a customer has cards but no default, the only or first card becomes the default. Used by
+ * the card-setup return page and the card_setup_completed billing event alike.
+ */
+export async function makeFirstCardDefault(services: Services, customerId: string): Promise<string | null> {
+  const methods = await services.provider.listPaymentMethods(customerId);
+  const first = methods[0];
+  if (!first || methods.some((method) => method.isDefault)) return null;
+  await services.provider.setDefaultPaymentMethod(customerId, first.id);
+  return first.id;
+}

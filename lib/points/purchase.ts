@@ -56,11 +56,14 @@ export class SimulatedCrash extends Error {
 export const DEFAULT_LEASE_MS = 90_000;
 const HOUR_MS = 60 * 60 * 1000;
 /**
- * Stripe keeps an idempotency key for 24 hours, then a request under it is a new request. A charge
- * is re-sent under a purchase's key only while its first use is younger than this; after that the
- * payment is looked up by metadata instead (askProvider).
+ * A provider keeps an idempotency key for a while (Stripe: 24 hours; idempotencyKeyTtlMs), then a
+ * request under it is a new request. A charge is re-sent under a purchase's key only while its
+ * first use is younger than this, an hour short of that; after that the payment is looked up by
+ * metadata instead (askProvider).
  */
-export const KEY_RESEND_WINDOW_MS = 23 * HOUR_MS;
+export function keyResendWindowMs(provider: Pick<BillingProvider, "idempotencyKeyTtlMs">): number {
+  return provider.idempotencyKeyTtlMs - HOUR_MS;
+}
 /** A purchase still awaiting the cardholder this long after its charge is cancelled and failed. */
 export const AWAITING_PAYMENT_EXPIRES_MS = 23 * HOUR_MS;
 /** After an unknown answer the reconciler asks again after this, doubling each time, up to the cap. */
@@ -315,7 +318,7 @@ async function settleTopUp(
  * P3. A purchase whose payment the provider already named is asked about, never charged again.
  * Otherwise the charge is sent under the purchase's idempotency key, so a re-send after a crash
  * or a timeout is answered with the same payment, but only while the provider still keeps that
- * key: after KEY_RESEND_WINDOW_MS the payment is looked up by the purchase's id in its metadata,
+ * key: after keyResendWindowMs the payment is looked up by the purchase's id in its metadata,
  * and only if none exists is a charge sent, under a new key recorded before sending.
  * Every call is cut off at the provider's budget; any error means "unknown": it stays unresolved.
  */
@@ -341,7 +344,7 @@ async function askProvider(services: Services, topUp: TopUp, lockToken: string):
       return await call((p) => p.retrievePayment(paymentId));
     }
     let idempotencyKey = topUp.providerIdempotencyKey;
-    if (now.getTime() - keyUsedAt.getTime() >= KEY_RESEND_WINDOW_MS) {
+    if (now.getTime() - keyUsedAt.getTime() >= keyResendWindowMs(provider)) {
       const found = await call((p) =>
         p.findPayment({
           topUpId: topUp.id,

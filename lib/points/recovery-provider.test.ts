@@ -20,7 +20,7 @@ import {
   BACKOFF_BASE_MS,
   BACKOFF_CAP_MS,
   DEFAULT_LEASE_MS,
-  KEY_RESEND_WINDOW_MS,
+  keyResendWindowMs,
   minimumLeaseMs,
   type PurchaseResult,
   purchasePoints,
@@ -127,7 +127,7 @@ describe.each(backendsAndProviders())("recovery with a real provider's behaviour
       const { organizationId, buy, row } = await setup();
       await quietly(() => buy({}, withProvider(ctx, faultyProvider(ctx.provider, ["throw_before_execute"]))));
       const originalKey = (await row()).providerIdempotencyKey;
-      ctx.clock.advance(KEY_RESEND_WINDOW_MS + 1000);
+      ctx.clock.advance(keyResendWindowMs(ctx.provider) + 1000);
 
       const keysSent: string[] = [];
       const watching = patchProvider(ctx.provider, {
@@ -147,7 +147,7 @@ describe.each(backendsAndProviders())("recovery with a real provider's behaviour
     it("sends nothing when the provider cannot say whether a payment exists", async () => {
       const { organizationId, buy } = await setup();
       await quietly(() => buy({}, withProvider(ctx, faultyProvider(ctx.provider, ["throw_before_execute"]))));
-      ctx.clock.advance(KEY_RESEND_WINDOW_MS + 1000);
+      ctx.clock.advance(keyResendWindowMs(ctx.provider) + 1000);
       let chargesSent = 0;
       const blind = patchProvider(ctx.provider, {
         findPayment: async () => {

@@ -1,4 +1,3 @@
-import { StripeBillingProvider } from "@/lib/billing/stripe/provider";
 import fs from "node:fs";
 import path from "node:path";
 import { sql } from "drizzle-orm";
@@ -26,14 +25,13 @@ export async function seedDemo(services: Services, dataDir: string): Promise<Dem
   if ((row?.count ?? 0) > 0) {
     return fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, "utf8")) as DemoInfo) : null;
   }
+  // Only the test cards this provider's test mode can attach (with Stripe, CONTRACT.md §6).
+  const cards = DEMO_CARDS.filter((kind) => services.provider.testMode?.cardKinds().includes(kind));
   const created = await createOrganization(services, {
     name: "Demo Organisation",
     settings: { currency: "USD", apiPurchasesEnabled: true },
-    // With Stripe, only the test cards its test mode can attach (CONTRACT.md §6).
-    cards: DEMO_CARDS.filter(
-      (kind) => !(services.provider instanceof StripeBillingProvider) || "token" in services.provider.testCardToken(kind),
-    ),
-    defaultCardIndex: 0,
+    cards,
+    defaultCardIndex: cards.length ? 0 : undefined,
     adminEmail: "admin@demo.example",
   });
   const info: DemoInfo = {

@@ -1,4 +1,3 @@
-import { SimulatedBillingProvider } from "@/lib/billing/simulated";
 import { eq } from "drizzle-orm";
 import { organizations } from "@/lib/db/schema";
 import type { Currency } from "./catalog";
@@ -75,10 +74,8 @@ export async function saveSettings(
     }
   }
 
-  // A provider outside the database (Stripe) is told first, outside any transaction: if it refuses,
-  // nothing is saved. The simulated provider writes in the transaction below.
-  const inTransaction = services.provider instanceof SimulatedBillingProvider;
-  if (defaultId !== undefined && !inTransaction) {
+  // The provider is told first, outside any transaction, whichever it is: if it refuses, nothing is saved.
+  if (defaultId !== undefined) {
     await services.provider.setDefaultPaymentMethod(organization.billingCustomerId, defaultId);
   }
   return services.db.transaction(async (tx) => {
@@ -92,9 +89,6 @@ export async function saveSettings(
       .where(eq(organizations.id, organizationId))
       .returning();
     if (!updated) throw new Error(`Organisation ${organizationId} vanished while saving its settings.`);
-    if (defaultId !== undefined && inTransaction) {
-      await services.provider.setDefaultPaymentMethod(organization.billingCustomerId, defaultId, tx);
-    }
     return {
       apiPurchasesEnabled: updated.apiPurchasesEnabled,
       apiAvailable: updated.apiAvailable,

@@ -302,7 +302,7 @@ export async function completeAuthenticationInDashboard(
   services: Services,
   input: { organizationId: string; topUpId: string; succeed: boolean },
 ): Promise<PurchaseResult> {
-  if (services.provider.name === "simulated") return completeSimulatedAuthentication(services, input);
+  if (services.provider.testMode?.completeAuthentication) return completeSimulatedAuthentication(services, input);
   const returnUrl = `http://127.0.0.1:3000/dashboard/buy/${input.topUpId}/return`;
   const started = await beginAuthentication(services, { ...input, returnUrl });
   if ("result" in started) return started.result;

@@ -8,20 +8,24 @@ import type {
   PriceTable,
   ProviderPaymentMethod,
   ProvisionCardsInput,
+  TestMode,
   WebhookVerdict,
 } from "@/lib/billing/provider";
 import { ProviderUnavailableError } from "@/lib/billing/provider";
 import type { Clock } from "@/lib/clock";
 import { BUNDLES, CURRENCIES } from "@/lib/points/catalog";
 import { STRIPE_CALL_BUDGET_MS, stripeErrorType } from "./client";
+import { billingEventOf, idOf } from "./events";
 import { failureCode, outcomeOfPaymentIntent } from "./map-outcome";
-import { stripeTestCardToken } from "./test-cards";
+import { stripeTestCardKinds, stripeTestCardToken } from "./test-cards";
 import { malformedEvent, verifyStripeWebhook, WebhookRefusal } from "./webhook";
 
 /** Prices change rarely and a purchase prices before charging: a minute's cache saves a call per purchase. */
 const PRICE_CACHE_MS = 60_000;
-/** Short, and dropped on every payment-method or customer webhook (invalidatePaymentMethods). */
+/** Short, and dropped on every payment-method, customer or card-setup webhook (verifyWebhook). */
 const METHODS_CACHE_MS = 10_000;
+/** Stripe forgets an idempotency key 24 hours after its first use. */
+const STRIPE_IDEMPOTENCY_KEY_TTL_MS = 24 * 60 * 60 * 1000;
 /** How far back findPayment pages through a customer's PaymentIntents at most. */
 const FIND_PAYMENT_MAX_ITEMS = 1_000;
 
@@ -38,6 +42,15 @@ export function priceLookupKey(points: number): string {
 export class StripeBillingProvider implements BillingProvider {
   readonly name = "stripe" as const;
   readonly callBudgetMs = STRIPE_CALL_BUDGET_MS;
+  readonly idempotencyKeyTtlMs = STRIPE_IDEMPOTENCY_KEY_TTL_MS;
+  /** Test cards only: the cardholder authenticates, and cards are removed, on Stripe's side. */
+  readonly testMode: TestMode = {
+    cardKinds: () => stripeTestCardKinds(this.testServer),
+    cardKindRefusal: (kind) => {
+      const mapped = this.testCardToken(kind);
+      return "refused" in mapped ? mapped.refused : null;
+    },
+  };
   private prices: { table: PriceTable; at: number } | null = null;
   private methods = new Map<string, { list: ProviderPaymentMethod[]; at: number }>();
 
@@ -72,7 +85,7 @@ export class StripeBillingProvider implements BillingProvider {
     return stripeTestCardToken(kind, this.testServer);
   }
 
-  /** Drops a customer's cached card list: a webhook said it changed. */
+  /** Drops a customer's cached card list (all of them without one): it changed, or a webhook said so. */
   invalidatePaymentMethods(customerId?: string): void {
     if (customerId) this.methods.delete(customerId);
     else this.methods.clear();
@@ -162,7 +175,13 @@ export class StripeBillingProvider implements BillingProvider {
       throw error;
     }
     const malformed = malformedEvent(event);
-    return malformed ? { kind: "ignored", reason: malformed } : { kind: "event", event };
+    if (malformed) return { kind: "ignored", reason: malformed };
+    const received = billingEventOf(event);
+    // The cached card list goes as soon as Stripe says the cards changed, whatever the domain does next.
+    if (received.kind === "payment_methods_changed" || received.kind === "card_setup_completed") {
+      this.invalidatePaymentMethods(received.customerId ?? undefined);
+    }
+    return { kind: "event", event: received };
   }
 
   /**
@@ -314,11 +333,6 @@ function isPoisonedKeyReplay(error: unknown): boolean {
   if (stripeErrorType(error) !== "StripeAPIError") return false;
   const details = error as { statusCode?: number; headers?: Record<string, string> };
   return (details.statusCode ?? 0) >= 500 && details.headers?.["idempotent-replayed"] === "true";
-}
-
-function idOf(value: string | { id: string } | null | undefined): string | null {
-  if (!value) return null;
-  return typeof value === "string" ? value : value.id;
 }
 
 function toProviderMethod(

@@ -20,6 +20,11 @@ export const TEST_SERVER_ONLY_CARD_TOKENS: Record<string, string> = {
   expired: "pm_card_fake_expired",
 };
 
+/** The kinds this Stripe can attach: its own test cards, and a test server's extra ones. */
+export function stripeTestCardKinds(testServer: boolean): string[] {
+  return [...Object.keys(STRIPE_TEST_CARD_TOKENS), ...(testServer ? Object.keys(TEST_SERVER_ONLY_CARD_TOKENS) : [])];
+}
+
 /** The token for a kind, or a message saying why this Stripe cannot have it. */
 export function stripeTestCardToken(kind: string, testServer: boolean): { token: string } | { refused: string } {
   const token = STRIPE_TEST_CARD_TOKENS[kind] ?? (testServer ? TEST_SERVER_ONLY_CARD_TOKENS[kind] : undefined);

@@ -7,7 +7,7 @@ import { topUps } from "@/lib/db/schema";
 import { createOrganization } from "@/lib/points/organizations";
 import { purchasePoints } from "@/lib/points/purchase";
 import type { Services } from "@/lib/points/services";
-import { handleStripeEvent } from "@/lib/points/stripe-events";
+import { handleBillingEvent } from "@/lib/points/billing-events";
 import { createTestContext, startStripeTestProvider, type TestContext } from "@/lib/testing/harness";
 import { ledgerState } from "@/lib/testing/invariants";
 import { systemClock } from "@/lib/clock";
@@ -124,12 +124,15 @@ describe("webhooks delivered by the Stripe-compatible server", () => {
         headers: { "Stripe-Signature": String(request.headers["stripe-signature"] ?? "") },
       });
       try {
-        const event = await verifyStripeWebhook(started.stripe, webRequest, SECRET, new Date());
-        const receipt = await handleStripeEvent(services, event);
-        answered.push(`${event.type}:${receipt.result}`);
+        // As the route: the provider verifies and translates, then the domain handles.
+        const verdict = await started.provider.verifyWebhook(webRequest, SECRET, new Date());
+        if (verdict.kind === "refused") return response.writeHead(verdict.status).end();
+        if (verdict.kind === "ignored") return response.writeHead(200).end();
+        const receipt = await handleBillingEvent(services, verdict.event);
+        answered.push(`${receipt.type}:${receipt.result}`);
         response.writeHead(200).end(JSON.stringify(receipt));
-      } catch (error) {
-        response.writeHead(error instanceof WebhookRefusal ? error.status : 500).end();
+      } catch {
+        response.writeHead(500).end();
       }
     });
     await new Promise<void>((resolve) => endpoint.listen(0, "127.0.0.1", resolve));

@@ -113,7 +113,7 @@ export default async function PaymentDetailsPage({
         <Card
           title="Add a payment method"
           description={
-            details.providerName === "simulated"
+            details.capabilities.testCards
               ? "This deployment uses the built-in simulated billing provider: choose a test card. Each behaves like Stripe's card of the same name."
               : "Cards are added through a secure Stripe Checkout page."
           }
@@ -123,7 +123,7 @@ export default async function PaymentDetailsPage({
               <ReadOnlyNotice what="the payment methods" />
             </div>
           )}
-          {details.providerName === "simulated" ? (
+          {details.capabilities.testCards ? (
             <AddTestCardForm
               choices={TEST_CARD_CHOICES}
               saved={details.status === "ok" ? details.savedKinds : []}

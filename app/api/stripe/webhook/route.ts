@@ -1,6 +1,6 @@
 // POST /api/stripe/webhook – Stripe's events about payments and saved cards, verified by signature
 import { stripeEnv } from "@/lib/env";
-import { handleStripeEvent } from "@/lib/points/stripe-events";
+import { handleBillingEvent } from "@/lib/points/billing-events";
 import { getRuntime } from "@/lib/runtime";
 
 export const dynamic = "force-dynamic";
@@ -19,7 +19,7 @@ export async function POST(request: Request): Promise<Response> {
   }
   const { event } = verdict;
   try {
-    const receipt = await handleStripeEvent(runtime, event);
+    const receipt = await handleBillingEvent(runtime, event);
     return Response.json({ received: true, event_id: receipt.eventId, type: receipt.type, result: receipt.result, detail: receipt.detail ?? null });
   } catch (error) {
     // Transient (the database, Stripe): a 500 makes Stripe deliver the event again later.

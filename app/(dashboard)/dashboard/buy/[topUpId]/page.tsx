@@ -58,7 +58,7 @@ export default async function PurchasePage({
           {topUp.status === "awaiting_payment" &&
             (!isAdmin ? (
               <p>An admin of {organization.name} can complete the authentication.</p>
-            ) : runtime.provider.name === "simulated" ? (
+            ) : runtime.provider.testMode?.completeAuthentication ? (
               <div className="space-y-3">
                 <p className="font-medium">
                   Test mode: act as the cardholder and complete or fail the bank&apos;s authentication step.

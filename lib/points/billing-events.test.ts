@@ -1,5 +1,4 @@
 import { and, eq } from "drizzle-orm";
-import type Stripe from "stripe";
 import { describe, expect, it } from "vitest";
 import { stripeEvents, topUps } from "@/lib/db/schema";
 import { randomString } from "@/lib/ids";
@@ -14,7 +13,17 @@ import { expectBooksBalance, ledgerState, serviceSuite } from "@/lib/testing/inv
 import type { Bundle } from "./catalog";
 import { createOrganization } from "./organizations";
 import { purchasePoints } from "./purchase";
-import { handleStripeEvent } from "./stripe-events";
+import { billingEventOf } from "@/lib/billing/stripe/events";
+import { handleBillingEvent } from "./billing-events";
+import type { Services } from "./services";
+
+/** A Stripe event as delivered, without importing the SDK here. */
+type StripeEvent = Parameters<typeof billingEventOf>[0];
+
+/** What the webhook route does with a verified Stripe event: the provider translates, the domain handles. */
+function handleStripeEvent(services: Services, event: StripeEvent) {
+  return handleBillingEvent(services, billingEventOf(event));
+}
 
 /*
  * The webhook's handling, provider-neutral: an event only says "ask about this purchase now", so
@@ -29,7 +38,7 @@ describe.each(backendsAndProviders())("Stripe events settle purchases once, what
   const ledgerOf = (organizationId: string) => ledgerState(ctx.db, organizationId, ctx.probe);
 
   let eventCount = 0;
-  function paymentEvent(type: string, intent: { id: string; customer: string; topUpId?: string }): Stripe.Event {
+  function paymentEvent(type: string, intent: { id: string; customer: string; topUpId?: string }): StripeEvent {
     eventCount += 1;
     const object = {
       id: intent.id,
@@ -37,7 +46,7 @@ describe.each(backendsAndProviders())("Stripe events settle purchases once, what
       customer: intent.customer,
       metadata: intent.topUpId ? { top_up_id: intent.topUpId } : {},
     };
-    return { id: `evt_${eventCount}_${randomString(6)}`, object: "event", type, data: { object } } as unknown as Stripe.Event;
+    return { id: `evt_${eventCount}_${randomString(6)}`, object: "event", type, data: { object } } as unknown as StripeEvent;
   }
 
   /** Runs `run` with console.warn silenced: the warnings it logs are expected. */
@@ -157,7 +166,7 @@ describe.each(backendsAndProviders())("Stripe events settle purchases once, what
       object: "event",
       type: "payment_intent.succeeded",
       data: { object: { id: paymentId, object: "charge", customer: organization.billingCustomerId, metadata: { top_up_id: topUp.id } } },
-    } as unknown as Stripe.Event;
+    } as unknown as StripeEvent;
     const answered = await quietly(() => handleStripeEvent(ctx, wrongObject));
     expect(answered).toMatchObject({ result: "ignored", detail: "not a payment_intent" });
     expect((await ctx.db.select().from(stripeEvents).where(eq(stripeEvents.id, wrongObject.id)))[0]?.result).toBe("ignored");

@@ -1,0 +1,84 @@
+import Stripe from "stripe";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { systemClock } from "@/lib/clock";
+import { billingEventOf } from "./events";
+import { StripeBillingProvider } from "./provider";
+
+function event(type: string, object: Record<string, unknown>): Stripe.Event {
+  return { id: "evt_1", object: "event", type, data: { object } } as unknown as Stripe.Event;
+}
+
+describe("Stripe events as billing events", () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  it("turns each PaymentIntent event into its payment event, with the intent, its customer and its top-up", () => {
+    const intent = { id: "pi_1", object: "payment_intent", customer: { id: "cus_1" }, metadata: { top_up_id: "tu_1" } };
+    const kinds = [
+      ["payment_intent.succeeded", "payment_succeeded"],
+      ["payment_intent.payment_failed", "payment_failed"],
+      ["payment_intent.requires_action", "payment_requires_action"],
+      ["payment_intent.canceled", "payment_canceled"],
+    ];
+    for (const [type, kind] of kinds) {
+      expect(billingEventOf(event(type ?? "", intent))).toEqual({
+        id: "evt_1",
+        type,
+        kind,
+        paymentId: "pi_1",
+        customerId: "cus_1",
+        topUpId: "tu_1",
+      });
+    }
+    expect(billingEventOf(event("payment_intent.succeeded", { ...intent, metadata: {} }))).toMatchObject({ topUpId: null });
+    // Still processing is no news for a purchase that is processing already.
+    expect(billingEventOf(event("payment_intent.processing", intent))).toMatchObject({ kind: "ignored" });
+  });
+
+  it("says which customer's cards changed, and when a card was set up at Checkout", () => {
+    expect(billingEventOf(event("payment_method.detached", { id: "pm_1", object: "payment_method", customer: "cus_2" }))).toMatchObject({
+      kind: "payment_methods_changed",
+      customerId: "cus_2",
+    });
+    expect(billingEventOf(event("customer.updated", { id: "cus_3", object: "customer" }))).toMatchObject({
+      kind: "payment_methods_changed",
+      customerId: "cus_3",
+    });
+    const session = { id: "cs_1", object: "checkout.session", mode: "setup", customer: "cus_4" };
+    expect(billingEventOf(event("checkout.session.completed", session))).toMatchObject({ kind: "card_setup_completed", customerId: "cus_4" });
+    expect(billingEventOf(event("checkout.session.completed", { ...session, mode: "payment" }))).toMatchObject({
+      kind: "ignored",
+      reason: "not a card set up for an organisation",
+    });
+  });
+
+  it("ignores other events, and an object that is not what its type promises, saying why", () => {
+    vi.spyOn(console, "warn").mockImplementation(() => {});
+    expect(billingEventOf(event("invoice.paid", { id: "in_1", object: "invoice" }))).toEqual({
+      id: "evt_1",
+      type: "invoice.paid",
+      kind: "ignored",
+      reason: "not an event this service acts on",
+    });
+    expect(billingEventOf(event("payment_intent.succeeded", { id: "ch_1", object: "charge" }))).toMatchObject({
+      kind: "ignored",
+      reason: "not a payment_intent",
+    });
+  });
+
+  it("drops the provider's cached card list when an event says the cards changed", async () => {
+    const secret = "whsec_events_test";
+    const stripe = new Stripe("sk_test_unused");
+    const payload = JSON.stringify(event("payment_method.attached", { id: "pm_1", object: "payment_method", customer: "cus_5" }));
+    const header = stripe.webhooks.generateTestHeaderString({ payload, secret });
+    const request = new Request("http://127.0.0.1/api/stripe/webhook", { method: "POST", body: payload, headers: { "Stripe-Signature": header } });
+    const provider = new StripeBillingProvider(stripe, systemClock);
+    const drop = vi.spyOn(provider, "invalidatePaymentMethods");
+    expect(await provider.verifyWebhook(request, secret, new Date())).toMatchObject({
+      kind: "event",
+      event: { kind: "payment_methods_changed", customerId: "cus_5" },
+    });
+    expect(drop).toHaveBeenCalledWith("cus_5");
+  });
+});
