@@ -1,6 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { topUps } from "@/lib/db/schema";
 import { PointsError } from "./errors";
+import { UNRESOLVED_STATUSES } from "./limits";
 import { type PurchaseResult, resolveTopUp } from "./purchase";
 import type { Services } from "./services";
 
@@ -57,3 +58,33 @@ async function settle(services: Services, topUpId: string): Promise<PurchaseResu
   if (!result) throw new PointsError("not_found", "The purchase vanished.");
   return result;
 }
+
+/** How long the return page waits for another settler (the webhook, as a rule) to finish. */
+const RETURN_WAIT_MS = 5_000;
+const RETURN_POLL_MS = 100;
+
+/**
+ * The cardholder is back from the provider's page: settle this organisation's purchase as a retry
+ * would. The provider's webhook often arrives first and holds the purchase for the moment it takes
+ * to settle it; then this waits for it (up to waitMs), so the page shows the outcome rather than
+ * "awaiting payment". Anything still unknown after that is the webhook's or the reconciler's.
+ */
+export async function settleOnReturn(
+  services: Services,
+  input: { organizationId: string; topUpId: string; leaseMs?: number; waitMs?: number },
+): Promise<void> {
+  const [topUp] = await services.db
+    .select({ id: topUps.id, status: topUps.status })
+    .from(topUps)
+    .where(and(eq(topUps.id, input.topUpId), eq(topUps.organizationId, input.organizationId)));
+  if (topUp?.status !== "awaiting_payment") return;
+  const deadline = Date.now() + (input.waitMs ?? RETURN_WAIT_MS);
+  for (;;) {
+    const result = await resolveTopUp(services, topUp.id, { leaseMs: input.leaseMs });
+    const heldElsewhere = result !== null && UNRESOLVED.has(result.topUp.status) && result.topUp.lockToken !== null;
+    if (!heldElsewhere || Date.now() >= deadline) return;
+    await new Promise((resolve) => setTimeout(resolve, RETURN_POLL_MS));
+  }
+}
+
+const UNRESOLVED: ReadonlySet<string> = new Set(UNRESOLVED_STATUSES);

@@ -1,29 +1,25 @@
 // GET /dashboard/buy/:id/return – where the billing provider's authentication page sends the cardholder back
 import { getSessionUser } from "@/lib/auth/session";
 import { seeOther } from "@/lib/http/see-other";
-import { getTopUp } from "@/lib/points/history";
-import { resolveTopUp } from "@/lib/points/purchase";
+import { settleOnReturn } from "@/lib/points/complete-authentication";
 import { getRuntime } from "@/lib/runtime";
 
 export const dynamic = "force-dynamic";
 
 /**
  * Settles the purchase as a retry would (asks the provider about the same payment, credits at
- * most once; the webhook may have done it already), then shows it. Nothing in the query string
- * is trusted: the provider is asked.
+ * most once; the webhook may be doing it at that moment), then shows it. Nothing in the query
+ * string is trusted: the provider is asked.
  */
 export async function GET(_request: Request, { params }: { params: Promise<{ topUpId: string }> }): Promise<Response> {
   const { topUpId } = await params;
   const user = await getSessionUser();
   if (!user) return seeOther("/signin");
   const runtime = await getRuntime();
-  const topUp = await getTopUp(runtime.db, user.organizationId, topUpId);
-  if (topUp?.status === "awaiting_payment") {
-    await resolveTopUp(runtime, topUp.id, { leaseMs: runtime.leaseMs }).catch((error: unknown) => {
-      // The page shows the purchase as it is; the webhook or the reconciler settles it.
-      console.error(`Settling ${topUp.id} on return failed:`, error instanceof Error ? error.message : error);
-    });
-  }
+  await settleOnReturn(runtime, { organizationId: user.organizationId, topUpId, leaseMs: runtime.leaseMs }).catch((error: unknown) => {
+    // The page shows the purchase as it is; the webhook or the reconciler settles it.
+    console.error(`Settling ${topUpId} on return failed:`, error instanceof Error ? error.message : error);
+  });
   return seeOther(`/dashboard/buy/${encodeURIComponent(topUpId)}`);
 }
 
