@@ -1,0 +1,54 @@
+import { and, asc, inArray, isNull, lte, or } from "drizzle-orm";
+import { topUps } from "@/lib/db/schema";
+import { UNRESOLVED_STATUSES } from "../limits";
+import type { Services } from "../services";
+import { leaseIsFree } from "./lease";
+import { errorSummary, type PurchaseResult } from "./outcome";
+import { resolveTopUp } from "./settle";
+import type { PurchaseOptions } from "./test-hooks";
+
+/** The reconciler's batch: bounded, so one run ends in bounded time whatever is stuck. */
+export const RECONCILE_BATCH = 50;
+
+/**
+ * The reconciler: settles purchases nobody came back for: unresolved ones left by a crash, a
+ * timeout or an abandoned client, and ones awaiting a cardholder who may have finished on the
+ * provider's page (or never will: after 23 hours they are cancelled). Each is settled exactly as
+ * a retry with its reference would be, under its lease, so running it twice, on every instance,
+ * or beside live traffic changes nothing more.
+ *
+ * A purchase is due once its lease is free, nobody touched it for minAgeMs, and its backoff
+ * (next_attempt_at) has passed. Due purchases go oldest first in bounded batches; each unknown
+ * answer pushes a purchase back by a doubling delay, so a stuck one cannot starve the rest.
+ */
+export async function reconcileTopUps(
+  services: Services,
+  options: PurchaseOptions & { limit?: number; minAgeMs?: number; ignoreBackoff?: boolean } = {},
+): Promise<PurchaseResult[]> {
+  const now = services.clock.now();
+  const untouchedSince = new Date(now.getTime() - (options.minAgeMs ?? 0));
+  const candidates = await services.db
+    .select({ id: topUps.id })
+    .from(topUps)
+    .where(
+      and(
+        inArray(topUps.status, [...UNRESOLVED_STATUSES]),
+        leaseIsFree(now),
+        options.ignoreBackoff ? undefined : or(isNull(topUps.nextAttemptAt), lte(topUps.nextAttemptAt, now)),
+        lte(topUps.updatedAt, untouchedSince),
+      ),
+    )
+    .orderBy(asc(topUps.createdAt), asc(topUps.id))
+    .limit(options.limit ?? RECONCILE_BATCH);
+  const results: PurchaseResult[] = [];
+  for (const { id } of candidates) {
+    try {
+      const result = await resolveTopUp(services, id, options);
+      if (result) results.push(result);
+    } catch (error) {
+      // One purchase's database trouble must not stop the batch; its lease runs out by itself.
+      console.error(`Reconciling ${id} failed:`, errorSummary(error));
+    }
+  }
+  return results;
+}

@@ -1,0 +1,244 @@
+import { and, eq, inArray, isNull, sql } from "drizzle-orm";
+import { withDeadline } from "@/lib/billing/deadline";
+import type { BillingProvider, ChargeOutcome } from "@/lib/billing/provider";
+import type { Db } from "@/lib/db/client";
+import { organizations, type TopUp, topUps } from "@/lib/db/schema";
+import { randomString } from "@/lib/ids";
+import type { Currency } from "../catalog";
+import { creditTopUp } from "../ledger";
+import { UNRESOLVED_STATUSES } from "../limits";
+import type { Services } from "../services";
+import { nextAttemptAfter } from "./backoff";
+import { DEFAULT_LEASE_MS, releaseLease, takeLease } from "./lease";
+import { currentResult, errorSummary, outcomeOf, type PurchaseResult } from "./outcome";
+import { type PurchaseOptions, SimulatedCrash } from "./test-hooks";
+
+const HOUR_MS = 60 * 60 * 1000;
+/**
+ * A provider keeps an idempotency key for a while (Stripe: 24 hours; idempotencyKeyTtlMs), then a
+ * request under it is a new request. A charge is re-sent under a purchase's key only while its
+ * first use is younger than this, an hour short of that; after that the payment is looked up by
+ * metadata instead (askProvider).
+ */
+export function keyResendWindowMs(provider: Pick<BillingProvider, "idempotencyKeyTtlMs">): number {
+  return provider.idempotencyKeyTtlMs - HOUR_MS;
+}
+/** A purchase still awaiting the cardholder this long after its charge is cancelled and failed. */
+export const AWAITING_PAYMENT_EXPIRES_MS = 23 * HOUR_MS;
+
+/**
+ * Drives a leased, unresolved purchase to the provider's answer and records it (P2 to P4).
+ * Used for new purchases, for retries with the same reference, and by the reconciler.
+ */
+export async function settleTopUp(
+  services: Services,
+  leased: TopUp,
+  lockToken: string,
+  replayed: boolean,
+  options: PurchaseOptions,
+): Promise<PurchaseResult> {
+  let topUp = leased;
+  try {
+    if (topUp.status === "pending") {
+      const [marked] = await services.db
+        .update(topUps)
+        .set({ status: "processing", chargeAttemptedAt: services.clock.now(), updatedAt: services.clock.now() })
+        .where(and(eq(topUps.id, topUp.id), eq(topUps.lockToken, lockToken), eq(topUps.status, "pending")))
+        .returning();
+      if (!marked) return await currentResult(services.db, topUp.id, replayed);
+      topUp = marked;
+      await options.afterPhase?.("charge_marked", topUp);
+    }
+
+    const outcome = await askProvider(services, topUp, lockToken);
+    await options.afterPhase?.("charged", topUp);
+    const result = await recordOutcome(services, topUp, lockToken, outcome, replayed);
+    await options.afterPhase?.("outcome_recorded", result.topUp);
+    return result;
+  } catch (error) {
+    if (!(error instanceof SimulatedCrash)) await releaseLease(services.db, topUp.id, lockToken);
+    throw error;
+  }
+}
+
+/**
+ * P3. A purchase whose payment the provider already named is asked about, never charged again.
+ * Otherwise the charge is sent under the purchase's idempotency key, so a re-send after a crash
+ * or a timeout is answered with the same payment, but only while the provider still keeps that
+ * key: after keyResendWindowMs the payment is looked up by the purchase's id in its metadata,
+ * and only if none exists is a charge sent, under a new key recorded before sending.
+ * Every call is cut off at the provider's budget; any error means "unknown": it stays unresolved.
+ */
+async function askProvider(services: Services, topUp: TopUp, lockToken: string): Promise<ChargeOutcome> {
+  const { provider, clock } = services;
+  const call = <T>(run: (p: BillingProvider) => Promise<T>) => withDeadline(run(provider), provider.callBudgetMs);
+  const now = clock.now();
+  const keyUsedAt = topUp.chargeAttemptedAt ?? topUp.createdAt;
+  try {
+    if (topUp.providerPaymentId) {
+      if (topUp.status === "awaiting_payment" && now.getTime() - keyUsedAt.getTime() >= AWAITING_PAYMENT_EXPIRES_MS) {
+        const outcome = await call((p) => p.cancelPayment(topUp.providerPaymentId as string));
+        // The cardholder may have finished first: then the cancellation failed and it is paid.
+        return outcome.status === "failed"
+          ? {
+              ...outcome,
+              code: "authentication_expired",
+              message: "The cardholder did not complete authentication within 23 hours; nothing was charged.",
+            }
+          : outcome;
+      }
+      const paymentId = topUp.providerPaymentId;
+      return await call((p) => p.retrievePayment(paymentId));
+    }
+    let idempotencyKey = topUp.providerIdempotencyKey;
+    if (now.getTime() - keyUsedAt.getTime() >= keyResendWindowMs(provider)) {
+      const found = await call((p) =>
+        p.findPayment({
+          topUpId: topUp.id,
+          customerId: topUp.billingCustomerId,
+          createdAfter: new Date(topUp.createdAt.getTime() - HOUR_MS),
+        }),
+      );
+      if (found) return found;
+      idempotencyKey = await renewIdempotencyKey(services, topUp, lockToken);
+    }
+    return await call((p) =>
+      p.charge({
+        idempotencyKey,
+        customerId: topUp.billingCustomerId,
+        paymentMethodId: topUp.paymentSourceId,
+        amount: topUp.amount,
+        currency: topUp.currency as Currency,
+        metadata: { top_up_id: topUp.id, organization_id: topUp.organizationId, reference: topUp.reference },
+      }),
+    );
+  } catch (error) {
+    console.warn(`Payment outcome of ${topUp.id} is unknown; it stays unresolved.`, errorSummary(error));
+    return { status: "processing", paymentId: null };
+  }
+}
+
+/**
+ * A fresh idempotency key for a purchase whose old key the provider may have forgotten and under
+ * which it holds no payment. Recorded (with its time) before the charge is sent, and only by the
+ * lease holder, so a crash after this re-sends under the new key, never a third one unseen.
+ */
+async function renewIdempotencyKey(services: Services, topUp: TopUp, lockToken: string): Promise<string> {
+  const key = `topup_${topUp.id}_${randomString(8).toLowerCase()}`;
+  const [renewed] = await services.db
+    .update(topUps)
+    .set({ providerIdempotencyKey: key, chargeAttemptedAt: services.clock.now(), updatedAt: services.clock.now() })
+    .where(and(eq(topUps.id, topUp.id), eq(topUps.lockToken, lockToken), isNull(topUps.providerPaymentId)))
+    .returning({ id: topUps.id });
+  if (!renewed) throw new Error(`Lost the lease on ${topUp.id} before renewing its idempotency key.`);
+  return key;
+}
+
+/**
+ * P4: the provider's answer and, for a payment that succeeded, the credit, in one transaction.
+ * The lease decides who may send a charge, not who may record an answer: a terminal answer
+ * (succeeded, failed, requires_action) is recorded whenever the purchase is still unresolved,
+ * whoever holds the lease now, so a slow answer that outlived its lease is never thrown away.
+ * An unknown answer only releases our own lease and schedules the next attempt.
+ */
+async function recordOutcome(
+  services: Services,
+  topUp: TopUp,
+  lockToken: string,
+  outcome: ChargeOutcome,
+  replayed: boolean,
+): Promise<PurchaseResult> {
+  const now = services.clock.now();
+  const known = outcome.status !== "processing";
+  const recorded = await services.db.transaction(async (tx) => {
+    // Lock order everywhere is organisation, then top-up: no deadlock with the P1 transaction.
+    const [org] = await tx
+      .select({ pointsBalance: organizations.pointsBalance })
+      .from(organizations)
+      .where(eq(organizations.id, topUp.organizationId))
+      .for("update");
+    const unresolved = and(eq(topUps.id, topUp.id), inArray(topUps.status, [...UNRESOLVED_STATUSES]));
+    const [updated] = await tx
+      .update(topUps)
+      .set({
+        ...statusChange(topUp, outcome, now),
+        providerPaymentId: sql`coalesce(${topUps.providerPaymentId}, ${outcome.paymentId})`,
+        lockToken: null,
+        lockedUntil: null,
+        updatedAt: now,
+      })
+      .where(known ? unresolved : and(unresolved, eq(topUps.lockToken, lockToken)))
+      .returning();
+    if (!updated) {
+      // Someone else holds the lease now; a payment id we learned is still worth keeping.
+      if (outcome.paymentId) await rememberPaymentId(tx, topUp.id, outcome.paymentId);
+      return null;
+    }
+    const pointsBalance =
+      updated.status === "paid" ? await creditTopUp(tx, updated, now) : (org?.pointsBalance ?? 0);
+    return { topUp: updated, pointsBalance };
+  });
+  if (!recorded) return currentResult(services.db, topUp.id, replayed);
+  return {
+    outcome: recorded.topUp.status === "paid" ? "paid_now" : outcomeOf(recorded.topUp),
+    topUp: recorded.topUp,
+    pointsBalance: recorded.pointsBalance,
+    replayed,
+  };
+}
+
+/** Records a payment id on a still-unresolved purchase that has none yet, whoever holds its lease. */
+async function rememberPaymentId(tx: Db, topUpId: string, paymentId: string): Promise<void> {
+  const unresolved = and(eq(topUps.id, topUpId), inArray(topUps.status, [...UNRESOLVED_STATUSES]));
+  await tx
+    .update(topUps)
+    .set({ providerPaymentId: paymentId })
+    .where(and(unresolved, isNull(topUps.providerPaymentId)));
+}
+
+function statusChange(topUp: TopUp, outcome: ChargeOutcome, now: Date): Partial<TopUp> {
+  switch (outcome.status) {
+    case "succeeded":
+      return { status: "paid", paidAt: now, failureCode: null, failureMessage: null, nextAttemptAt: null };
+    case "failed":
+      return { status: "failed", failureCode: outcome.code, failureMessage: outcome.message, nextAttemptAt: null };
+    case "requires_action":
+      // The cardholder may finish on the provider's page: the reconciler looks again, backing off.
+      return {
+        status: "awaiting_payment",
+        failureCode: outcome.code,
+        failureMessage: outcome.message,
+        nextAttemptAt: nextAttemptAfter(now, topUp.attempts),
+      };
+    case "processing":
+      // An unknown answer changes nothing we knew: awaiting_payment has no edge back to processing.
+      return {
+        status: topUp.status === "awaiting_payment" ? "awaiting_payment" : "processing",
+        nextAttemptAt: nextAttemptAfter(now, topUp.attempts),
+      };
+  }
+}
+
+/**
+ * Settles one stored purchase by id, as a retry with its reference would: takes the lease if it
+ * is free, asks the provider about the same payment (never a new charge) and records the answer.
+ * Terminal purchases and ones another request is working on are returned as they are.
+ */
+export async function resolveTopUp(
+  services: Services,
+  topUpId: string,
+  options: PurchaseOptions = {},
+): Promise<PurchaseResult | null> {
+  const now = services.clock.now();
+  const lockToken = randomString(24);
+  const leased = await services.db.transaction(async (tx) => {
+    const [row] = await tx.select().from(topUps).where(eq(topUps.id, topUpId));
+    if (!row) return null;
+    if (row.status === "paid" || row.status === "failed") return row;
+    if (row.lockedUntil && row.lockedUntil > now) return row;
+    return (await takeLease(tx, topUpId, lockToken, now, options.leaseMs ?? DEFAULT_LEASE_MS)) ?? row;
+  });
+  if (!leased) return null;
+  if (leased.lockToken !== lockToken) return currentResult(services.db, topUpId, true);
+  return settleTopUp(services, leased, lockToken, true, options);
+}

@@ -1,0 +1,168 @@
+import { and, eq } from "drizzle-orm";
+import { organizations, type Organization, type TopUp, topUps } from "@/lib/db/schema";
+import { newId } from "@/lib/ids";
+import type { Currency } from "../catalog";
+import { PointsError } from "../errors";
+import { assertWithinLimits } from "../limits";
+import { listUsablePaymentMethods, resolvePaymentMethod } from "../payment-methods";
+import type { getPriceTable } from "../prices";
+import type { Services } from "../services";
+import type { TopUpRequest } from "../top-up-request";
+import { takeLease } from "./lease";
+import type { PurchaseOutcome, PurchaseResult } from "./outcome";
+import type { PurchaseOptions } from "./test-hooks";
+
+export interface PurchaseInput {
+  organization: Organization;
+  request: TopUpRequest;
+  source: "api" | "dashboard";
+}
+
+export type Started =
+  | { kind: "answer"; result: PurchaseResult }
+  | { kind: "current"; topUpId: string }
+  | { kind: "work"; topUp: TopUp; replayed: boolean };
+
+/** The price table, or why it could not be read: a failure only matters for a new purchase. */
+export type Priced = { table: Awaited<ReturnType<typeof getPriceTable>> } | { error: unknown };
+
+/**
+ * P1: records the purchase row, `pending`, holding a lease, or decides the replay, in one
+ * transaction under the organisation's row lock.
+ */
+export async function startPurchase(
+  services: Services,
+  input: PurchaseInput,
+  terms: { currency: Currency; paymentMethodId: string },
+  priced: Priced,
+  lease: { now: Date; leaseMs: number; lockToken: string },
+  options: PurchaseOptions,
+): Promise<Started> {
+  const { organization, request, source } = input;
+  const { currency, paymentMethodId } = terms;
+  const { now, leaseMs, lockToken } = lease;
+  return services.db.transaction(async (tx) => {
+    // The organisation's row lock serialises the decisions of one organisation's purchases:
+    // limits are checked and the row inserted with no concurrent purchase in between.
+    const [org] = await tx.select().from(organizations).where(eq(organizations.id, organization.id)).for("update");
+    if (!org) throw new Error(`Organisation ${organization.id} vanished.`);
+    const [existing] = await tx
+      .select()
+      .from(topUps)
+      .where(and(eq(topUps.organizationId, org.id), eq(topUps.reference, request.reference)));
+
+    if (existing) {
+      // Step 7: a replay is answered before any limit, and does not count toward one.
+      const replay = (outcome: PurchaseOutcome): Started => ({
+        kind: "answer",
+        result: { outcome, topUp: existing, pointsBalance: org.pointsBalance, replayed: true },
+      });
+      if (
+        existing.points !== request.points ||
+        existing.currency !== currency ||
+        existing.paymentSourceId !== paymentMethodId
+      ) {
+        return replay("reference_conflict");
+      }
+      if (existing.status === "paid") return replay("paid");
+      if (existing.status === "failed") return replay("failed");
+      if (existing.lockedUntil && existing.lockedUntil > now) return replay("purchase_in_progress");
+      await options.beforeTakeover?.(existing);
+      const leased = await takeLease(tx, existing.id, lockToken, now, leaseMs);
+      // Another request (a retry, the reconciler, a webhook) took it first: answer what it is now.
+      if (!leased) return { kind: "current", topUpId: existing.id } satisfies Started;
+      return { kind: "work", topUp: leased, replayed: true } satisfies Started;
+    }
+
+    await assertWithinLimits(tx, org, request.points, now);
+    if ("error" in priced) throw priced.error;
+    const amount = priced.table[currency]?.[request.points];
+    if (amount === undefined) {
+      throw new PointsError(
+        "currency_not_available",
+        `The ${request.points} Points bundle has no price in ${currency}; choose another currency.`,
+        { details: { points: request.points, currency } },
+      );
+    }
+    const id = newId("topUp");
+    const [created] = await tx
+      .insert(topUps)
+      .values({
+        id,
+        organizationId: org.id,
+        reference: request.reference,
+        points: request.points,
+        currency,
+        amount,
+        paymentSourceId: paymentMethodId,
+        billingCustomerId: org.billingCustomerId,
+        source,
+        status: "pending",
+        providerIdempotencyKey: `topup_${id}`,
+        lockToken,
+        lockedUntil: new Date(now.getTime() + leaseMs),
+        attempts: 1,
+        createdAt: now,
+        updatedAt: now,
+      })
+      // The unique (organization_id, reference) index is the second guard behind the row lock.
+      .onConflictDoNothing({ target: [topUps.organizationId, topUps.reference] })
+      .returning();
+    if (!created) throw new Error(`Reference ${request.reference} appeared under the organisation lock.`);
+    return { kind: "work", topUp: created, replayed: false } satisfies Started;
+  });
+}
+
+/**
+ * Steps 5 and 6: the currency and payment method this request means. A retry whose reference is
+ * stored and whose explicit fields match is answered from the stored purchase even when the
+ * provider cannot list payment methods now, or its card has since expired or been removed: its
+ * payment is already at the provider, and asking about it needs no listing.
+ */
+export async function resolvePurchaseTerms(
+  services: Services,
+  organization: Organization,
+  request: TopUpRequest,
+): Promise<{ currency: Currency; paymentMethodId: string }> {
+  const [stored] = await services.db
+    .select()
+    .from(topUps)
+    .where(and(eq(topUps.organizationId, organization.id), eq(topUps.reference, request.reference)));
+  const explicitMatch =
+    stored &&
+    stored.points === request.points &&
+    (request.currency === undefined || request.currency === stored.currency) &&
+    (request.paymentSourceId === undefined || request.paymentSourceId === stored.paymentSourceId);
+  if (stored && explicitMatch) {
+    const currency = request.currency ?? (organization.currency as Currency | null) ?? (stored.currency as Currency);
+    if (request.paymentSourceId !== undefined) return { currency, paymentMethodId: request.paymentSourceId };
+    try {
+      const methods = await listUsablePaymentMethods(services, organization);
+      return { currency, paymentMethodId: resolvePaymentMethod(methods, undefined).id };
+    } catch (error) {
+      if (error instanceof PointsError && UNLISTABLE.has(error.code)) {
+        return { currency, paymentMethodId: stored.paymentSourceId };
+      }
+      throw error;
+    }
+  }
+  const currency = resolveCurrency(organization, request.currency);
+  const methods = await listUsablePaymentMethods(services, organization);
+  return { currency, paymentMethodId: resolvePaymentMethod(methods, request.paymentSourceId).id };
+}
+
+/** Why a default method cannot be named now; for a stored purchase its own method stands. */
+const UNLISTABLE = new Set(["payment_methods_unavailable", "no_payment_method", "payment_method_required"]);
+
+/** Step 5: the request's currency, else the organisation's saved one. */
+export function resolveCurrency(organization: Pick<Organization, "currency">, requested?: Currency): Currency {
+  const currency = requested ?? (organization.currency as Currency | null);
+  if (!currency) {
+    throw new PointsError(
+      "currency_required",
+      "The organisation has no saved currency: send `currency` (USD, GBP or EUR) or save one in Settings.",
+      { details: { fields: { currency: "is required because the organisation has no saved currency" } } },
+    );
+  }
+  return currency;
+}
