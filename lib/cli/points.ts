@@ -3,13 +3,9 @@ import { StripeBillingProvider } from "@/lib/billing/stripe/provider";
 import { setupStripePrices } from "@/lib/billing/stripe/setup-prices";
 import { PgliteLockedError } from "@/lib/db/pglite-lock";
 import { createApiKey, revokeApiKey } from "@/lib/points/api-keys";
-import {
-  addUser,
-  createOrganization,
-  getOrganization,
-  ProvisioningError,
-  updateOrganization,
-} from "@/lib/points/organizations";
+import { ProvisioningError } from "@/lib/points/errors";
+import { createOrganization, getOrganization, updateOrganization } from "@/lib/points/organizations";
+import { addUser } from "@/lib/points/users";
 import { listPurchasesNeedingAttention } from "@/lib/points/attention";
 import { reconcileTopUps } from "@/lib/points/purchase";
 import { createRuntime, type Runtime } from "@/lib/runtime";

@@ -76,3 +76,24 @@ export class PointsError extends Error {
 export function isPointsError(error: unknown): error is PointsError {
   return error instanceof PointsError;
 }
+
+const provisioningErrorBrand = brandOf("ProvisioningError");
+
+/** The refusals a caller can tell apart without reading the message. */
+export type ProvisioningRefusal = "email_taken" | "billing_customer_taken";
+
+/** Bad input to a provisioning call: the message is for the operator or admin, and nothing was changed. */
+export class ProvisioningError extends Error {
+  readonly [provisioningErrorBrand] = true;
+  static [Symbol.hasInstance](value: unknown): boolean {
+    return hasBrand(provisioningErrorBrand)(value);
+  }
+  /** Set when a caller may want to say it in its own words (the dashboard's member form does). */
+  readonly reason?: ProvisioningRefusal;
+
+  constructor(message: string, reason?: ProvisioningRefusal) {
+    super(message);
+    this.name = "ProvisioningError";
+    this.reason = reason;
+  }
+}

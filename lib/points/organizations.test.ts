@@ -14,16 +14,11 @@ import {
 } from "@/lib/testing/harness";
 import { serviceSuite } from "@/lib/testing/invariants";
 import { authenticateApiKey } from "./api-keys";
-import {
-  addUser,
-  createOrganization,
-  getOrganization,
-  listProvisionedPaymentMethods,
-  ProvisioningError,
-  updateOrganization,
-} from "./organizations";
+import { ProvisioningError } from "./errors";
+import { createOrganization, getOrganization, listProvisionedPaymentMethods, updateOrganization } from "./organizations";
 import { listUsablePaymentMethods } from "./payment-methods";
 import type { Services } from "./services";
+import { addUser } from "./users";
 
 describe.each(backends())("organisations on %s", (backend) => {
   let ctx: TestContext;

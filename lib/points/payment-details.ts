@@ -6,7 +6,7 @@ import type { Currency } from "./catalog";
 import { TEST_CARD_BEHAVIOUR, testCardBehaviour } from "./test-card-behaviour";
 import { isCurrency } from "./catalog";
 import { PointsError } from "./errors";
-import { getOrganization, listProvisionedPaymentMethods } from "./organizations";
+import { getOrganization, listProvisionedPaymentMethods, requireOrganization } from "./organizations";
 import {
   isExpired,
   listUsablePaymentMethods,
@@ -69,8 +69,7 @@ function dashboardTestCards(provider: BillingProvider): CardManagingTestMode | n
  * (spec 2.3: only once API purchases are enabled) is the page's decision, from apiPurchasesEnabled.
  */
 export async function getPaymentDetails(services: Services, organizationId: string): Promise<PaymentDetails> {
-  const organization = await getOrganization(services.db, organizationId);
-  if (!organization) throw new PointsError("not_found", "This organisation no longer exists.");
+  const organization = await requireOrganization(services.db, organizationId);
   const base = {
     apiPurchasesEnabled: organization.apiPurchasesEnabled,
     apiAvailable: organization.apiAvailable,
@@ -145,8 +144,7 @@ export async function addTestCard(
     const message = `Choose one of the test cards: ${testMode.cardKinds().join(", ")}.`;
     throw new PointsError("invalid_request", message, { details: { fields: { kind: message } } });
   }
-  const organization = await getOrganization(services.db, organizationId);
-  if (!organization) throw new PointsError("not_found", "This organisation no longer exists.");
+  const organization = await requireOrganization(services.db, organizationId);
   // One card of each kind: a second would look exactly like the first and behave the same.
   const saved = await listProvisionedPaymentMethods(services, organization);
   const twin = saved.find((method) => method.kind === kind);
@@ -174,8 +172,7 @@ export async function removeTestCard(
   if (!testMode) {
     throw new PointsError("forbidden", "Test cards exist only with the simulated billing provider.");
   }
-  const organization = await getOrganization(services.db, organizationId);
-  if (!organization) throw new PointsError("not_found", "This organisation no longer exists.");
+  const organization = await requireOrganization(services.db, organizationId);
   const saved = await listProvisionedPaymentMethods(services, organization);
   const card = saved.find((method) => method.id === paymentMethodId);
   // Another organisation's card is "not found", exactly like an unknown one.
@@ -240,8 +237,7 @@ export function curlExample(input: {
 export async function startAddingCard(services: Services, organizationId: string, origin: string): Promise<string> {
   const start = services.provider.startCardSetup?.bind(services.provider);
   if (!start) throw new PointsError("forbidden", "With the simulated billing provider, add a test card instead.");
-  const organization = await getOrganization(services.db, organizationId);
-  if (!organization) throw new PointsError("not_found", "This organisation no longer exists.");
+  const organization = await requireOrganization(services.db, organizationId);
   const { url } = await start(organization.billingCustomerId, {
     successUrl: `${origin}/dashboard/payment-details/added?session_id={CHECKOUT_SESSION_ID}`,
     cancelUrl: `${origin}/dashboard/payment-details`,
