@@ -16,6 +16,7 @@ import {
   paymentMethodLines,
   paymentMethodsJson,
   printJson,
+  refusalMessage,
   settingsLines,
   settledJson,
 } from "./output";
@@ -79,7 +80,8 @@ export async function runPointsCli(
     return EXIT_OK;
   } catch (error) {
     if (error instanceof ProvisioningError || error instanceof CommandRefused) {
-      io.stderr(`${error.message}\nNothing was changed.\n`);
+      const message = error instanceof ProvisioningError ? refusalMessage(error) : error.message;
+      io.stderr(`${message}\nNothing was changed.\n`);
     } else {
       io.stderr(`The command failed: ${messageOf(error)}\n`);
     }

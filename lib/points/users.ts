@@ -19,7 +19,8 @@ export async function addUser(
 ): Promise<{ userId: string; email: string; password: string; role: UserRole }> {
   const email = normaliseEmail(input.email);
   if (!(USER_ROLES as readonly string[]).includes(input.role)) {
-    throw new ProvisioningError(`--role must be admin or member, not "${input.role}".`);
+    const problem = `must be admin or member, not "${input.role}".`;
+    throw new ProvisioningError(`The role ${problem}`, { fields: { role: problem } });
   }
   const role = input.role as UserRole;
   if (!(await getOrganization(services.db, organizationId))) {
@@ -65,7 +66,7 @@ export async function assertEmailUnused(db: Db, email: string): Promise<void> {
 }
 
 function emailTaken(email: string): ProvisioningError {
-  return new ProvisioningError(`A user with the email ${email} already exists.`, "email_taken");
+  return new ProvisioningError(`A user with the email ${email} already exists.`, { reason: "email_taken" });
 }
 
 /** The one rule for what counts as an email address (sign-in names, members, admins). */
