@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { Badge } from "@/components/ui/badge";
 import type { PaymentMethod } from "@/lib/points/payment-methods";
-import { testCardBehaviour } from "@/lib/points/test-card-behaviour";
+import { testCardBehaviour } from "@/lib/points/test-cards";
 
 /** The usable saved cards (the same list the API offers), the default first and preselected. */
 export function BuyMethodPicker({

@@ -1,6 +1,7 @@
 import { isTestCardKind, TEST_CARDS } from "@/lib/billing/simulated";
 import { CURRENCIES } from "@/lib/points/catalog";
-import { type OrganizationSettings, USER_ROLES } from "@/lib/points/organizations";
+import type { OrganizationSettings } from "@/lib/points/organizations";
+import { USER_ROLES } from "@/lib/points/users";
 import {
   expectPositionals,
   type FlagSpec,

@@ -1,4 +1,5 @@
 import type { Organization } from "@/lib/db/schema";
+import type { PointsError } from "@/lib/points/errors";
 import type { ProvisionedPaymentMethod } from "@/lib/points/organizations";
 import type { PurchaseResult } from "@/lib/points/purchase";
 
@@ -72,4 +73,26 @@ export function settledJson(results: readonly PurchaseResult[]): SettledTopUpJso
     status: result.topUp.status,
     outcome: result.outcome,
   }));
+}
+
+/**
+ * A refusal from lib/points, said with the command's flags: lib/points names a wrong input by its
+ * field (details.fields: { defaultCardIndex: "must be…" }), and the operator knows it as a flag.
+ */
+const FLAG_SENTENCES: Record<string, (problem: string) => string> = {
+  name: () => "The organisation needs a non-empty --name.",
+  cards: (problem) => `--card ${problem}`,
+  defaultCardIndex: (problem) => `--default-card ${problem}`,
+  simulateOutage: (problem) => `--simulate-outage ${problem}`,
+  role: (problem) => `--role ${problem}`,
+};
+
+export function refusalMessage(error: PointsError): string {
+  const fields = error.details.fields;
+  if (typeof fields !== "object" || fields === null) return error.message;
+  for (const [field, problem] of Object.entries(fields)) {
+    const sentence = FLAG_SENTENCES[field];
+    if (sentence && typeof problem === "string") return sentence(problem);
+  }
+  return error.message;
 }

@@ -3,13 +3,9 @@ import { StripeBillingProvider } from "@/lib/billing/stripe/provider";
 import { setupStripePrices } from "@/lib/billing/stripe/setup-prices";
 import { PgliteLockedError } from "@/lib/db/pglite-lock";
 import { createApiKey, revokeApiKey } from "@/lib/points/api-keys";
-import {
-  addUser,
-  createOrganization,
-  getOrganization,
-  ProvisioningError,
-  updateOrganization,
-} from "@/lib/points/organizations";
+import { ProvisioningError } from "@/lib/points/errors";
+import { createOrganization, getOrganization, updateOrganization } from "@/lib/points/organizations";
+import { addUser } from "@/lib/points/users";
 import { listPurchasesNeedingAttention } from "@/lib/points/attention";
 import { reconcileTopUps } from "@/lib/points/purchase";
 import { createRuntime, type Runtime } from "@/lib/runtime";
@@ -20,6 +16,7 @@ import {
   paymentMethodLines,
   paymentMethodsJson,
   printJson,
+  refusalMessage,
   settingsLines,
   settledJson,
 } from "./output";
@@ -83,7 +80,8 @@ export async function runPointsCli(
     return EXIT_OK;
   } catch (error) {
     if (error instanceof ProvisioningError || error instanceof CommandRefused) {
-      io.stderr(`${error.message}\nNothing was changed.\n`);
+      const message = error instanceof ProvisioningError ? refusalMessage(error) : error.message;
+      io.stderr(`${message}\nNothing was changed.\n`);
     } else {
       io.stderr(`The command failed: ${messageOf(error)}\n`);
     }

@@ -76,3 +76,40 @@ export class PointsError extends Error {
 export function isPointsError(error: unknown): error is PointsError {
   return error instanceof PointsError;
 }
+
+const provisioningErrorBrand = brandOf("ProvisioningError");
+
+/** The refusals a caller can tell apart without reading the message. */
+export type ProvisioningRefusal = "email_taken" | "billing_customer_taken";
+
+export interface ProvisioningErrorOptions {
+  /** Set when a caller may want to say it in its own words (the dashboard's member form does). */
+  reason?: ProvisioningRefusal;
+  /**
+   * The input that is wrong, by its field name in the call's input (defaultCardIndex, role…), with
+   * what is wrong with it as a phrase that follows the field's name ("must be a 0-based index…").
+   * A transport names the field in its own words: the CLI by its flag (lib/cli/output.ts).
+   */
+  fields?: Record<string, string>;
+}
+
+/**
+ * Bad input to a provisioning call (operator or admin), and nothing was changed: a PointsError
+ * (invalid_request) that keeps its refusal reason as a property, for callers that branch on it.
+ */
+export class ProvisioningError extends PointsError {
+  readonly [provisioningErrorBrand] = true;
+  static [Symbol.hasInstance](value: unknown): boolean {
+    return hasBrand(provisioningErrorBrand)(value);
+  }
+  readonly reason?: ProvisioningRefusal;
+
+  constructor(message: string, options: ProvisioningErrorOptions = {}) {
+    const details: Record<string, unknown> = {};
+    if (options.fields) details.fields = options.fields;
+    if (options.reason) details.reason = options.reason;
+    super("invalid_request", message, { details });
+    this.name = "ProvisioningError";
+    this.reason = options.reason;
+  }
+}

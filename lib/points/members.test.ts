@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { authenticateUser } from "@/lib/auth/users";
 import { backends, createTestContext, type TestContext, expectPointsError } from "@/lib/testing/harness";
 import { addMember, changeMemberRole, listMembers, removeMember, resetMemberPassword } from "./members";
-import { createOrganization, isEmailAddress } from "./organizations";
+import { createOrganization } from "./organizations";
+import { isEmailAddress } from "./users";
 
 describe.each(backends())("members on %s", (backend) => {
   let ctx: TestContext;

@@ -2,9 +2,9 @@ import { and, asc, eq, sql } from "drizzle-orm";
 import { generatePassword } from "@/lib/auth/password";
 import type { Db } from "@/lib/db/client";
 import { organizations, users } from "@/lib/db/schema";
-import { PointsError } from "./errors";
-import { addUser, isEmailAddress, ProvisioningError, USER_ROLES, type UserRole } from "./organizations";
+import { PointsError, ProvisioningError } from "./errors";
 import type { Services } from "./services";
+import { addUser, isEmailAddress, USER_ROLES, type UserRole } from "./users";
 
 export interface Member {
   id: string;

@@ -9,7 +9,8 @@ import {
   withProvider,
 } from "@/lib/testing/harness";
 import { serviceSuite } from "@/lib/testing/invariants";
-import { createOrganization, listProvisionedPaymentMethods, ProvisioningError } from "./organizations";
+import { ProvisioningError } from "./errors";
+import { createOrganization, listProvisionedPaymentMethods } from "./organizations";
 import type { Services } from "./services";
 
 /*

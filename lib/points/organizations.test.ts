@@ -9,15 +9,10 @@ import {
   type TestContext,
 } from "@/lib/testing/harness";
 import { authenticateApiKey } from "./api-keys";
-import {
-  addUser,
-  createOrganization,
-  getOrganization,
-  listProvisionedPaymentMethods,
-  ProvisioningError,
-  updateOrganization,
-} from "./organizations";
+import { ProvisioningError } from "./errors";
+import { createOrganization, getOrganization, listProvisionedPaymentMethods, updateOrganization } from "./organizations";
 import { listUsablePaymentMethods } from "./payment-methods";
+import { addUser } from "./users";
 
 describe.each(backends())("organisations on %s", (backend) => {
   let ctx: TestContext;

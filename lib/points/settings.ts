@@ -3,7 +3,7 @@ import { organizations } from "@/lib/db/schema";
 import type { Currency } from "./catalog";
 import { isCurrency } from "./catalog";
 import { PointsError } from "./errors";
-import { getOrganization } from "./organizations";
+import { requireOrganization } from "./organizations";
 import { listUsablePaymentMethods, type PaymentMethod } from "./payment-methods";
 import type { Services } from "./services";
 
@@ -33,7 +33,7 @@ export interface SettingsView extends SavedSettings {
 
 /** The saved settings and the choices the form offers. */
 export async function getSettings(services: Services, organizationId: string): Promise<SettingsView> {
-  const organization = await requireOrganization(services, organizationId);
+  const organization = await requireOrganization(services.db, organizationId);
   let paymentMethods: PaymentMethod[] | null;
   try {
     paymentMethods = await listUsablePaymentMethods(services, organization);
@@ -63,7 +63,7 @@ export async function saveSettings(
   if (input.currency !== null && !isCurrency(input.currency)) {
     throw fieldError("currency", "Choose USD, GBP, EUR or no default currency.");
   }
-  const organization = await requireOrganization(services, organizationId);
+  const organization = await requireOrganization(services.db, organizationId);
   const defaultId = input.defaultPaymentMethodId;
   if (typeof defaultId === "string") {
     // Only this organisation's usable methods qualify: another organisation's ID is refused the
@@ -95,12 +95,6 @@ export async function saveSettings(
       currency: isCurrency(updated.currency) ? updated.currency : null,
     };
   });
-}
-
-async function requireOrganization(services: Services, organizationId: string) {
-  const organization = await getOrganization(services.db, organizationId);
-  if (!organization) throw new PointsError("not_found", "This organisation no longer exists.");
-  return organization;
 }
 
 function fieldError(field: string, message: string): PointsError {

@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import type { BillingProvider } from "@/lib/billing/provider";
-import { addUser, createOrganization } from "@/lib/points/organizations";
+import { createOrganization } from "@/lib/points/organizations";
+import { addUser } from "@/lib/points/users";
 import { listProvisionedPaymentMethods } from "@/lib/points/organizations";
 import type { Services } from "@/lib/points/services";
 import { backends, createTestContext, type TestContext, withProvider } from "@/lib/testing/harness";

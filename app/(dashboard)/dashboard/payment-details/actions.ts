@@ -4,7 +4,8 @@ import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import type { ActionState } from "@/lib/dashboard/action-state";
 import { adminAction, redirectTo } from "@/lib/dashboard/admin-action";
-import { addTestCard, removeTestCard, startAddingCard } from "@/lib/points/payment-details";
+import { startAddingCard } from "@/lib/points/card-setup";
+import { addTestCard, removeTestCard } from "@/lib/points/test-cards";
 
 export type AddTestCardState = ActionState<{ label: string; usable: boolean }>;
 

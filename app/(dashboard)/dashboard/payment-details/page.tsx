@@ -10,10 +10,12 @@ import { Alert } from "@/components/ui/alert";
 import { buttonClasses } from "@/components/ui/button";
 import { Card, PageHeader } from "@/components/ui/card";
 import { requireUser } from "@/lib/auth/session";
-import { curlExample, deploymentUrl, getPaymentDetails, TEST_CARD_CHOICES } from "@/lib/points/payment-details";
-import { testCardBehaviour } from "@/lib/points/test-card-behaviour";
+import { deploymentUrl } from "@/lib/dashboard/deployment-url";
+import { getPaymentDetails } from "@/lib/points/payment-details";
+import { TEST_CARD_CHOICES, testCardBehaviour } from "@/lib/points/test-cards";
 import { getRuntime } from "@/lib/runtime";
 import { addCardWithCheckoutAction, addTestCardAction, removeTestCardAction } from "./actions";
+import { curlExample } from "./curl-example";
 
 export const metadata: Metadata = { title: "Payment details · Points" };
 

@@ -1,7 +1,7 @@
 // GET /dashboard/payment-details/added – where Stripe Checkout sends the admin back after saving a card
 import { getSessionUser } from "@/lib/auth/session";
 import { seeOther } from "@/lib/http/see-other";
-import { finishAddingCard } from "@/lib/points/payment-details";
+import { finishAddingCard } from "@/lib/points/card-setup";
 import { getRuntime } from "@/lib/runtime";
 
 export const dynamic = "force-dynamic";

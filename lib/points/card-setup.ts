@@ -1,0 +1,34 @@
+import { PointsError } from "./errors";
+import { getOrganization, requireOrganization } from "./organizations";
+import { makeFirstCardDefault } from "./payment-methods";
+import type { Services } from "./services";
+
+/**
+ * Adding a card with a provider that saves cards on its own page (Stripe Checkout in setup mode):
+ * where to send the admin. They come back to /dashboard/payment-details/added.
+ */
+export async function startAddingCard(services: Services, organizationId: string, origin: string): Promise<string> {
+  const start = services.provider.startCardSetup?.bind(services.provider);
+  if (!start) throw new PointsError("forbidden", "With the simulated billing provider, add a test card instead.");
+  const organization = await requireOrganization(services.db, organizationId);
+  const { url } = await start(organization.billingCustomerId, {
+    successUrl: `${origin}/dashboard/payment-details/added?session_id={CHECKOUT_SESSION_ID}`,
+    cancelUrl: `${origin}/dashboard/payment-details`,
+  });
+  return url;
+}
+
+/**
+ * Back from the provider's page: the card is saved already (the provider attached it); the
+ * organisation's first card becomes its default. The checkout.session.completed webhook does the
+ * same, so whichever comes first, the result is one card and one default.
+ */
+export async function finishAddingCard(services: Services, organizationId: string, sessionId: string): Promise<boolean> {
+  const finish = services.provider.finishCardSetup?.bind(services.provider);
+  const organization = await getOrganization(services.db, organizationId);
+  if (!finish || !organization) return false;
+  const methodId = await finish(organization.billingCustomerId, sessionId);
+  if (!methodId) return false;
+  await makeFirstCardDefault(services, organization.billingCustomerId);
+  return true;
+}

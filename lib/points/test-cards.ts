@@ -1,0 +1,103 @@
+import type { BillingProvider, TestMode } from "@/lib/billing/provider";
+import { isTestCardKind, TEST_CARDS, type TestCardKind } from "@/lib/billing/simulated";
+import { PointsError } from "./errors";
+import { listProvisionedPaymentMethods, requireOrganization } from "./organizations";
+import { isExpired, type PaymentMethod, paymentMethodLabel } from "./payment-methods";
+import type { Services } from "./services";
+
+/**
+ * What each simulated test card does when charged: offered by the Add test card form, and shown in
+ * the dashboard beside a saved card's label. The API's `label` stays "Visa •••• 0002" (CONTRACT §2).
+ */
+export const TEST_CARD_BEHAVIOUR: Record<TestCardKind, string> = {
+  visa: "Succeeds",
+  mastercard: "Succeeds",
+  declined: "Declined (402)",
+  insufficient_funds: "Insufficient funds (402)",
+  authentication_required: "Needs authentication (402 until completed)",
+  processing: "Unresolved at first (409), paid when retried",
+  expired: "Expired: never listed, refused (422)",
+};
+
+/** What a saved card does when charged, when it is a simulated test card; undefined for a real card. */
+export function testCardBehaviour(kind: string | undefined): string | undefined {
+  return kind && isTestCardKind(kind) ? TEST_CARD_BEHAVIOUR[kind] : undefined;
+}
+
+export type CardManagingTestMode = TestMode & Required<Pick<TestMode, "removeCard">>;
+
+/**
+ * The test mode that lets an admin add and remove test cards here (one that can remove a card as
+ * well as add it), or null when cards are saved elsewhere (Stripe: its Checkout page).
+ */
+export function dashboardTestCards(provider: BillingProvider): CardManagingTestMode | null {
+  const testMode = provider.testMode;
+  return testMode?.removeCard ? (testMode as CardManagingTestMode) : null;
+}
+
+/** The test cards an admin can add with the simulated provider, with what each one does when charged. */
+export const TEST_CARD_CHOICES: { kind: TestCardKind; label: string; behaviour: string }[] = (
+  Object.keys(TEST_CARDS) as TestCardKind[]
+).map((kind) => ({
+  kind,
+  label: paymentMethodLabel(TEST_CARDS[kind]).replace(" •••• ", " "),
+  behaviour: TEST_CARD_BEHAVIOUR[kind],
+}));
+
+/**
+ * Saves a simulated test card for the organisation. Only the simulated provider has test cards;
+ * with Stripe, cards are added through a Checkout session in setup mode instead.
+ */
+export async function addTestCard(
+  services: Services,
+  organizationId: string,
+  kind: string,
+): Promise<PaymentMethod & { usable: boolean }> {
+  const testMode = dashboardTestCards(services.provider);
+  if (!testMode) {
+    throw new PointsError("forbidden", "Test cards exist only with the simulated billing provider.");
+  }
+  if (!testMode.cardKinds().includes(kind)) {
+    const message = `Choose one of the test cards: ${testMode.cardKinds().join(", ")}.`;
+    throw new PointsError("invalid_request", message, { details: { fields: { kind: message } } });
+  }
+  const organization = await requireOrganization(services.db, organizationId);
+  // One card of each kind: a second would look exactly like the first and behave the same.
+  const saved = await listProvisionedPaymentMethods(services, organization);
+  const twin = saved.find((method) => method.kind === kind);
+  if (twin) {
+    const message = `${twin.label} (${testCardBehaviour(kind)}) is already saved; each test card can be saved once.`;
+    throw new PointsError("invalid_request", message, { details: { fields: { kind: message } } });
+  }
+  const [added] = await services.provider.addCards({ customerId: organization.billingCustomerId, kinds: [kind] });
+  if (!added) throw new Error("The provider did not add the test card.");
+  // An expired test card is saved like any other, but never listed by the API or charged.
+  return { ...added, label: paymentMethodLabel(added), usable: !isExpired(added, services.clock.now()) };
+}
+
+/**
+ * Removes a simulated test card (as Stripe's detach would a real one): never listed or charged
+ * again. If it was the default, the organisation has no default until an admin chooses one.
+ * Purchases already made with it keep resolving through their stored payments.
+ */
+export async function removeTestCard(
+  services: Services,
+  organizationId: string,
+  paymentMethodId: string,
+): Promise<{ wasDefault: boolean }> {
+  const testMode = dashboardTestCards(services.provider);
+  if (!testMode) {
+    throw new PointsError("forbidden", "Test cards exist only with the simulated billing provider.");
+  }
+  const organization = await requireOrganization(services.db, organizationId);
+  const saved = await listProvisionedPaymentMethods(services, organization);
+  const card = saved.find((method) => method.id === paymentMethodId);
+  // Another organisation's card is "not found", exactly like an unknown one.
+  if (!card || !(await testMode.removeCard(organization.billingCustomerId, paymentMethodId))) {
+    throw new PointsError(
+      "not_found",
+      "This card is no longer saved in this organisation (it may have been removed already). Reload the page to see the saved cards.",
+    );
+  }
+  return { wasDefault: card.isDefault };
+}
