@@ -486,7 +486,7 @@ function sumCpu(reports: CpuReport[]): CpuReport {
 }
 
 /**
- * The invariants of CONTRACT.md §4 on what the run left behind. The bare handler writes paid
+ * The invariants of docs/contract.md §4 on what the run left behind. The bare handler writes paid
  * top-ups and ledger rows but charges nothing (its provider key is bare_…), so charges are
  * matched against the app's top-ups only.
  */

@@ -7,7 +7,7 @@ export const TOP_UPS = "/v3/points/top-ups";
 export const PAYMENT_METHODS = "/v3/points/payment-methods";
 export const MAX_BODY_BYTES = 64 * 1024;
 
-/** The TopUp object of CONTRACT.md §2. */
+/** The TopUp object of docs/contract.md §2. */
 export interface TopUpJson {
   id: string;
   reference: string;
@@ -27,7 +27,7 @@ export interface PurchaseData {
   points_balance: number;
 }
 
-/** The PaymentMethod object of CONTRACT.md §2. */
+/** The PaymentMethod object of docs/contract.md §2. */
 export interface PaymentMethodJson {
   id: string;
   label: string;
@@ -128,7 +128,7 @@ export function getPaymentMethods(
 }
 
 /**
- * The parts of CONTRACT.md §1 every answer obeys, whatever its status: JSON, an X-Request-Id,
+ * The parts of docs/contract.md §1 every answer obeys, whatever its status: JSON, an X-Request-Id,
  * no 5xx but 502, nothing leaked. Returns the parsed body.
  */
 export async function readEnvelope(response: APIResponse): Promise<Record<string, unknown>> {

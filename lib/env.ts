@@ -38,7 +38,7 @@ export function env(): Env {
   return cached;
 }
 
-/** Stripe settings, or null when the simulated provider is in use (CONTRACT.md §6). */
+/** Stripe settings, or null when the simulated provider is in use (docs/contract.md §6). */
 export function stripeEnv(): { secretKey: string; apiUrl?: string; webhookSecret?: string } | null {
   const { STRIPE_SECRET_KEY, STRIPE_API_URL, STRIPE_WEBHOOK_SECRET } = env();
   if (!STRIPE_SECRET_KEY) return null;

@@ -9,7 +9,7 @@ import {
   uniqueRef,
 } from "../utils";
 
-/** CONTRACT.md §4 step 1 and §5: `Authorization: Bearer <key>`, scheme case-insensitive, active keys only. */
+/** docs/contract.md §4 step 1 and §5: `Authorization: Bearer <key>`, scheme case-insensitive, active keys only. */
 const refused: { name: string; authorization: (fx: E2eFixtures) => string | undefined }[] = [
   { name: "no Authorization header", authorization: () => undefined },
   { name: "an empty Authorization header", authorization: () => "" },

@@ -11,7 +11,7 @@ import {
 } from "../utils";
 
 /**
- * CONTRACT.md §4 steps 7 to 9: limits (409) before rate limits (429), and replays answered
+ * docs/contract.md §4 steps 7 to 9: limits (409) before rate limits (429), and replays answered
  * before either without counting toward them. One organisation per limit, one test each.
  */
 test("max_points_per_top_up: a larger bundle → 409 limit_exceeded; the maximum itself is bought", async ({ request, fx }) => {

@@ -14,7 +14,7 @@ import {
 } from "../utils";
 
 /**
- * CONTRACT.md §4: the checks of a purchase run in a fixed order and the first that fails answers.
+ * docs/contract.md §4: the checks of a purchase run in a fixed order and the first that fails answers.
  * Each case fails several checks at once; only the first may show. The refusing fixture
  * organisations (disabled, unavailable, outage) are provisioned to fail every later check too.
  */

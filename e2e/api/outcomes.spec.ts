@@ -14,7 +14,7 @@ import {
   uniqueRef,
 } from "../utils";
 
-/** CONTRACT.md §4 steps 7 and 10: new purchases, replays and every payment outcome of the test cards. */
+/** docs/contract.md §4 steps 7 and 10: new purchases, replays and every payment outcome of the test cards. */
 test.describe("paid purchases and replays", () => {
   test("201 credits exactly the bundle, priced by the provider in the saved currency; a replay is 200 with no second credit", async ({ request, fx }) => {
     const org = fx.organizations.balance;

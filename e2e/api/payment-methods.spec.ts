@@ -13,7 +13,7 @@ import {
   uniqueRef,
 } from "../utils";
 
-/** CONTRACT.md §2 and §5: usable methods only (no expired card), with the exact fields, default first. */
+/** docs/contract.md §2 and §5: usable methods only (no expired card), with the exact fields, default first. */
 async function listMethods(
   request: APIRequestContext,
   organization: FixtureOrganization,
@@ -32,7 +32,7 @@ function expectedMethod(organization: FixtureOrganization, kind: TestCardKind): 
     label: card.label,
     type: "card",
     brand: TEST_CARDS[kind].brand,
-    // As provisioned: the simulated card's, or the Stripe test card's behind the kind (CONTRACT.md §6).
+    // As provisioned: the simulated card's, or the Stripe test card's behind the kind (docs/contract.md §6).
     last4: card.label.slice(-4),
     exp_month: 12,
     exp_year: year + 4,

@@ -11,7 +11,7 @@ import {
   uniqueRef,
 } from "../utils";
 
-/** CONTRACT.md §4 steps 5 and 6: which currency and which saved method a purchase uses. */
+/** docs/contract.md §4 steps 5 and 6: which currency and which saved method a purchase uses. */
 test.describe("currency", () => {
   test("no saved currency and none sent → 422 currency_required naming currency", async ({ request, fx }) => {
     const org = fx.organizations.noCurrency;

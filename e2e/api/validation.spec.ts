@@ -15,7 +15,7 @@ import {
 } from "../utils";
 
 /**
- * CONTRACT.md §4 step 4 against the main organisation, which passes every other check: only the
+ * docs/contract.md §4 step 4 against the main organisation, which passes every other check: only the
  * body decides. Every case must be refused with exactly the offending fields in details.fields.
  */
 interface FieldCase {

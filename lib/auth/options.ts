@@ -1,6 +1,6 @@
 import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
-import { getRuntime } from "@/lib/runtime";
+import { getRuntime } from "@/lib/server/runtime";
 import { secureCookies } from "./cookies";
 import { authSecret } from "./secret";
 import { clientAddress, operatorTrustsForwardedHeaders } from "./trust";
@@ -44,7 +44,7 @@ export const SESSION_MAX_AGE_SECONDS = 8 * 60 * 60;
 
 export const authOptions: NextAuthOptions = {
   // Read when a request needs it, not when the module loads: `next build` loads every module and
-  // must not need the secret (production refuses to run without one, at startup; lib/startup.ts).
+  // must not need the secret (production refuses to run without one, at startup; lib/server/startup.ts).
   get secret() {
     return authSecret();
   },

@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
 /*
- * The session secret (CONTRACT.md §6). Each case loads the modules afresh: the environment is
+ * The session secret (docs/contract.md §6). Each case loads the modules afresh: the environment is
  * parsed once per process, and the secret is kept once read.
  */
 describe("the secret that signs dashboard sessions", () => {

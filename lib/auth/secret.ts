@@ -28,7 +28,7 @@ export function devSecretFile(): string {
 let cached: string | undefined;
 
 /**
- * CONTRACT.md §6: the secret that signs dashboard sessions. AUTH_SECRET (or next-auth v4's
+ * docs/contract.md §6: the secret that signs dashboard sessions. AUTH_SECRET (or next-auth v4's
  * NEXTAUTH_SECRET), at least 32 bytes. In production there is no fallback: a published or
  * guessable secret lets anyone forge an admin session. Outside production (`npm run dev`) a
  * random secret is generated once and kept in .data/auth-secret, so sessions survive restarts.

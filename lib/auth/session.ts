@@ -1,7 +1,7 @@
 import { getServerSession } from "next-auth";
 import { brandOf, hasBrand } from "@/lib/brand";
 import { redirect } from "next/navigation";
-import { getRuntime } from "@/lib/runtime";
+import { getRuntime } from "@/lib/server/runtime";
 import { authOptions } from "./options";
 import { loadSessionUser, type SessionUser, sessionClaims } from "./users";
 

@@ -140,13 +140,13 @@ export interface BillingProvider {
   /**
    * The longest one call may take, its own retries and backoff included (ms). Every call is cut
    * off there, and a purchase's lease must outlast the calls one settlement makes
-   * (assertLeaseCoversProvider in lib/points/purchase.ts), so a slow provider can never outlive
+   * (assertLeaseCoversProvider in lib/points/purchase/lease.ts), so a slow provider can never outlive
    * the lease silently.
    */
   readonly callBudgetMs: number;
   /**
    * How long the provider remembers an idempotency key (Stripe: 24 hours); after that the same key
-   * is a new request. lib/points/purchase.ts re-sends a charge under its key only well within this.
+   * is a new request. lib/points/purchase/settle.ts re-sends a charge under its key only well within this.
    */
   readonly idempotencyKeyTtlMs: number;
   /** Test cards and, for the simulated provider, the cardholder's and the bank's parts; absent in production. */

@@ -18,7 +18,7 @@ import type {
 import { ProviderUnavailableError } from "./provider";
 
 /**
- * The test cards of CONTRACT.md §6, after Stripe's: what each one does when charged.
+ * The test cards of docs/contract.md §6, after Stripe's: what each one does when charged.
  * `expired` is a card whose expiry has passed, so it is never usable.
  */
 export const TEST_CARDS = {

@@ -9,7 +9,7 @@ export interface CliIo {
   stderr(text: string): void;
 }
 
-/** The payment method fields of CONTRACT.md §7's JSON. */
+/** The payment method fields of docs/contract.md §7's JSON. */
 export interface PaymentMethodJson {
   id: string;
   label: string;

@@ -8,7 +8,7 @@ import { createOrganization, getOrganization, updateOrganization } from "@/lib/p
 import { addUser } from "@/lib/points/users";
 import { listPurchasesNeedingAttention } from "@/lib/points/attention";
 import { reconcileTopUps } from "@/lib/points/purchase";
-import { createRuntime, type Runtime } from "@/lib/runtime";
+import { createRuntime, type Runtime } from "@/lib/server/runtime";
 import { UsageError } from "./args";
 import { parseCommand, type PointsCommand } from "./commands";
 import {
@@ -43,7 +43,7 @@ export interface PointsCliDependencies {
 const defaultDependencies: PointsCliDependencies = { openRuntime: () => createRuntime() };
 
 /**
- * `npm run points -- <command>` (CONTRACT.md §7). The whole line is validated before the database
+ * `npm run points -- <command>` (docs/contract.md §7). The whole line is validated before the database
  * is opened, and every change goes through lib/points, which validates before it writes, so a
  * refused command leaves the database as it was. Returns the exit code.
  */

@@ -19,7 +19,7 @@ function cardKindLines(): string {
   return lines.join("\n");
 }
 
-/** The operator command's usage, as CONTRACT.md §7 documents it. */
+/** The operator command's usage, as docs/contract.md §7 documents it. */
 export const USAGE = `Usage: npm run points -- <command>
 
 Commands:

@@ -19,7 +19,7 @@ vi.mock("@/lib/auth/session", async (importOriginal) => ({
     return { userId: "usr_1", organizationId: "org_1", organizationName: "Org", email: "a@example.com", role: "admin", sessionVersion: 0 };
   },
 }));
-vi.mock("@/lib/runtime", () => ({ getRuntime: async () => ({ name: "runtime" }) }));
+vi.mock("@/lib/server/runtime", () => ({ getRuntime: async () => ({ name: "runtime" }) }));
 vi.mock("next/headers", () => ({
   headers: async () => new Headers(app.origin === null ? {} : { origin: app.origin }),
 }));

@@ -3,7 +3,7 @@ import { requireUser } from "@/lib/auth/session";
 import type { SessionUser } from "@/lib/auth/users";
 import type { Organization } from "@/lib/db/schema";
 import { getOrganization } from "@/lib/points/organizations";
-import { getRuntime, type Runtime } from "@/lib/runtime";
+import { getRuntime, type Runtime } from "@/lib/server/runtime";
 
 /** What a dashboard page reads with: the signed-in user, the services, and the user's organisation as stored now. */
 export interface DashboardContext {

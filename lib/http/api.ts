@@ -8,7 +8,7 @@ import { toTopUpJson } from "@/lib/points/top-up-json";
 export const MAX_BODY_BYTES = 64 * 1024;
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,100}$/;
 
-/** The caller's X-Request-Id when it is well-formed, otherwise a new one (CONTRACT.md §1). */
+/** The caller's X-Request-Id when it is well-formed, otherwise a new one (docs/contract.md §1). */
 export function requestIdOf(request: Request): string {
   const given = request.headers.get("x-request-id");
   return given && REQUEST_ID_PATTERN.test(given) ? given : `req_${randomString(20)}`;

@@ -57,7 +57,7 @@ const invalidKey = () =>
     "The API key is missing, malformed, unknown or revoked: send `Authorization: Bearer <API key>` with an active key.",
   );
 
-/** Step 1 of CONTRACT.md §4: the organisation behind `Authorization: Bearer <key>`, or 403. */
+/** Step 1 of docs/contract.md §4: the organisation behind `Authorization: Bearer <key>`, or 403. */
 export async function authenticateApiKey(
   db: Db,
   authorization: string | null,

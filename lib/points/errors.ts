@@ -2,7 +2,7 @@ import type { TopUp } from "@/lib/db/schema";
 import { brandOf, hasBrand } from "@/lib/brand";
 
 /**
- * Every error the service can answer with, and its HTTP status. CONTRACT.md §4–5 names the
+ * Every error the service can answer with, and its HTTP status. docs/contract.md §4–5 names the
  * first group; the rest cover what the contract leaves to the transport (unknown paths, wrong
  * methods, oversized bodies) and the dashboard.
  */

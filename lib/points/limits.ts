@@ -44,7 +44,7 @@ export function exceedsPerTopUpLimit(org: Pick<Organization, "maxPointsPerTopUp"
 }
 
 /**
- * Steps 8 and 9 of CONTRACT.md §4, in that order. Must run inside the transaction that holds the
+ * Steps 8 and 9 of docs/contract.md §4, in that order. Must run inside the transaction that holds the
  * organisation's row lock and inserts the purchase, so concurrent purchases cannot both slip under
  * a limit. Counts are read from top_ups in Postgres, so every app instance shares them.
  */

@@ -72,7 +72,7 @@ export function fallbackPaymentMethod(methods: PaymentMethod[]): PaymentMethod |
   return methods.find((method) => method.isDefault) ?? (methods.length === 1 ? methods[0] : undefined);
 }
 
-/** Step 6 of CONTRACT.md §4: which saved method pays, from the usable list. */
+/** Step 6 of docs/contract.md §4: which saved method pays, from the usable list. */
 export function resolvePaymentMethod(methods: PaymentMethod[], requestedId: string | undefined): PaymentMethod {
   if (requestedId !== undefined) {
     const found = methods.find((method) => method.id === requestedId);

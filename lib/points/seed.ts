@@ -25,7 +25,7 @@ export async function seedDemo(services: Services, dataDir: string): Promise<Dem
   if ((row?.count ?? 0) > 0) {
     return fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, "utf8")) as DemoInfo) : null;
   }
-  // Only the test cards this provider's test mode can attach (with Stripe, CONTRACT.md §6).
+  // Only the test cards this provider's test mode can attach (with Stripe, docs/contract.md §6).
   const cards = DEMO_CARDS.filter((kind) => services.provider.testMode?.cardKinds().includes(kind));
   const created = await createOrganization(services, {
     name: "Demo Organisation",

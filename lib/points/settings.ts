@@ -7,7 +7,7 @@ import { requireOrganization } from "./organizations";
 import { listUsablePaymentMethods, type PaymentMethod } from "./payment-methods";
 import type { Services } from "./services";
 
-/** What an admin saves in Settings. The REST API follows only this saved state (CONTRACT.md §4 steps 3, 5, 6). */
+/** What an admin saves in Settings. The REST API follows only this saved state (docs/contract.md §4 steps 3, 5, 6). */
 export interface SettingsInput {
   apiPurchasesEnabled: boolean;
   currency: Currency | null;

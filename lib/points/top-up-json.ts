@@ -1,6 +1,6 @@
 import type { TopUp } from "@/lib/db/schema";
 
-/** The TopUp object of CONTRACT.md §2, built field by field so nothing internal leaks. */
+/** The TopUp object of docs/contract.md §2, built field by field so nothing internal leaks. */
 export function toTopUpJson(topUp: TopUp) {
   const hasFailure = topUp.status === "failed" || topUp.status === "awaiting_payment";
   return {

@@ -30,7 +30,7 @@ const topUpRequestSchema = z.strictObject({
 
 /**
  * Validates a purchase body strictly and reports every offending field at once in
- * details.fields, as CONTRACT.md §1 and §4 step 4 require.
+ * details.fields, as docs/contract.md §1 and §4 step 4 require.
  */
 export function parseTopUpRequest(body: unknown): TopUpRequest {
   if (typeof body !== "object" || body === null || Array.isArray(body)) {

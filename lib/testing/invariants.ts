@@ -19,7 +19,7 @@ export interface LedgerState {
 }
 
 /**
- * RELIABILITY.md I1–I3 for one organisation, read straight from the tables; its charges from the
+ * docs/contract.md §9 (I1–I3) for one organisation, read straight from the tables; its charges from the
  * provider the probe reads (by default the simulated provider's table in the same database).
  */
 export async function ledgerState(

@@ -4,7 +4,7 @@ import type { ChargeOutcome } from "@/lib/billing/provider";
 const AUTHENTICATION_REQUIRED_MESSAGE =
   "The card issuer requires the cardholder to authenticate this payment before it can complete.";
 
-/** Stripe's codes where ours say the same thing in the words CONTRACT.md and the simulated provider use. */
+/** Stripe's codes where ours say the same thing in the words docs/contract.md and the simulated provider use. */
 const failureCodes: Record<string, string> = {
   generic_decline: "card_declined",
   payment_intent_authentication_failure: "authentication_failed",
@@ -25,7 +25,7 @@ function needsAuthentication(error: { code?: string | null; decline_code?: strin
 }
 
 /**
- * What a PaymentIntent's state means for a purchase (RELIABILITY.md §5's table). An off-session
+ * What a PaymentIntent's state means for a purchase (docs/contract.md §8's table). An off-session
  * intent that needed 3-D Secure is left in requires_payment_method with an authentication error:
  * that is "awaiting the cardholder", not a failure.
  */

@@ -35,7 +35,7 @@ export function priceLookupKey(points: number): string {
 }
 
 /**
- * Stripe as the billing provider (CONTRACT.md §6): prices by lookup key, the organisation's
+ * Stripe as the billing provider (docs/contract.md §6): prices by lookup key, the organisation's
  * customer and its saved cards, one off-session PaymentIntent per purchase under the purchase's
  * idempotency key. Every call carries the client's timeout and retry budget (client.ts).
  */
@@ -268,7 +268,7 @@ export class StripeBillingProvider implements BillingProvider {
     return customer.id;
   }
 
-  /** Test mode only: attaches Stripe's test payment method for each kind (CONTRACT.md §6). */
+  /** Test mode only: attaches Stripe's test payment method for each kind (docs/contract.md §6). */
   async addCards(input: ProvisionCardsInput): Promise<ProviderPaymentMethod[]> {
     const tokens = input.kinds.map((kind) => {
       const mapped = this.testCardToken(kind);

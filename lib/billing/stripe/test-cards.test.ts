@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { stripeTestCardToken } from "./test-cards";
 
-describe("test cards with Stripe (CONTRACT.md §6)", () => {
+describe("test cards with Stripe (docs/contract.md §6)", () => {
   it.each([
     ["visa", "pm_card_visa"],
     ["mastercard", "pm_card_mastercard"],

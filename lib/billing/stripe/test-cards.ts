@@ -1,5 +1,5 @@
 /**
- * CONTRACT.md §6: the test payment method Stripe attaches for each `--card KIND` in test mode.
+ * docs/contract.md §6: the test payment method Stripe attaches for each `--card KIND` in test mode.
  * Stripe refuses to attach its decline cards, so a saved card that declines is
  * pm_card_chargeCustomerFail (it attaches; every charge to it declines).
  */

@@ -20,7 +20,7 @@ export class WebhookRefusal extends Error {
 /**
  * Reads the raw body and verifies its `Stripe-Signature` with the SDK (HMAC of `t.body` with
  * STRIPE_WEBHOOK_SECRET, within the tolerance). Unsigned, forged, stale and oversized deliveries
- * are refused; with no secret configured every delivery is (CONTRACT.md §6).
+ * are refused; with no secret configured every delivery is (docs/contract.md §6).
  */
 export async function verifyStripeWebhook(
   stripe: Stripe,

@@ -9,7 +9,7 @@ import type { PurchaseOptions } from "./test-hooks";
 
 /**
  * Buys a bundle of Points: the one purchase service behind the REST API and the dashboard.
- * CONTRACT.md §4 steps 5 to 10, in order (steps 1 to 4, authentication and validation, belong
+ * docs/contract.md §4 steps 5 to 10, in order (steps 1 to 4, authentication and validation, belong
  * to the caller because the dashboard authenticates differently).
  *
  * No database transaction is held open across a provider call. The phases, each committed

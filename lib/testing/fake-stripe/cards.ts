@@ -3,7 +3,7 @@
  * token (in attach, or as a PaymentIntent's payment_method) makes a new pm_… backed by its card.
  *
  * `pm_card_fake_*` are this test server's own, for behaviours no Stripe test card has on a saved
- * card (CONTRACT.md §6): Stripe itself answers them with resource_missing.
+ * card (docs/contract.md §6): Stripe itself answers them with resource_missing.
  */
 export interface TestCard {
   brand: "visa" | "mastercard" | "amex";

@@ -1,7 +1,7 @@
 // GET /dashboard/balance – the signed-in organisation's Points balance, for the header after each navigation
 import { getSessionUser } from "@/lib/auth/session";
 import { getPointsBalance } from "@/lib/points/ledger";
-import { getRuntime } from "@/lib/runtime";
+import { getRuntime } from "@/lib/server/runtime";
 
 export const dynamic = "force-dynamic";
 

@@ -7,7 +7,7 @@ import { Card, PageHeader } from "@/components/ui/card";
 import { requireUser } from "@/lib/auth/session";
 import { formatDateTime } from "@/lib/format";
 import { listMembers } from "@/lib/points/members";
-import { getRuntime } from "@/lib/runtime";
+import { getRuntime } from "@/lib/server/runtime";
 import { addMemberAction, manageMemberAction } from "./actions";
 
 export const metadata: Metadata = { title: "Members · Points" };

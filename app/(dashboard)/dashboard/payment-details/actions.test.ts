@@ -19,7 +19,7 @@ const app = vi.hoisted(() => ({
 vi.mock("next-auth", () => ({
   getServerSession: async () => (app.userId ? { userId: app.userId, sessionVersion: 0 } : null),
 }));
-vi.mock("@/lib/runtime", () => ({ getRuntime: async () => app.services, isProduction: () => false }));
+vi.mock("@/lib/server/runtime", () => ({ getRuntime: async () => app.services, isProduction: () => false }));
 vi.mock("next/cache", () => ({ revalidatePath: () => {} }));
 vi.mock("next/headers", () => ({ headers: async () => new Headers() }));
 vi.mock("next/navigation", () => ({

@@ -13,7 +13,7 @@ import { requireUser } from "@/lib/auth/session";
 import { deploymentUrl } from "@/lib/dashboard/deployment-url";
 import { getPaymentDetails } from "@/lib/points/payment-details";
 import { TEST_CARD_CHOICES, testCardBehaviour } from "@/lib/points/test-cards";
-import { getRuntime } from "@/lib/runtime";
+import { getRuntime } from "@/lib/server/runtime";
 import { addCardWithCheckoutAction, addTestCardAction, removeTestCardAction } from "./actions";
 import { curlExample } from "./curl-example";
 

@@ -7,7 +7,7 @@ import { Badge } from "@/components/ui/badge";
 import { Card, PageHeader } from "@/components/ui/card";
 import { requireUser } from "@/lib/auth/session";
 import { getSettings } from "@/lib/points/settings";
-import { getRuntime } from "@/lib/runtime";
+import { getRuntime } from "@/lib/server/runtime";
 import { saveSettingsAction } from "./actions";
 
 export const metadata: Metadata = { title: "Settings · Points" };

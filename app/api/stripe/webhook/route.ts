@@ -1,7 +1,7 @@
 // POST /api/stripe/webhook – Stripe's events about payments and saved cards, verified by signature
 import { stripeEnv } from "@/lib/env";
 import { handleBillingEvent } from "@/lib/points/billing-events";
-import { getRuntime } from "@/lib/runtime";
+import { getRuntime } from "@/lib/server/runtime";
 
 export const dynamic = "force-dynamic";
 

@@ -2,7 +2,7 @@
 import { handleApi, otherMethods, successResponse } from "@/lib/http/api";
 import { authenticateApiRequest } from "@/lib/points/api-keys";
 import { listUsablePaymentMethods, toPaymentMethodJson } from "@/lib/points/payment-methods";
-import { getRuntime } from "@/lib/runtime";
+import { getRuntime } from "@/lib/server/runtime";
 
 export const dynamic = "force-dynamic";
 

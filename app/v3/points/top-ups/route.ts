@@ -3,7 +3,7 @@ import { handleApi, otherMethods, purchaseResponse, readJsonBody } from "@/lib/h
 import { authenticateApiRequest } from "@/lib/points/api-keys";
 import { purchasePoints } from "@/lib/points/purchase";
 import { parseTopUpRequest } from "@/lib/points/top-up-request";
-import { getRuntime } from "@/lib/runtime";
+import { getRuntime } from "@/lib/server/runtime";
 
 export const dynamic = "force-dynamic";
 

@@ -1,7 +1,7 @@
 // GET /dashboard/history/export – the signed-in organisation's top-ups as CSV, with the page's filters
 import { getSessionUser } from "@/lib/auth/session";
 import { parseHistoryFilters, streamTopUpsCsv } from "@/lib/points/history";
-import { getRuntime } from "@/lib/runtime";
+import { getRuntime } from "@/lib/server/runtime";
 
 export const dynamic = "force-dynamic";
 

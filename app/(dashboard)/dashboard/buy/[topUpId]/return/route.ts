@@ -2,7 +2,7 @@
 import { getSessionUser } from "@/lib/auth/session";
 import { seeOther } from "@/lib/http/see-other";
 import { settleOnReturn } from "@/lib/points/complete-authentication";
-import { getRuntime } from "@/lib/runtime";
+import { getRuntime } from "@/lib/server/runtime";
 
 export const dynamic = "force-dynamic";
 

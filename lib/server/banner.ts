@@ -1,5 +1,5 @@
-import { stripeTarget } from "./billing/stripe/client";
-import { env, stripeEnv } from "./env";
+import { stripeTarget } from "@/lib/billing/stripe/client";
+import { env, stripeEnv } from "@/lib/env";
 import { isProduction, type Runtime } from "./runtime";
 
 /** What a developer needs to call the API right away, printed at startup. */

@@ -1,7 +1,7 @@
-import { authSecret } from "./auth/secret";
+import { authSecret } from "@/lib/auth/secret";
 import { printBanner } from "./banner";
-import { env } from "./env";
-import { reconcileTopUps } from "./points/purchase";
+import { env } from "@/lib/env";
+import { reconcileTopUps } from "@/lib/points/purchase";
 import { getRuntime, type Runtime } from "./runtime";
 
 const RECONCILE_EVERY_MS = 60_000;
