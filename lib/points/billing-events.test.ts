@@ -21,8 +21,8 @@ import type { Services } from "./services";
 type StripeEvent = Parameters<typeof billingEventOf>[0];
 
 /** What the webhook route does with a verified Stripe event: the provider translates, the domain handles. */
-function handleStripeEvent(services: Services, event: StripeEvent) {
-  return handleBillingEvent(services, billingEventOf(event));
+function handleStripeEvent(services: Services, event: StripeEvent, options?: { waitMs?: number }) {
+  return handleBillingEvent(services, billingEventOf(event), options);
 }
 
 /*
@@ -192,7 +192,20 @@ describe.each(backendsAndProviders())("Stripe events settle purchases once, what
     const { organization, topUp, paymentId } = await awaitingPurchase();
     await ctx.db.update(topUps).set({ lockToken: "held", lockedUntil: new Date(ctx.clock.now().getTime() + 60_000) }).where(eq(topUps.id, topUp.id));
     const event = paymentEvent("payment_intent.succeeded", { id: paymentId, customer: organization.billingCustomerId, topUpId: topUp.id });
-    expect(await handleStripeEvent(ctx, event)).toMatchObject({ result: "deferred" });
+    expect(await handleStripeEvent(ctx, event, { waitMs: 300 })).toMatchObject({ result: "deferred" });
     expect(await ctx.db.select().from(stripeEvents).where(eq(stripeEvents.id, event.id))).toEqual([]);
+  });
+
+  it("waits for a request holding the purchase, then settles it: the event is not lost to a holder that asked before it", async () => {
+    const { organization, topUp, paymentId } = await awaitingPurchase();
+    // Another request (the charge's, the return page's) holds it, and asked the provider before the cardholder finished.
+    await ctx.db.update(topUps).set({ lockToken: "held", lockedUntil: new Date(ctx.clock.now().getTime() + 60_000) }).where(eq(topUps.id, topUp.id));
+    await ctx.probe.completeAuthentication(paymentId, true);
+    setTimeout(() => {
+      void ctx.db.update(topUps).set({ lockToken: null, lockedUntil: null }).where(eq(topUps.id, topUp.id)).then(() => {});
+    }, 300);
+    const event = paymentEvent("payment_intent.succeeded", { id: paymentId, customer: organization.billingCustomerId, topUpId: topUp.id });
+    expect(await handleStripeEvent(ctx, event, { waitMs: 5_000 })).toMatchObject({ result: "handled", detail: `top-up ${topUp.id} is paid` });
+    expect(await ledgerOf(organization.id)).toMatchObject({ charges: 1, credits: 1, balance: 250 });
   });
 });

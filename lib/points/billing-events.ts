@@ -3,7 +3,7 @@ import type { BillingEvent, ReceivedBillingEvent } from "@/lib/billing/provider"
 import { organizations, stripeEvents, topUps } from "@/lib/db/schema";
 import { UNRESOLVED_STATUSES } from "./limits";
 import { makeFirstCardDefault } from "./payment-methods";
-import { resolveTopUp } from "./purchase";
+import { heldElsewhere, resolveTopUpWhenFree } from "./purchase";
 import type { Services } from "./services";
 
 /** What handling an event did: answered to the provider, so its delivery log shows it. */
@@ -29,7 +29,11 @@ const UNRESOLVED: ReadonlySet<string> = new Set(UNRESOLVED_STATUSES);
  * Errors propagate: the route answers 500 and the provider redelivers. The event is recorded as
  * handled only after its effect succeeded (in stripe_events, whose name predates other providers).
  */
-export async function handleBillingEvent(services: Services, event: ReceivedBillingEvent): Promise<BillingEventReceipt> {
+export async function handleBillingEvent(
+  services: Services,
+  event: ReceivedBillingEvent,
+  options: { waitMs?: number } = {},
+): Promise<BillingEventReceipt> {
   const receipt: Receipt = (result, detail) => ({
     eventId: event.id,
     type: event.type,
@@ -39,17 +43,18 @@ export async function handleBillingEvent(services: Services, event: ReceivedBill
   const [seen] = await services.db.select().from(stripeEvents).where(eq(stripeEvents.id, event.id));
   if (seen) return receipt("duplicate", `already ${seen.result}`);
 
-  const outcome = await act(services, event, receipt);
-  if (outcome.result !== "deferred") {
-    await services.db
-      .insert(stripeEvents)
-      .values({ id: event.id, type: event.type, result: outcome.result, receivedAt: services.clock.now() })
-      .onConflictDoNothing();
-  }
-  return outcome;
+  const outcome = await act(services, event, receipt, options);
+  if (outcome.result === "deferred") return outcome;
+  const recorded = await services.db
+    .insert(stripeEvents)
+    .values({ id: event.id, type: event.type, result: outcome.result, receivedAt: services.clock.now() })
+    .onConflictDoNothing()
+    .returning({ id: stripeEvents.id });
+  // A second delivery of the same event, handled while this one waited: it changed nothing twice.
+  return recorded.length > 0 ? outcome : receipt("duplicate", `already ${outcome.result}`);
 }
 
-async function act(services: Services, event: BillingEvent, receipt: Receipt): Promise<BillingEventReceipt> {
+async function act(services: Services, event: BillingEvent, receipt: Receipt, options: { waitMs?: number }): Promise<BillingEventReceipt> {
   switch (event.kind) {
     case "ignored":
       return receipt("ignored", event.reason);
@@ -59,7 +64,7 @@ async function act(services: Services, event: BillingEvent, receipt: Receipt): P
     case "card_setup_completed":
       return cardSetUp(services, event.customerId, receipt);
     default:
-      return settleFromPayment(services, event, receipt);
+      return settleFromPayment(services, event, receipt, options);
   }
 }
 
@@ -67,6 +72,7 @@ async function settleFromPayment(
   services: Services,
   payment: Extract<BillingEvent, { paymentId: string }>,
   receipt: Receipt,
+  options: { waitMs?: number },
 ): Promise<BillingEventReceipt> {
   const { topUpId, paymentId } = payment;
   if (!topUpId) return receipt("ignored", "not a Points top-up");
@@ -97,11 +103,12 @@ async function settleFromPayment(
     .update(topUps)
     .set({ providerPaymentId: paymentId })
     .where(and(eq(topUps.id, topUpId), isNull(topUps.providerPaymentId), inArray(topUps.status, [...UNRESOLVED_STATUSES])));
-  const result = await resolveTopUp(services, topUpId);
+  // Another request may hold it, having asked the provider before this event's change: wait for it,
+  // then ask again.
+  const result = await resolveTopUpWhenFree(services, topUpId, { waitMs: options.waitMs });
   if (!result) return receipt("ignored", "no such top-up");
-  const heldElsewhere = UNRESOLVED.has(result.topUp.status) && result.topUp.lockToken !== null;
-  if (result.outcome === "purchase_in_progress" || heldElsewhere) {
-    // Another request holds the purchase and will record what the provider says; nothing to remember.
+  if (heldElsewhere(result)) {
+    // Held for longer than the wait (a slow charge): its holder's answer, or the reconciler, settles it.
     return receipt("deferred", "another request is settling this top-up");
   }
   return receipt("handled", `top-up ${topUpId} is ${result.topUp.status}`);

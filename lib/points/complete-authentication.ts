@@ -1,8 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { topUps } from "@/lib/db/schema";
 import { PointsError } from "./errors";
-import { UNRESOLVED_STATUSES } from "./limits";
-import { type PurchaseResult, resolveTopUp } from "./purchase";
+import { type PurchaseResult, resolveTopUp, resolveTopUpWhenFree } from "./purchase";
 import type { Services } from "./services";
 
 /**
@@ -59,10 +58,6 @@ async function settle(services: Services, topUpId: string): Promise<PurchaseResu
   return result;
 }
 
-/** How long the return page waits for another settler (the webhook, as a rule) to finish. */
-const RETURN_WAIT_MS = 5_000;
-const RETURN_POLL_MS = 100;
-
 /**
  * The cardholder is back from the provider's page: settle this organisation's purchase as a retry
  * would. The provider's webhook often arrives first and holds the purchase for the moment it takes
@@ -78,13 +73,5 @@ export async function settleOnReturn(
     .from(topUps)
     .where(and(eq(topUps.id, input.topUpId), eq(topUps.organizationId, input.organizationId)));
   if (topUp?.status !== "awaiting_payment") return;
-  const deadline = Date.now() + (input.waitMs ?? RETURN_WAIT_MS);
-  for (;;) {
-    const result = await resolveTopUp(services, topUp.id, { leaseMs: input.leaseMs });
-    const heldElsewhere = result !== null && UNRESOLVED.has(result.topUp.status) && result.topUp.lockToken !== null;
-    if (!heldElsewhere || Date.now() >= deadline) return;
-    await new Promise((resolve) => setTimeout(resolve, RETURN_POLL_MS));
-  }
+  await resolveTopUpWhenFree(services, topUp.id, { leaseMs: input.leaseMs, waitMs: input.waitMs });
 }
-
-const UNRESOLVED: ReadonlySet<string> = new Set(UNRESOLVED_STATUSES);

@@ -10,3 +10,4 @@ export { RECONCILE_BATCH, reconcileTopUps } from "./reconcile";
 export { AWAITING_PAYMENT_EXPIRES_MS, keyResendWindowMs, resolveTopUp } from "./settle";
 export { type PurchaseInput, resolveCurrency } from "./start";
 export { type PurchaseOptions, type PurchasePhase, SimulatedCrash } from "./test-hooks";
+export { heldElsewhere, resolveTopUpWhenFree, SETTLE_WAIT_MS } from "./when-free";
