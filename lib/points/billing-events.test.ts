@@ -188,6 +188,18 @@ describe.each(backendsAndProviders())("Stripe events settle purchases once, what
     expect(await ledgerOf(organization.id)).toMatchObject({ charges: 1, credits: 1, balance: 100 });
   });
 
+  it("leaves a purchase already awaiting the cardholder alone when the event says just that", async () => {
+    const { organization, topUp, paymentId } = await awaitingPurchase();
+    // Held by a client's retry: the event must not wait for it, nor take it.
+    await ctx.db.update(topUps).set({ lockToken: "retry", lockedUntil: new Date(ctx.clock.now().getTime() + 60_000) }).where(eq(topUps.id, topUp.id));
+    const event = paymentEvent("payment_intent.requires_action", { id: paymentId, customer: organization.billingCustomerId, topUpId: topUp.id });
+    const started = Date.now();
+    expect(await handleStripeEvent(ctx, event)).toMatchObject({ result: "ignored" });
+    expect(Date.now() - started).toBeLessThan(2_000);
+    const [row] = await ctx.db.select().from(topUps).where(eq(topUps.id, topUp.id));
+    expect([row?.status, row?.lockToken]).toEqual(["awaiting_payment", "retry"]);
+  });
+
   it("answers deferred, and remembers nothing, while another request holds the purchase", async () => {
     const { organization, topUp, paymentId } = await awaitingPurchase();
     await ctx.db.update(topUps).set({ lockToken: "held", lockedUntil: new Date(ctx.clock.now().getTime() + 60_000) }).where(eq(topUps.id, topUp.id));

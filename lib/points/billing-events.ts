@@ -82,6 +82,11 @@ async function settleFromPayment(
   if (topUp.providerPaymentId && topUp.providerPaymentId !== paymentId) {
     return receipt("ignored", "another PaymentIntent is this top-up's payment");
   }
+  if (payment.kind === "payment_requires_action" && topUp.status === "awaiting_payment" && topUp.providerPaymentId === paymentId) {
+    // Already known, and a change would come as an event of its own: asking would only hold the
+    // purchase while the client's own retry asks.
+    return receipt("ignored", `top-up ${topUpId} is already awaiting the cardholder`);
+  }
   if (!topUp.providerPaymentId && UNRESOLVED.has(topUp.status)) {
     // Bound, this payment would settle the purchase: the provider's own record of it must be the
     // purchase's charge, not merely carry its id in metadata.

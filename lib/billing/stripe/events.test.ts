@@ -32,6 +32,13 @@ describe("Stripe events as billing events", () => {
       });
     }
     expect(billingEventOf(event("payment_intent.succeeded", { ...intent, metadata: {} }))).toMatchObject({ topUpId: null });
+    // An off-session attempt that needs the cardholder: a failure at Stripe, awaiting the cardholder here.
+    const needsAuthentication = {
+      ...intent,
+      status: "requires_payment_method",
+      last_payment_error: { type: "card_error", code: "authentication_required", decline_code: "authentication_required", message: "Authenticate." },
+    };
+    expect(billingEventOf(event("payment_intent.payment_failed", needsAuthentication))).toMatchObject({ kind: "payment_requires_action" });
     // Still processing is no news for a purchase that is processing already.
     expect(billingEventOf(event("payment_intent.processing", intent))).toMatchObject({ kind: "ignored" });
   });

@@ -1,5 +1,6 @@
 import type Stripe from "stripe";
 import type { PaymentEventKind, ReceivedBillingEvent } from "@/lib/billing/provider";
+import { outcomeOfPaymentIntent } from "./map-outcome";
 
 /**
  * The PaymentIntent events that may settle a purchase, and what each says happened. Not
@@ -46,9 +47,12 @@ export function billingEventOf(event: Stripe.Event): ReceivedBillingEvent {
   const paymentKind = PAYMENT_INTENT_EVENTS[event.type];
   if (paymentKind) {
     const intent = event.data.object as Stripe.PaymentIntent;
+    // An off-session attempt that needs the cardholder fails at Stripe (authentication_required),
+    // but for a purchase it means "awaiting the cardholder", as the charge's own answer says.
+    const needsCardholder = paymentKind === "payment_failed" && outcomeOfPaymentIntent(intent).status === "requires_action";
     return {
       ...envelope,
-      kind: paymentKind,
+      kind: needsCardholder ? "payment_requires_action" : paymentKind,
       paymentId: intent.id,
       customerId: idOf(intent.customer),
       topUpId: intent.metadata?.top_up_id || null,
