@@ -104,6 +104,8 @@ test.describe("paid purchases and replays", () => {
     expect(statuses.filter((status) => status === 201)).toHaveLength(1);
     const ids = new Set<string>();
     for (const response of responses) {
+      // Only the request that made the purchase answers without the header; the rest were answered from it.
+      expect(response.headers()["idempotent-replayed"]).toBe(response.status() === 201 ? undefined : "true");
       if (response.status() === 409) {
         const { data } = await expectPurchaseError(response, 409, "purchase_in_progress");
         ids.add(data.top_up.id);
