@@ -7,12 +7,12 @@ test("each test card says what it does, on Payment details and on Buy", async ({
   await signIn(page, account.cards.admin);
   await page.goto("/dashboard/payment-details");
   const declined = page.getByTestId("payment-method").filter({ hasText: "•••• 0002" });
-  await expect(declined.getByRole("heading")).toHaveText("Visa •••• 0002 — test card: Declined (402)");
+  await expect(declined.getByRole("heading")).toHaveText("Visa •••• 0002 — test card: Declined");
   const visa = page.getByTestId("payment-method").filter({ hasText: "•••• 4242" });
   await expect(visa.getByRole("heading")).toHaveText("Visa •••• 4242 — test card: Succeeds");
 
   await page.goto("/dashboard/buy");
-  await expect(page.getByTestId("method-option").filter({ hasText: "•••• 0002" })).toContainText("Declined (402)");
+  await expect(page.getByTestId("method-option").filter({ hasText: "•••• 0002" })).toContainText("Declined");
 
   // The API's label keeps its contract format.
   const listed = await page.request.get("/v3/points/payment-methods", {
