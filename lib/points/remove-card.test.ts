@@ -2,7 +2,9 @@ import { describe, expect, it } from "vitest";
 import { randomString } from "@/lib/ids";
 import { ProviderUnavailableError } from "@/lib/billing/provider";
 import {
+  backends,
   backendsAndProviders,
+  createTestContext,
   patchProvider,
   type ProviderTestContext,
   withProvider,
@@ -14,6 +16,7 @@ import { listUsablePaymentMethods } from "./payment-methods";
 import { purchasePoints } from "./purchase";
 import { removeCard } from "./remove-card";
 import { saveSettings } from "./settings";
+import { testCardBehaviour } from "./test-cards";
 
 /*
  * Removing a saved card, on either provider, however it was saved: the organisation's own cards
@@ -122,5 +125,39 @@ describe.each(backendsAndProviders())("removing a saved card (%s, %s provider)",
       message: expect.stringMatching(/^The billing provider did not answer, so the card was not removed/),
     });
     expect((await org.usable()).map((method) => method.id)).toEqual(org.ids);
+  });
+});
+
+/*
+ * Stripe Checkout saves a card with no word from this service (no metadata): it is the same card as
+ * one the operator saved with --card, labelled, described and removed the same way.
+ */
+describe.each(backends())("a card saved on Stripe's Checkout page (%s)", (backend) => {
+  it("carries the behaviour of the test card behind it, and is removed like any other", async () => {
+    const ctx = await createTestContext(backend, { provider: "stripe" });
+    try {
+      const stripe = ctx.stripe?.client;
+      if (!stripe) throw new Error("no Stripe test server");
+      const org = await createOrganization(ctx, { name: "Checkout Cards", cards: ["authentication_required"], defaultCardIndex: 0 });
+      const customer = org.organization.billingCustomerId;
+      const fromCheckout = await stripe.paymentMethods.attach("pm_card_authenticationRequired", { customer });
+      await stripe.customers.update(customer, { invoice_settings: { default_payment_method: fromCheckout.id } });
+      (ctx.provider as { invalidatePaymentMethods?: (id: string) => void }).invalidatePaymentMethods?.(customer);
+
+      const listed = await listUsablePaymentMethods(ctx, org.organization);
+      expect(listed.map((method) => [method.label, testCardBehaviour(method.kind), method.isDefault])).toEqual([
+        ["Visa •••• 3184", "Asks for authentication; paid once completed", true],
+        ["Visa •••• 3184", "Asks for authentication; paid once completed", false],
+      ]);
+      expect(await removeCard(ctx, org.organization.id, fromCheckout.id)).toEqual({ label: "Visa •••• 3184", wasDefault: true });
+      // Stripe clears the customer's default when its card is detached.
+      const after = await stripe.customers.retrieve(customer);
+      expect("deleted" in after ? null : after.invoice_settings.default_payment_method).toBeNull();
+      expect((await listUsablePaymentMethods(ctx, org.organization)).map((method) => [method.id, method.isDefault])).toEqual([
+        [org.paymentMethods[0]?.id, false],
+      ]);
+    } finally {
+      await ctx.close();
+    }
   });
 });

@@ -17,7 +17,7 @@ import { BUNDLES, CURRENCIES } from "@/lib/points/catalog";
 import { STRIPE_CALL_BUDGET_MS, stripeErrorType } from "./client";
 import { billingEventOf, idOf } from "./events";
 import { failureCode, outcomeOfPaymentIntent } from "./map-outcome";
-import { stripeTestCardKinds, stripeTestCardToken } from "./test-cards";
+import { stripeTestCardKind, stripeTestCardKinds, stripeTestCardToken } from "./test-cards";
 import { malformedEvent, verifyStripeWebhook, WebhookRefusal } from "./webhook";
 
 /** Prices change rarely and a purchase prices before charging: a minute's cache saves a call per purchase. */
@@ -368,6 +368,6 @@ function toProviderMethod(
     expMonth: card.exp_month,
     expYear: card.exp_year,
     isDefault: method.id === defaultId,
-    kind: method.metadata?.kind || undefined,
+    kind: stripeTestCardKind({ brand: card.brand, last4: card.last4, livemode: method.livemode }),
   };
 }
