@@ -58,7 +58,7 @@ test("a test card is saved once, and can be removed; removing the default says t
   await expect(cards).toHaveCount(2);
 
   await cards.filter({ hasText: "•••• 4242" }).getByRole("button", { name: "Remove card" }).click();
-  await expect(page.getByText(/It was the default, so choose a new default/)).toBeVisible();
+  await expect(page.getByText(/It was the default, so the organisation has none now: choose a new default/)).toBeVisible();
   await expect(cards).toHaveCount(1);
   await expect(page.getByText("Default", { exact: true })).toHaveCount(0);
 
