@@ -2,6 +2,7 @@ import Link from "next/link";
 import { Badge, StatusBadge } from "@/components/ui/badge";
 import type { TopUp } from "@/lib/db/schema";
 import { needsAttention } from "@/lib/points/attention";
+import { purchaseCardLabel } from "@/lib/points/history";
 import { formatDateTime, formatMoney, formatPoints } from "@/lib/format";
 
 /**
@@ -37,7 +38,7 @@ export function HistoryTable({
               </span>
               <span className="mt-1 flex items-center justify-between gap-3 text-sm text-slate-600">
                 <span className="tabular-nums">
-                  {formatMoney(topUp.amount, topUp.currency)} · {labels.get(topUp.paymentSourceId) ?? "saved card"}
+                  {formatMoney(topUp.amount, topUp.currency)} · {purchaseCardLabel(topUp, labels) ?? "saved card"}
                 </span>
                 <SourceBadge source={topUp.source} />
               </span>
@@ -97,7 +98,7 @@ export function HistoryTable({
                   {formatMoney(topUp.amount, topUp.currency)}
                 </td>
                 <td className="whitespace-nowrap px-3 py-3 text-slate-700" title={topUp.paymentSourceId}>
-                  {labels.get(topUp.paymentSourceId) ?? <span className="font-mono text-xs">{topUp.paymentSourceId}</span>}
+                  {purchaseCardLabel(topUp, labels) ?? <span className="font-mono text-xs">{topUp.paymentSourceId}</span>}
                 </td>
                 <td className="whitespace-nowrap px-3 py-3">
                   <StatusBadge status={topUp.status} attention={needsAttention(topUp, now)} />

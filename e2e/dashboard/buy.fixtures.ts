@@ -33,6 +33,8 @@ export interface BuyFixtures {
   stuck: BuyFixtureOrganization;
   /** No saved card yet: its first card, added in the dashboard, becomes the default. */
   cardless: { id: string; admin: BuyFixtureUser };
+  /** Buys with its cards, then removes them (remove-card specs): History keeps each card's label. */
+  cardRemover: BuyFixtureOrganization;
 }
 
 const CARDS = ["visa", "declined", "authentication_required", "processing"] as const;
@@ -77,6 +79,7 @@ export async function provisionBuyFixtures(services: Services): Promise<Record<s
     buyer: await provision("e2e Buyer Co"),
     ledger: await provision("e2e Ledger Ltd"),
     stuck: await provision("e2e Stuck Payments"),
+    cardRemover: await provision("e2e Card Remover"),
     cardless: await (async () => {
       const bare = await createOrganization(services, { name: "e2e Cardless", settings: { currency: "USD", apiPurchasesEnabled: true } });
       return { id: bare.organization.id, admin: { email: bare.admin.email, password: bare.admin.password } };

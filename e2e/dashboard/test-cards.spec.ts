@@ -7,12 +7,12 @@ test("each test card says what it does, on Payment details and on Buy", async ({
   await signIn(page, account.cards.admin);
   await page.goto("/dashboard/payment-details");
   const declined = page.getByTestId("payment-method").filter({ hasText: "•••• 0002" });
-  await expect(declined.getByRole("heading")).toHaveText("Visa •••• 0002 — test card: Declined (402)");
+  await expect(declined.getByRole("heading")).toHaveText("Visa •••• 0002 — test card: Declined");
   const visa = page.getByTestId("payment-method").filter({ hasText: "•••• 4242" });
   await expect(visa.getByRole("heading")).toHaveText("Visa •••• 4242 — test card: Succeeds");
 
   await page.goto("/dashboard/buy");
-  await expect(page.getByTestId("method-option").filter({ hasText: "•••• 0002" })).toContainText("Declined (402)");
+  await expect(page.getByTestId("method-option").filter({ hasText: "•••• 0002" })).toContainText("Declined");
 
   // The API's label keeps its contract format.
   const listed = await page.request.get("/v3/points/payment-methods", {
@@ -53,12 +53,12 @@ test("a test card is saved once, and can be removed; removing the default says t
   await expect(cards).toHaveCount(3);
   await expect(page.getByText("Visa •••• 0069")).toHaveCount(1);
 
-  await cards.filter({ hasText: "•••• 4444" }).getByRole("button", { name: "Remove test card" }).click();
-  await expect(page.getByText("The test card was removed: it is no longer listed or charged.")).toBeVisible();
+  await cards.filter({ hasText: "•••• 4444" }).getByRole("button", { name: "Remove card" }).click();
+  await expect(page.getByText("The card was removed: it is no longer offered or charged. Past purchases keep it.")).toBeVisible();
   await expect(cards).toHaveCount(2);
 
-  await cards.filter({ hasText: "•••• 4242" }).getByRole("button", { name: "Remove test card" }).click();
-  await expect(page.getByText(/It was the default, so choose a new default/)).toBeVisible();
+  await cards.filter({ hasText: "•••• 4242" }).getByRole("button", { name: "Remove card" }).click();
+  await expect(page.getByText(/It was the default, so the organisation has none now: choose a new default/)).toBeVisible();
   await expect(cards).toHaveCount(1);
   await expect(page.getByText("Default", { exact: true })).toHaveCount(0);
 

@@ -128,8 +128,6 @@ export interface TestMode {
   completeAuthentication?(paymentId: string, succeed: boolean): Promise<ChargeOutcome>;
   /** Operator switch: listing this customer's cards fails (502) until switched off. */
   setOutage?(customerId: string, on: boolean): Promise<void>;
-  /** Removes a saved card, as Stripe's detach does; false when the customer has no such card. */
-  removeCard?(customerId: string, paymentMethodId: string): Promise<boolean>;
   /** Every saved card, as the operator sees them: answered even while an outage is simulated. */
   listAllPaymentMethods?(customerId: string): Promise<ProviderPaymentMethod[]>;
 }
@@ -201,4 +199,11 @@ export interface BillingProvider {
   createCustomer(input: { organizationId: string; name: string }): Promise<string>;
   addCards(input: ProvisionCardsInput): Promise<ProviderPaymentMethod[]>;
   setDefaultPaymentMethod(customerId: string, paymentMethodId: string | null): Promise<void>;
+  /**
+   * Removes a saved card from the customer (Stripe: detach): never listed or charged again, and no
+   * longer the default, so the customer has none until one is chosen. Payments already made with it
+   * are untouched. False, with nothing changed, when the customer has no such card (another
+   * customer's included); throws when the provider cannot answer.
+   */
+  removePaymentMethod(customerId: string, paymentMethodId: string): Promise<boolean>;
 }

@@ -78,7 +78,6 @@ export class SimulatedBillingProvider implements BillingProvider {
     cardKinds: () => Object.keys(TEST_CARDS),
     completeAuthentication: (paymentId, succeed) => this.completeAuthentication(paymentId, succeed),
     setOutage: (customerId, on) => this.setOutage(customerId, on),
-    removeCard: (customerId, paymentMethodId) => this.detachCard(customerId, paymentMethodId),
     listAllPaymentMethods: (customerId) => this.listPaymentMethods(customerId, { ignoreOutage: true }),
   };
 
@@ -270,11 +269,8 @@ export class SimulatedBillingProvider implements BillingProvider {
       .where(eq(simCustomers.id, customerId));
   }
 
-  /**
-   * Removes a saved card, as Stripe's detach does: it is never listed or charged again, and stops
-   * being the default. False when the customer has no such card.
-   */
-  async detachCard(customerId: string, paymentMethodId: string): Promise<boolean> {
+  /** As Stripe's detach: the card is never listed or charged again, and stops being the default. */
+  async removePaymentMethod(customerId: string, paymentMethodId: string): Promise<boolean> {
     const [detached] = await this.db
       .update(simPaymentMethods)
       .set({ detachedAt: this.clock.now() })

@@ -112,6 +112,11 @@ export const topUps = pgTable(
     /** Minor units, priced by the billing provider before the charge and never re-priced. */
     amount: bigint("amount", { mode: "number" }).notNull(),
     paymentSourceId: text("payment_source_id").notNull(),
+    /**
+     * The card's label when the purchase was made ("Visa •••• 4242"), shown once the provider no
+     * longer knows the card (removed, detached, customer relinked). Null on rows older than it.
+     */
+    paymentMethodLabel: text("payment_method_label"),
     billingCustomerId: text("billing_customer_id").notNull(),
     source: text("source").notNull(),
     status: text("status").notNull(),

@@ -111,6 +111,18 @@ export async function paymentMethodLabels(
   }
 }
 
+/**
+ * The card a purchase was made with, as a person reads it: the label stored with the purchase, so
+ * it survives the provider losing the card; for purchases older than that, the provider's label
+ * now; null when neither is known (the caller shows the ID).
+ */
+export function purchaseCardLabel(
+  topUp: Pick<TopUp, "paymentSourceId" | "paymentMethodLabel">,
+  labels: Map<string, string>,
+): string | null {
+  return topUp.paymentMethodLabel ?? labels.get(topUp.paymentSourceId) ?? null;
+}
+
 export const CSV_COLUMNS: readonly (keyof ReturnType<typeof toTopUpJson>)[] = [
   "id",
   "reference",

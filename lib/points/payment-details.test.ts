@@ -3,7 +3,8 @@ import { backends, createTestContext, patchProvider, type TestContext, withProvi
 import { PointsError } from "./errors";
 import { createOrganization } from "./organizations";
 import { expiresSoon, getPaymentDetails } from "./payment-details";
-import { addTestCard, removeTestCard } from "./test-cards";
+import { removeCard } from "./remove-card";
+import { addTestCard } from "./test-cards";
 import { listUsablePaymentMethods, toPaymentMethodJson } from "./payment-methods";
 
 describe.each(backends())("Payment details on %s", (backend) => {
@@ -63,10 +64,10 @@ describe.each(backends())("Payment details on %s", (backend) => {
     const mine = await createOrganization(ctx, { name: "Cards Removed", cards: ["visa", "mastercard"], defaultCardIndex: 0 });
     const theirs = await createOrganization(ctx, { name: "Cards Kept", cards: ["visa"], defaultCardIndex: 0 });
     const [visa, mastercard] = mine.paymentMethods;
-    expect(await removeTestCard(ctx, mine.organization.id, visa?.id ?? "")).toEqual({ wasDefault: true });
+    expect(await removeCard(ctx, mine.organization.id, visa?.id ?? "")).toEqual({ label: "Visa •••• 4242", wasDefault: true });
     const left = await listUsablePaymentMethods(ctx, mine.organization);
     expect(left.map((method) => [method.id, method.isDefault])).toEqual([[mastercard?.id, false]]);
-    const foreign = await removeTestCard(ctx, mine.organization.id, theirs.paymentMethods[0]?.id ?? "").catch((error: unknown) => error);
+    const foreign = await removeCard(ctx, mine.organization.id, theirs.paymentMethods[0]?.id ?? "").catch((error: unknown) => error);
     expect(foreign).toMatchObject({ code: "not_found" });
     expect(await listUsablePaymentMethods(ctx, theirs.organization)).toHaveLength(1);
     // Removed, the kind can be saved again.
@@ -79,8 +80,15 @@ describe.each(backends())("Payment details on %s", (backend) => {
     if (!(unknown instanceof PointsError)) throw new Error("An unknown test card was accepted.");
     expect(unknown.details.fields).toHaveProperty("kind");
 
-    // Like Stripe: test cards to provision, none an admin adds or removes here.
-    const stripe = withProvider(ctx, patchProvider(ctx.provider, { name: "stripe", testMode: { cardKinds: () => ["visa"] } }));
+    // Like Stripe: test cards to provision, but an admin adds cards on the provider's own page.
+    const stripe = withProvider(
+      ctx,
+      patchProvider(ctx.provider, {
+        name: "stripe",
+        testMode: { cardKinds: () => ["visa"] },
+        startCardSetup: async () => ({ url: "https://checkout.example/setup" }),
+      }),
+    );
     const refused = await addTestCard(stripe, created.organization.id, "visa").catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(PointsError);
     expect(await listUsablePaymentMethods(ctx, created.organization)).toEqual([]);

@@ -6,33 +6,32 @@ import { isExpired, type PaymentMethod, paymentMethodLabel } from "./payment-met
 import type { Services } from "./services";
 
 /**
- * What each simulated test card does when charged: offered by the Add test card form, and shown in
- * the dashboard beside a saved card's label. The API's `label` stays "Visa •••• 0002" (CONTRACT §2).
+ * What each test card does when charged, in words for an admin: offered by the Add test card form,
+ * and shown beside a saved test card's label whichever way it was saved, on either provider. The
+ * API's `label` stays "Visa •••• 0002" (docs/contract.md §2).
  */
 export const TEST_CARD_BEHAVIOUR: Record<TestCardKind, string> = {
   visa: "Succeeds",
   mastercard: "Succeeds",
-  declined: "Declined (402)",
-  insufficient_funds: "Insufficient funds (402)",
-  authentication_required: "Needs authentication (402 until completed)",
-  processing: "Unresolved at first (409), paid when retried",
-  expired: "Expired: never listed, refused (422)",
+  declined: "Declined",
+  insufficient_funds: "Declined for insufficient funds",
+  authentication_required: "Asks for authentication; paid once completed",
+  processing: "Unresolved at first; paid when retried",
+  expired: "Expired: never offered or charged",
 };
 
-/** What a saved card does when charged, when it is a simulated test card; undefined for a real card. */
+/** What a saved card does when charged, when it is a test card; undefined for a real card. */
 export function testCardBehaviour(kind: string | undefined): string | undefined {
   return kind && isTestCardKind(kind) ? TEST_CARD_BEHAVIOUR[kind] : undefined;
 }
 
-export type CardManagingTestMode = TestMode & Required<Pick<TestMode, "removeCard">>;
-
 /**
- * The test mode that lets an admin add and remove test cards here (one that can remove a card as
- * well as add it), or null when cards are saved elsewhere (Stripe: its Checkout page).
+ * The test mode that lets an admin add test cards here, or null when cards are saved on the
+ * provider's own page (Stripe: its Checkout page). Removing a card is for any card, on any provider
+ * (lib/points/remove-card.ts).
  */
-export function dashboardTestCards(provider: BillingProvider): CardManagingTestMode | null {
-  const testMode = provider.testMode;
-  return testMode?.removeCard ? (testMode as CardManagingTestMode) : null;
+export function dashboardTestCards(provider: BillingProvider): TestMode | null {
+  return provider.testMode && !provider.startCardSetup ? provider.testMode : null;
 }
 
 /** The test cards an admin can add with the simulated provider, with what each one does when charged. */
@@ -73,31 +72,4 @@ export async function addTestCard(
   if (!added) throw new Error("The provider did not add the test card.");
   // An expired test card is saved like any other, but never listed by the API or charged.
   return { ...added, label: paymentMethodLabel(added), usable: !isExpired(added, services.clock.now()) };
-}
-
-/**
- * Removes a simulated test card (as Stripe's detach would a real one): never listed or charged
- * again. If it was the default, the organisation has no default until an admin chooses one.
- * Purchases already made with it keep resolving through their stored payments.
- */
-export async function removeTestCard(
-  services: Services,
-  organizationId: string,
-  paymentMethodId: string,
-): Promise<{ wasDefault: boolean }> {
-  const testMode = dashboardTestCards(services.provider);
-  if (!testMode) {
-    throw new PointsError("forbidden", "Test cards exist only with the simulated billing provider.");
-  }
-  const organization = await requireOrganization(services.db, organizationId);
-  const saved = await listProvisionedPaymentMethods(services, organization);
-  const card = saved.find((method) => method.id === paymentMethodId);
-  // Another organisation's card is "not found", exactly like an unknown one.
-  if (!card || !(await testMode.removeCard(organization.billingCustomerId, paymentMethodId))) {
-    throw new PointsError(
-      "not_found",
-      "This card is no longer saved in this organisation (it may have been removed already). Reload the page to see the saved cards.",
-    );
-  }
-  return { wasDefault: card.isDefault };
 }

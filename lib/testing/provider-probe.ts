@@ -113,7 +113,7 @@ export function simulatedProbe(db: Db, provider: SimulatedBillingProvider, log: 
       if (updated.length !== 1) throw new Error(`No card ${paymentMethodId} for ${customerId}`);
     },
     detachCard: async (customerId, paymentMethodId) => {
-      if (!(await provider.detachCard(customerId, paymentMethodId))) throw new Error(`No card ${paymentMethodId} for ${customerId}`);
+      if (!(await provider.removePaymentMethod(customerId, paymentMethodId))) throw new Error(`No card ${paymentMethodId} for ${customerId}`);
     },
     reset: () => {},
   };

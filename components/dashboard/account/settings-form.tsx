@@ -55,7 +55,7 @@ export function SettingsForm({ saved, methods, canEdit, action }: {
             <span className="block text-sm font-medium text-slate-900">API Point purchases</span>
             <span className="mt-1 block text-sm text-slate-600">
               Let your API keys buy Points with <code className="font-mono text-xs">POST /v3/points/top-ups</code>.
-              When off, the API answers <code className="font-mono text-xs">403 api_purchases_disabled</code>.
+              When off, the API refuses purchases with <code className="font-mono text-xs">api_purchases_disabled</code>.
             </span>
           </span>
           <input

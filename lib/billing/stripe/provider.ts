@@ -17,7 +17,7 @@ import { BUNDLES, CURRENCIES } from "@/lib/points/catalog";
 import { STRIPE_CALL_BUDGET_MS, stripeErrorType } from "./client";
 import { billingEventOf, idOf } from "./events";
 import { failureCode, outcomeOfPaymentIntent } from "./map-outcome";
-import { stripeTestCardKinds, stripeTestCardToken } from "./test-cards";
+import { stripeTestCardKind, stripeTestCardKinds, stripeTestCardToken } from "./test-cards";
 import { malformedEvent, verifyStripeWebhook, WebhookRefusal } from "./webhook";
 
 /** Prices change rarely and a purchase prices before charging: a minute's cache saves a call per purchase. */
@@ -43,7 +43,7 @@ export class StripeBillingProvider implements BillingProvider {
   readonly name = "stripe" as const;
   readonly callBudgetMs = STRIPE_CALL_BUDGET_MS;
   readonly idempotencyKeyTtlMs = STRIPE_IDEMPOTENCY_KEY_TTL_MS;
-  /** Test cards only: the cardholder authenticates, and cards are removed, on Stripe's side. */
+  /** Test cards only: the cardholder authenticates on Stripe's side. */
   readonly testMode: TestMode = {
     cardKinds: () => stripeTestCardKinds(this.testServer),
     cardKindRefusal: (kind) => {
@@ -298,6 +298,26 @@ export class StripeBillingProvider implements BillingProvider {
     });
     this.invalidatePaymentMethods(customerId);
   }
+
+  /**
+   * Detaches the card after checking it is this customer's: Stripe would detach any customer's.
+   * Stripe itself clears invoice_settings.default_payment_method when it names the detached card
+   * (the fake does the same), and listPaymentMethods would show no default for it either way.
+   */
+  async removePaymentMethod(customerId: string, paymentMethodId: string): Promise<boolean> {
+    try {
+      const method = await this.stripe.paymentMethods.retrieve(paymentMethodId);
+      if (idOf(method.customer) !== customerId) return false;
+      await this.stripe.paymentMethods.detach(paymentMethodId);
+      return true;
+    } catch (error) {
+      // An unknown ID (resource_missing) is no card of this customer's; anything else is an outage.
+      if (stripeErrorType(error) === "StripeInvalidRequestError" && (error as { statusCode?: number }).statusCode === 404) return false;
+      throw new ProviderUnavailableError("Stripe did not remove the card.", { cause: error });
+    } finally {
+      this.invalidatePaymentMethods(customerId);
+    }
+  }
 }
 
 /**
@@ -348,6 +368,6 @@ function toProviderMethod(
     expMonth: card.exp_month,
     expYear: card.exp_year,
     isDefault: method.id === defaultId,
-    kind: method.metadata?.kind || undefined,
+    kind: stripeTestCardKind({ brand: card.brand, last4: card.last4, livemode: method.livemode }),
   };
 }

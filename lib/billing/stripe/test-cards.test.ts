@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { stripeTestCardToken } from "./test-cards";
+import { TEST_CARD_TOKENS } from "@/lib/testing/fake-stripe/cards";
+import { stripeTestCardKind, stripeTestCardKinds, stripeTestCardToken } from "./test-cards";
 
 describe("test cards with Stripe (docs/contract.md §6)", () => {
   it.each([
@@ -22,5 +23,21 @@ describe("test cards with Stripe (docs/contract.md §6)", () => {
   it("offers them on a Stripe-compatible test server, under names Stripe never uses", () => {
     expect(stripeTestCardToken("processing", true)).toEqual({ token: "pm_card_fake_processing" });
     expect(stripeTestCardToken("expired", true)).toEqual({ token: "pm_card_fake_expired" });
+  });
+});
+
+describe("the test card behind a saved card", () => {
+  it("names each kind's card from its brand and last four, as the token attaches it", () => {
+    for (const kind of stripeTestCardKinds(true)) {
+      const answer = stripeTestCardToken(kind, true);
+      const card = "token" in answer ? TEST_CARD_TOKENS[answer.token] : undefined;
+      if (!card) throw new Error(`No test card behind ${kind}`);
+      expect(stripeTestCardKind({ brand: card.brand, last4: card.number.slice(-4), livemode: false })).toBe(kind);
+    }
+  });
+
+  it("names none for a live card, or a card no kind uses", () => {
+    expect(stripeTestCardKind({ brand: "visa", last4: "4242", livemode: true })).toBeUndefined();
+    expect(stripeTestCardKind({ brand: "amex", last4: "0005", livemode: false })).toBeUndefined();
   });
 });

@@ -34,3 +34,22 @@ export function stripeTestCardToken(kind: string, testServer: boolean): { token:
     ? { refused: `Stripe's test cards cannot make a saved "${kind}" card; with Stripe use one of: ${offered}.` }
     : { refused: `Unknown test card "${kind}"; with Stripe use one of: ${offered}.` };
 }
+
+/**
+ * The test card behind a saved card, by brand and last four digits, as each kind's token above
+ * attaches it. It names a test-mode card whichever way it was saved (`--card`, or typed on the
+ * Checkout page), so it behaves and is labelled alike; a live card has none.
+ */
+const TEST_CARD_KIND_BY_NUMBER: Record<string, string> = {
+  "visa 4242": "visa",
+  "mastercard 4444": "mastercard",
+  "visa 0341": "declined",
+  "visa 3184": "authentication_required",
+  "visa 1881": "processing",
+  "visa 9995": "insufficient_funds",
+  "visa 0069": "expired",
+};
+
+export function stripeTestCardKind(card: { brand: string; last4: string; livemode: boolean }): string | undefined {
+  return card.livemode ? undefined : TEST_CARD_KIND_BY_NUMBER[`${card.brand} ${card.last4}`];
+}

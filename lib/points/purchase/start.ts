@@ -33,13 +33,13 @@ export type Priced = { table: Awaited<ReturnType<typeof getPriceTable>> } | { er
 export async function startPurchase(
   services: Services,
   input: PurchaseInput,
-  terms: { currency: Currency; paymentMethodId: string },
+  terms: PurchaseTerms,
   priced: Priced,
   lease: { now: Date; leaseMs: number; lockToken: string },
   options: PurchaseOptions,
 ): Promise<Started> {
   const { organization, request, source } = input;
-  const { currency, paymentMethodId } = terms;
+  const { currency, paymentMethodId, paymentMethodLabel } = terms;
   const { now, leaseMs, lockToken } = lease;
   return services.db.transaction(async (tx) => {
     // The organisation's row lock serialises the decisions of one organisation's purchases:
@@ -95,6 +95,7 @@ export async function startPurchase(
         currency,
         amount,
         paymentSourceId: paymentMethodId,
+        paymentMethodLabel,
         billingCustomerId: org.billingCustomerId,
         source,
         status: "pending",
@@ -113,6 +114,14 @@ export async function startPurchase(
   });
 }
 
+/** The resolved currency and payment method; the card's label is stored with a new purchase. */
+export interface PurchaseTerms {
+  currency: Currency;
+  paymentMethodId: string;
+  /** Null when the method was not listed (a stored purchase's retry): no row is made then. */
+  paymentMethodLabel: string | null;
+}
+
 /**
  * Steps 5 and 6: the currency and payment method this request means. A retry whose reference is
  * stored and whose explicit fields match is answered from the stored purchase even when the
@@ -123,7 +132,7 @@ export async function resolvePurchaseTerms(
   services: Services,
   organization: Organization,
   request: TopUpRequest,
-): Promise<{ currency: Currency; paymentMethodId: string }> {
+): Promise<PurchaseTerms> {
   const [stored] = await services.db
     .select()
     .from(topUps)
@@ -135,20 +144,24 @@ export async function resolvePurchaseTerms(
     (request.paymentSourceId === undefined || request.paymentSourceId === stored.paymentSourceId);
   if (stored && explicitMatch) {
     const currency = request.currency ?? (organization.currency as Currency | null) ?? (stored.currency as Currency);
-    if (request.paymentSourceId !== undefined) return { currency, paymentMethodId: request.paymentSourceId };
+    if (request.paymentSourceId !== undefined) {
+      return { currency, paymentMethodId: request.paymentSourceId, paymentMethodLabel: null };
+    }
     try {
       const methods = await listUsablePaymentMethods(services, organization);
-      return { currency, paymentMethodId: resolvePaymentMethod(methods, undefined).id };
+      const method = resolvePaymentMethod(methods, undefined);
+      return { currency, paymentMethodId: method.id, paymentMethodLabel: method.label };
     } catch (error) {
       if (error instanceof PointsError && UNLISTABLE.has(error.code)) {
-        return { currency, paymentMethodId: stored.paymentSourceId };
+        return { currency, paymentMethodId: stored.paymentSourceId, paymentMethodLabel: null };
       }
       throw error;
     }
   }
   const currency = resolveCurrency(organization, request.currency);
   const methods = await listUsablePaymentMethods(services, organization);
-  return { currency, paymentMethodId: resolvePaymentMethod(methods, request.paymentSourceId).id };
+  const method = resolvePaymentMethod(methods, request.paymentSourceId);
+  return { currency, paymentMethodId: method.id, paymentMethodLabel: method.label };
 }
 
 /** Why a default method cannot be named now; for a stored purchase its own method stands. */

@@ -23,7 +23,7 @@ export default async function LimitsPage() {
       <div className="grid gap-4 md:grid-cols-2">
         <LimitCard
           title="Largest single purchase"
-          rule="A purchase of a larger bundle is refused (409 limit_exceeded)."
+          rule="A purchase of a larger bundle is refused; the API answers limit_exceeded."
           testId="limit-max-per-top-up"
         >
           {usage.maxPointsPerTopUp === null ? (
@@ -37,7 +37,7 @@ export default async function LimitsPage() {
 
         <LimitCard
           title="Maximum balance"
-          rule="Balance plus purchases still being processed may not pass it (409 limit_exceeded)."
+          rule="Balance plus purchases still being processed may not pass it; the API answers limit_exceeded."
           testId="limit-max-balance"
         >
           {usage.balance.limit === null ? (
@@ -52,7 +52,7 @@ export default async function LimitsPage() {
 
         <LimitCard
           title="Purchase frequency"
-          rule="Every purchase counts, failed ones too; over the limit the API answers 429 with Retry-After."
+          rule="Every purchase counts, failed ones too; over the limit the API answers frequency_limit_reached and says when to try again."
           testId="limit-frequency"
         >
           {frequency === null ? (
@@ -69,7 +69,7 @@ export default async function LimitsPage() {
 
         <LimitCard
           title="Daily Points"
-          rule="Points bought or awaiting payment in the last 24 hours, rolling; failed purchases do not count. Over it: 429 with Retry-After."
+          rule="Points bought or awaiting payment in the last 24 hours, rolling; failed purchases do not count. Over it, the API answers daily_limit_reached and says when to try again."
           testId="limit-daily"
         >
           {usage.daily.limit === null ? (

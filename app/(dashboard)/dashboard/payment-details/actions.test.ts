@@ -1,10 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import type { BillingProvider } from "@/lib/billing/provider";
 import { createOrganization } from "@/lib/points/organizations";
 import { addUser } from "@/lib/points/users";
 import { listProvisionedPaymentMethods } from "@/lib/points/organizations";
 import type { Services } from "@/lib/points/services";
-import { backends, createTestContext, type TestContext, withProvider } from "@/lib/testing/harness";
+import { backendsAndProviders, createTestContext, patchProvider, type ProviderTestContext, withProvider } from "@/lib/testing/harness";
 
 /*
  * The server action as the browser calls it, with whatever it is sent: only what Next provides
@@ -29,7 +28,7 @@ vi.mock("next/navigation", () => ({
   },
 }));
 
-const { removeTestCardAction } = await import("./actions");
+const { removeCardAction } = await import("./actions");
 
 function form(paymentMethodId: string): FormData {
   const data = new FormData();
@@ -37,11 +36,11 @@ function form(paymentMethodId: string): FormData {
   return data;
 }
 
-describe.each(backends())("Remove test card (the action) on %s", (backend) => {
-  let ctx: TestContext;
+describe.each(backendsAndProviders())("Remove card (the action) on %s with %s", (backend, provider) => {
+  let ctx: ProviderTestContext;
   const logged = vi.spyOn(console, "error");
   beforeAll(async () => {
-    ctx = await createTestContext(backend);
+    ctx = await createTestContext(backend, { provider });
   });
   afterAll(async () => {
     await ctx?.close();
@@ -64,7 +63,7 @@ describe.each(backends())("Remove test card (the action) on %s", (backend) => {
   async function act(services: Services, userId: string | null, paymentMethodId: string) {
     app.services = services;
     app.userId = userId;
-    return removeTestCardAction(null, form(paymentMethodId));
+    return removeCardAction(null, form(paymentMethodId));
   }
 
   it("removes the card and sends the admin back to the page; the same card again is a message, not a crash", async () => {
@@ -104,11 +103,22 @@ describe.each(backends())("Remove test card (the action) on %s", (backend) => {
     expect(logged).not.toHaveBeenCalled();
   });
 
-  it("refuses with Stripe as the provider (cards are removed at Stripe), in words", async () => {
+  it("says so in words when the provider does not answer, and removes nothing", async () => {
     const org = await organisationWithCards();
-    const stripe = withProvider(ctx, { name: "stripe" } as unknown as BillingProvider);
-    const answer = await act(stripe, org.admin.userId, org.paymentMethods[0]?.id ?? "");
-    expect(answer).toEqual({ ok: false, error: "Test cards exist only with the simulated billing provider." });
-    expect(logged).not.toHaveBeenCalled();
+    const before = await savedIds(org.organization);
+    const down = withProvider(
+      ctx,
+      patchProvider(ctx.provider, {
+        removePaymentMethod: async () => {
+          throw new Error("connect ECONNREFUSED (injected)");
+        },
+      }),
+    );
+    const answer = await act(down, org.admin.userId, org.paymentMethods[1]?.id ?? "");
+    expect(answer).toEqual({ ok: false, error: expect.stringMatching(/^The billing provider did not answer, so the card was not removed/) });
+    expect(await savedIds(org.organization)).toEqual(before);
+    expect(app.redirectedTo).toBeNull();
+    expect(logged).toHaveBeenCalledTimes(1);
+    logged.mockClear();
   });
 });

@@ -5,7 +5,8 @@ import { z } from "zod";
 import type { ActionState } from "@/lib/dashboard/action-state";
 import { adminAction, redirectTo } from "@/lib/dashboard/admin-action";
 import { startAddingCard } from "@/lib/points/card-setup";
-import { addTestCard, removeTestCard } from "@/lib/points/test-cards";
+import { removeCard } from "@/lib/points/remove-card";
+import { addTestCard } from "@/lib/points/test-cards";
 
 export type AddTestCardState = ActionState<{ label: string; usable: boolean }>;
 
@@ -27,18 +28,18 @@ export const addCardWithCheckoutAction = adminAction(
   { origin: true },
 );
 
-export type RemoveTestCardState = ActionState;
+export type RemoveCardState = ActionState;
 
 // Anything that is not one of this organisation's cards is "not found", a malformed ID included.
-const removeTestCardForm = z.object({ payment_method_id: z.string().catch("") });
+const removeCardForm = z.object({ payment_method_id: z.string().catch("") });
 
 /**
- * Payment details → Remove test card (the simulated provider only), then the page says so. A
- * refusal (removed already in another tab, not this organisation's, not an admin, not the
- * simulated provider) comes back to the form as a message, never as an error page.
+ * Payment details → Remove card (any saved card, on either provider), then the page says so. A
+ * refusal (removed already in another tab, not this organisation's, not an admin, the provider not
+ * answering) comes back to the form as a message, never as an error page.
  */
-export const removeTestCardAction = adminAction(removeTestCardForm, async ({ payment_method_id }, { user, runtime }) => {
-  const { wasDefault } = await removeTestCard(runtime, user.organizationId, payment_method_id);
+export const removeCardAction = adminAction(removeCardForm, async ({ payment_method_id }, { user, runtime }) => {
+  const { wasDefault } = await removeCard(runtime, user.organizationId, payment_method_id);
   revalidatePath("/dashboard", "layout");
   return redirectTo(`/dashboard/payment-details?removed=${wasDefault ? "default" : "1"}`);
 });

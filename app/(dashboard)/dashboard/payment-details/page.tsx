@@ -5,7 +5,7 @@ import { AddCardCheckoutForm } from "@/components/dashboard/account/add-card-che
 import { AddTestCardForm } from "@/components/dashboard/account/add-test-card-form";
 import { PaymentMethodCard } from "@/components/dashboard/account/payment-method-card";
 import { ReadOnlyNotice } from "@/components/dashboard/account/read-only-notice";
-import { RemoveTestCardForm } from "@/components/dashboard/account/remove-test-card-form";
+import { RemoveCardForm } from "@/components/dashboard/account/remove-card-form";
 import { Alert } from "@/components/ui/alert";
 import { buttonClasses } from "@/components/ui/button";
 import { Card, PageHeader } from "@/components/ui/card";
@@ -14,7 +14,7 @@ import { deploymentUrl } from "@/lib/dashboard/deployment-url";
 import { getPaymentDetails } from "@/lib/points/payment-details";
 import { TEST_CARD_CHOICES, testCardBehaviour } from "@/lib/points/test-cards";
 import { getRuntime } from "@/lib/server/runtime";
-import { addCardWithCheckoutAction, addTestCardAction, removeTestCardAction } from "./actions";
+import { addCardWithCheckoutAction, addTestCardAction, removeCardAction } from "./actions";
 import { curlExample } from "./curl-example";
 
 export const metadata: Metadata = { title: "Payment details · Points" };
@@ -41,10 +41,12 @@ export default async function PaymentDetailsPage({
       />
       <div className="space-y-6">
         {added === "1" && <Alert tone="success">Your card was saved and can be used at once.</Alert>}
-        {removed === "1" && <Alert tone="success">The test card was removed: it is no longer listed or charged.</Alert>}
+        {removed === "1" && (
+          <Alert tone="success">The card was removed: it is no longer offered or charged. Past purchases keep it.</Alert>
+        )}
         {removed === "default" && (
           <Alert tone="success">
-            The test card was removed. It was the default, so choose a new default in{" "}
+            The card was removed. It was the default, so the organisation has none now: choose a new default in{" "}
             <Link href="/dashboard/settings" className="font-medium underline">
               Settings
             </Link>
@@ -90,8 +92,8 @@ export default async function PaymentDetailsPage({
                 behaviour={testCardBehaviour(method.kind)}
                 curl={showIds ? curlExample({ baseUrl, paymentSourceId: method.id, currency: details.currency }) : undefined}
                 remove={
-                  canEdit && method.kind ? (
-                    <RemoveTestCardForm paymentMethodId={method.id} action={removeTestCardAction} />
+                  canEdit ? (
+                    <RemoveCardForm paymentMethodId={method.id} label={method.label} action={removeCardAction} />
                   ) : undefined
                 }
               />
@@ -100,12 +102,14 @@ export default async function PaymentDetailsPage({
         )}
 
         {details.status === "ok" && details.unusable.length > 0 && (
-          <Card title="Not usable for purchases" description="Expired cards stay saved but are never listed by the API or charged.">
+          <Card title="Not usable for purchases" description="Expired cards stay saved until removed, but are never listed by the API or charged.">
             <ul className="divide-y divide-slate-100 text-sm">
               {details.unusable.map((method) => (
-                <li key={method.id} className="flex items-center justify-between gap-3 py-2">
-                  <span className="text-slate-700">{method.label}</span>
-                  <span className="text-xs font-medium text-rose-700">Expired</span>
+                <li key={method.id} className="flex flex-wrap items-center justify-between gap-3 py-2">
+                  <span className="text-slate-700">
+                    {method.label} <span className="text-xs font-medium text-rose-700">Expired</span>
+                  </span>
+                  {canEdit && <RemoveCardForm paymentMethodId={method.id} label={method.label} action={removeCardAction} />}
                 </li>
               ))}
             </ul>

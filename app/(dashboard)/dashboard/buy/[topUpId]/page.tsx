@@ -11,7 +11,7 @@ import { Card, PageHeader } from "@/components/ui/card";
 import { dashboardContext } from "@/lib/dashboard/context";
 import { formatDateTime, formatMoney, formatPoints } from "@/lib/format";
 import { needsAttention } from "@/lib/points/attention";
-import { getTopUp, paymentMethodLabels } from "@/lib/points/history";
+import { getTopUp, paymentMethodLabels, purchaseCardLabel } from "@/lib/points/history";
 import { getPointsBalance } from "@/lib/points/ledger";
 import { buyPoints, completeAuthentication, startProviderAuthentication } from "../actions";
 
@@ -40,7 +40,7 @@ export default async function PurchasePage({
   ]);
   const isAdmin = user.role === "admin";
   const unresolved = topUp.status === "pending" || topUp.status === "processing";
-  const cardLabel = labels.get(topUp.paymentSourceId) ?? topUp.paymentSourceId;
+  const cardLabel = purchaseCardLabel(topUp, labels) ?? topUp.paymentSourceId;
   const retryQuery = new URLSearchParams({ currency: topUp.currency, points: String(topUp.points) });
 
   return (

@@ -4,29 +4,31 @@ import { useActionState } from "react";
 import { SubmitButton } from "@/components/ui/submit-button";
 import type { ActionState } from "@/lib/dashboard/action-state";
 
-type RemoveTestCardState = ActionState;
+type RemoveCardState = ActionState;
 
 /**
- * Remove test card: success leaves the page (the action redirects, and the page says so); a
- * refusal (removed already in another tab, say) is said here, beside the button.
+ * Remove card: success leaves the page (the action redirects, and the page says so); a refusal
+ * (removed already in another tab, say) is said here, beside the button, with the card's label.
  */
-export function RemoveTestCardForm({
+export function RemoveCardForm({
   paymentMethodId,
+  label,
   action,
 }: {
   paymentMethodId: string;
-  action: (state: RemoveTestCardState, data: FormData) => Promise<RemoveTestCardState>;
+  label: string;
+  action: (state: RemoveCardState, data: FormData) => Promise<RemoveCardState>;
 }) {
   const [state, formAction] = useActionState(action, null);
   return (
     <form action={formAction} className="flex flex-col items-start gap-1 sm:items-end">
       <input type="hidden" name="payment_method_id" value={paymentMethodId} />
       <SubmitButton variant="ghost" pendingLabel="Removing…">
-        Remove test card
+        Remove card
       </SubmitButton>
       {state && !state.ok && (
         <p role="alert" className="text-xs font-medium text-rose-700">
-          {state.error}
+          {label}: {state.error}
         </p>
       )}
     </form>

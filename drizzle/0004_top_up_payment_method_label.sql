@@ -1,0 +1,1 @@
+ALTER TABLE "top_ups" ADD COLUMN "payment_method_label" text;
