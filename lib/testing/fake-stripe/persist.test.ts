@@ -89,6 +89,20 @@ describe("a state directory", () => {
     expect(second.control.paymentIntents({ customer: customer.id })).toHaveLength(1);
   });
 
+  it("has each answered change on disk before the answer, a payment settled by a read included", async () => {
+    const dir = stateDir();
+    const fake = await start({ stateDir: dir });
+    const stripe = client(fake);
+    const customer = await stripe.customers.create({ name: "Acme" });
+    const card = await stripe.paymentMethods.attach("pm_card_fake_processing", { customer: customer.id });
+    const intent = await stripe.paymentIntents.create({ amount: 500, currency: "usd", customer: customer.id, payment_method: card.id, off_session: true, confirm: true });
+    expect(intent.status).toBe("processing");
+    expect((await stripe.paymentIntents.retrieve(intent.id)).status).toBe("succeeded");
+    // A second server reads the directory while the first still runs, as after a crash.
+    const copy = await start({ stateDir: dir });
+    expect(copy.control.paymentIntents().map((kept) => kept.status)).toEqual(["succeeded"]);
+  });
+
   it("writes whole files only: no temporary file is left beside the state", async () => {
     const dir = stateDir();
     const fake = await start({ stateDir: dir });

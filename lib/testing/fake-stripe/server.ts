@@ -118,6 +118,9 @@ export async function startFakeStripe(given: FakeStripeOptions = {}): Promise<Fa
   };
 }
 
+/** The one read that can change state: a processing payment on a `settlesWhenAsked` card settles when retrieved. */
+const SETTLES_WHEN_READ = /^\/v1\/payment_intents\/[^/]+$/;
+
 /** `POST /v1/payment_intents 200 idempotency-key=…`: what a request asked and what it was answered. */
 function requestLine(request: http.IncomingMessage, response: http.ServerResponse): string {
   const path = new URL(request.url ?? "/", "http://fake.stripe").pathname;
@@ -182,7 +185,7 @@ async function handle(
   const entry: RequestLogEntry = { method, path: url.pathname, idempotencyKey, replayed: false, status: 0, fault: fault?.kind ?? null };
   parts.requests.push(entry);
   const reply = await call(parts, ctx, key, entry, fault);
-  await state?.save();
+  if (method !== "GET" || SETTLES_WHEN_READ.test(url.pathname)) await state?.save();
   entry.status = reply === "drop" ? -1 : reply.status;
   if (reply === "drop") request.socket.destroy();
   else send(reply.status, reply.body, reply.headers);
