@@ -51,6 +51,8 @@ export default defineConfig({
     ...(stripe
       ? [
           { name: "stripe-dashboard", testMatch: "**/e2e/stripe/**/*.spec.ts", use: browser },
+          // `npm run stripe:fake` as a person runs it, beside its own `next start` (ports E2E_PORT+60…69).
+          { name: "stripe-fake", testMatch: "**/e2e/stripe-fake/**/*.spec.ts" },
           // Last: reads the test server's log of every webhook delivery the whole run made.
           { name: "stripe-deliveries", testMatch: "**/e2e/stripe-deliveries/**/*.spec.ts", dependencies: ["api", "stripe-dashboard"] },
         ]

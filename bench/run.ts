@@ -2,7 +2,7 @@
  * `npm run bench`: the production build against a bare node:http + postgres.js handler doing the
  * same minimal work, on one fresh Postgres database, with the same organisations and keys.
  *
- *   npm run bench -- [--duration 10] [--warmup 3] [--concurrency 32] [--orgs 8] [--rounds 5]
+ *   npm run bench -- [--duration 10] [--warmup 3] [--concurrency 32] [--orgs 8] [--rounds 5] [--port 3200]
  *                    [--only purchase,list,floor] [--no-floor] [--rebuild] [--cpu-prof]
  *
  * Each scenario gets --warmup seconds once (discarded) and --duration seconds measured, cut into
@@ -16,7 +16,8 @@
  *
  * Env: BENCH_DATABASE_URL, else TEST_DATABASE_URL, else postgres://postgres@127.0.0.1:5432/test
  * (an admin URL: the bench creates and drops its own database there); BENCH_DURATION,
- * BENCH_WARMUP, BENCH_CONCURRENCY, BENCH_ORGS, BENCH_ROUNDS as defaults for the flags.
+ * BENCH_WARMUP, BENCH_CONCURRENCY, BENCH_ORGS, BENCH_ROUNDS, BENCH_PORT (the app's; the bare server
+ * takes the next one; 3200 by default) as defaults for the flags.
  *
  * Exits non-zero only when a response was not 2xx or an invariant broke; a missed throughput
  * target is reported, not fatal, because it depends on the machine.
@@ -71,7 +72,7 @@ function parseConfig(argv: string[]): Config {
     if (value === undefined) throw new Error(`--${name} needs a value`);
     flags.set(name, value);
   }
-  const known = new Set(["duration", "warmup", "concurrency", "orgs", "rounds", "only", "rebuild", "no-floor", "cpu-prof"]);
+  const known = new Set(["duration", "warmup", "concurrency", "orgs", "rounds", "only", "rebuild", "no-floor", "cpu-prof", "port"]);
   for (const name of flags.keys()) if (!known.has(name)) throw new Error(`Unknown flag --${name}`);
   const number = (flag: string, envName: string, fallback: number, min: number): number => {
     const raw = flags.get(flag) ?? process.env[envName];
@@ -90,8 +91,8 @@ function parseConfig(argv: string[]): Config {
     rebuild: flags.has("rebuild"),
     only: parseOnly(flags.get("only"), flags.has("no-floor")),
     cpuProf: flags.has("cpu-prof"),
-    appPort: 3200,
-    barePort: 3201,
+    appPort: Math.floor(number("port", "BENCH_PORT", 3200, 1)),
+    barePort: Math.floor(number("port", "BENCH_PORT", 3200, 1)) + 1,
   };
 }
 

@@ -1,38 +1,14 @@
-import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { expect, type FixtureOrganization, test } from "../fixtures";
+import { runBlock, shellBlockAfter } from "../readme";
 
 /*
  * The README's API examples, run as a reader would paste them (bash, curl), against this run's
  * server. Each block runs twice, the second time in a later second, so a reference that is not
  * fresh per run would answer 200 (a replay) or 409 where the README promises 201.
  */
-
-const README = fs.readFileSync(path.join(process.cwd(), "README.md"), "utf8");
-
-/** The shell block that follows the first line starting with `intro`. */
-function shellBlockAfter(intro: string): string {
-  const start = README.indexOf(`\n${intro}`);
-  expect(start, `README has a paragraph starting "${intro}"`).toBeGreaterThan(-1);
-  const match = /```sh\n([\s\S]*?)```/.exec(README.slice(start));
-  if (!match?.[1]) throw new Error(`No shell block after "${intro}".`);
-  return match[1];
-}
-
-/** Runs a README block in bash with the server's URL, and returns the HTTP statuses it printed. */
-function runBlock(block: string, baseUrl: string, variables: Record<string, string>): number[] {
-  const script = `exec 2>&1\n${block.replace(/^URL=.*$/m, `URL=${baseUrl}`)}`;
-  const output = execFileSync("bash", ["-c", script], {
-    encoding: "utf8",
-    env: { ...process.env, ...variables },
-    cwd: variables.WORKDIR ?? process.cwd(),
-  });
-  const statuses = [...output.matchAll(/^HTTP\/[\d.]+ (\d{3})/gm)].map((match) => Number(match[1]));
-  if (statuses.length === 0) throw new Error(`The block printed no HTTP status:\n${script}\n---\n${output}`);
-  return statuses;
-}
 
 /** A `.data/demo.json` as the dev server writes it, for an organisation of this run. */
 function demoDir(organization: FixtureOrganization): string {

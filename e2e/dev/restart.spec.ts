@@ -9,7 +9,8 @@ import { expect, type Page, test } from "@playwright/test";
  * once and stay loaded, with no reload loop; and the console says each thing once.
  */
 
-const PORT = 3207;
+/** Beside this run's E2E_PORT (offset 7, which no other spec uses), so two checkouts can run at once. */
+const PORT = Number(process.env.E2E_PORT ?? 3100) + 7;
 const ROOT = process.cwd();
 
 /** What `npm run dev` runs (package.json), so the test sees what a person sees. */

@@ -12,6 +12,8 @@ import type { Clock } from "./store";
 export interface WebhookEndpoint {
   url?: string;
   secret?: string;
+  /** Told of every delivery attempt once the endpoint answered (or could not be reached). */
+  onDelivery?: (entry: DeliveryLogEntry) => void;
 }
 
 export interface DeliveryLogEntry {
@@ -32,6 +34,7 @@ export class Events {
   private inflight = new Set<Promise<unknown>>();
   private url: string | null;
   private secret: string;
+  private readonly onDelivery: WebhookEndpoint["onDelivery"];
 
   constructor(
     private readonly clock: Clock,
@@ -39,6 +42,7 @@ export class Events {
   ) {
     this.url = endpoint.url ?? null;
     this.secret = endpoint.secret ?? "whsec_fake";
+    this.onDelivery = endpoint.onDelivery;
   }
 
   /** Records an event of `type` about a snapshot of `object`, and delivers it (or holds it). */
@@ -63,6 +67,11 @@ export class Events {
 
   all(): Stripe.Event[] {
     return [...this.list];
+  }
+
+  /** Puts back the events a state file kept (GET /v1/events answers them again). */
+  restore(events: Stripe.Event[]): void {
+    this.list = [...events];
   }
 
   find(id: string): Stripe.Event | undefined {
@@ -129,7 +138,9 @@ export class Events {
     } catch {
       status = -1;
     }
-    this.log.push({ eventId: event.id, type: event.type, status, answer });
+    const entry = { eventId: event.id, type: event.type, status, answer };
+    this.log.push(entry);
+    this.onDelivery?.(entry);
     return status;
   }
 }

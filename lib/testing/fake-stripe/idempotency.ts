@@ -9,7 +9,7 @@ import type { Clock } from "./store";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-interface StoredKey {
+export interface StoredKey {
   endpoint: string;
   params: string;
   createdAt: number;
@@ -64,6 +64,15 @@ export class IdempotencyKeys {
 
   clear(): void {
     this.keys.clear();
+  }
+
+  /** The keys that have an answer (one still in progress is not worth keeping: its request died with the server). */
+  answered(): [string, StoredKey][] {
+    return [...this.keys].filter(([, stored]) => stored.answer !== undefined);
+  }
+
+  restore(entries: [string, StoredKey][]): void {
+    this.keys = new Map(entries);
   }
 }
 

@@ -1,12 +1,15 @@
+import { randomBytes } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Answer, Ctx, Reply } from "./answers";
 import { createControl, type FakeStripeControl, type FakeStripeParts, type RequestLogEntry, testApi } from "./control";
 import { type Fault, Faults, faultAfter, faultBefore } from "./faults";
 import { parseForm } from "./form";
+import { type DeliveryLogEntry, newWebhookSecret } from "./events";
 import { IdempotencyKeys } from "./idempotency";
 import { stripeId } from "./objects";
-import { servePage } from "./pages";
+import { serveFavicon, servePage } from "./pages";
+import { readState, restoreState, StateFile } from "./persist";
 import { route } from "./routes";
 import { Store } from "./store";
 
@@ -24,7 +27,8 @@ export type { FaultKind, FaultSpec } from "./faults";
  * HTTP under /_test (never a Stripe path). Hosted pages live under /_pages.
  *
  * This file is the HTTP side: the API key, faults and idempotency around each call, then the
- * route table (routes.ts), whose handlers in resources/ work on the store (store.ts).
+ * route table (routes.ts), whose handlers in resources/ work on the store (store.ts). With a state
+ * directory the store is kept on disk (persist.ts) and each change is written before it is answered.
  */
 
 export interface FakeStripeOptions {
@@ -34,23 +38,52 @@ export interface FakeStripeOptions {
   apiKey?: string;
   webhookUrl?: string;
   webhookSecret?: string;
+  /**
+   * Keeps the state in this directory and starts from what it holds, its keys included (they win
+   * over `apiKey` and `webhookSecret`, which are used, or generated, only for a new directory).
+   * Without it, everything is in memory and gone when the server stops.
+   */
+  stateDir?: string;
+  /** Told one line per request (method, path, status, idempotency key) and per webhook delivery. */
+  log?: (line: string) => void;
 }
 
 export interface FakeStripe {
   url: string;
   host: string;
   port: number;
+  /** The only key accepted, or undefined when any sk_test_ key is. */
+  apiKey: string | undefined;
+  /** The secret webhooks are signed with, when one was given or kept. */
+  webhookSecret: string | undefined;
+  /** Whether the state came from the state directory rather than starting empty. */
+  restored: boolean;
   control: FakeStripeControl;
   close(): Promise<void>;
 }
 
 /** Starts the server on 127.0.0.1 (an ephemeral port unless one is given). */
-export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<FakeStripe> {
-  const store = new Store({ url: options.webhookUrl, secret: options.webhookSecret });
+export async function startFakeStripe(given: FakeStripeOptions = {}): Promise<FakeStripe> {
+  const saved = given.stateDir ? readState(given.stateDir) : null;
+  const options: FakeStripeOptions = given.stateDir
+    ? {
+        ...given,
+        apiKey: saved?.secretKey ?? given.apiKey ?? `sk_test_${randomBytes(12).toString("hex")}`,
+        webhookSecret: saved?.webhookSecret ?? given.webhookSecret ?? newWebhookSecret(),
+      }
+    : given;
+  const onDelivery = options.log && deliveryLine(options.log);
+  const store = new Store({ url: options.webhookUrl, secret: options.webhookSecret, onDelivery });
   const parts: FakeStripeParts = { store, keys: new IdempotencyKeys(store.clock), faults: new Faults(), requests: [] };
+  if (saved) restoreState(saved, store, parts.keys);
+  const state =
+    options.stateDir && options.apiKey && options.webhookSecret
+      ? StateFile.of(options.stateDir, store, parts.keys, { secretKey: options.apiKey, webhookSecret: options.webhookSecret })
+      : null;
   const control = createControl(parts);
   const server = http.createServer((request, response) => {
-    handle(parts, control, options, request, response).catch((error: unknown) => {
+    if (options.log) response.on("close", () => options.log?.(requestLine(request, response)));
+    handle(parts, control, options, request, response, state).catch((error: unknown) => {
       if (!response.headersSent) {
         response.writeHead(500, { "Content-Type": "application/json" });
         response.end(JSON.stringify({ error: { type: "api_error", message: String(error) } }));
@@ -58,21 +91,47 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
     });
   });
   const host = options.host ?? "127.0.0.1";
-  await new Promise<void>((resolve) => server.listen(options.port ?? 0, host, resolve));
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, host, resolve);
+  });
   const { port } = server.address() as AddressInfo;
   store.baseUrl = `http://${host}:${port}`;
+  // A new directory gets its keys at once, so a restart before the first request keeps them too.
+  await state?.save();
   return {
     url: store.baseUrl,
     host,
     port,
+    apiKey: options.apiKey,
+    webhookSecret: options.webhookSecret,
+    restored: saved !== null,
     control,
-    close: () =>
-      new Promise<void>((resolve) => {
+    close: async () => {
+      await new Promise<void>((resolve) => {
         control.releaseHeld();
         server.closeAllConnections();
         server.close(() => resolve());
-      }),
+      });
+      await state?.save();
+    },
   };
+}
+
+/** The one read that can change state: a processing payment on a `settlesWhenAsked` card settles when retrieved. */
+const SETTLES_WHEN_READ = /^\/v1\/payment_intents\/[^/]+$/;
+
+/** `POST /v1/payment_intents 200 idempotency-key=…`: what a request asked and what it was answered. */
+function requestLine(request: http.IncomingMessage, response: http.ServerResponse): string {
+  const path = new URL(request.url ?? "/", "http://fake.stripe").pathname;
+  const status = response.writableFinished ? String(response.statusCode) : "dropped";
+  const key = request.method === "POST" ? headerOf(request, "idempotency-key") : undefined;
+  const replayed = response.getHeader("Idempotent-Replayed") === "true" ? " (replayed)" : "";
+  return `${request.method ?? "GET"} ${path} ${status}${key ? ` idempotency-key=${key}` : ""}${replayed}`;
+}
+
+function deliveryLine(log: (line: string) => void): (entry: DeliveryLogEntry) => void {
+  return (entry) => log(`webhook ${entry.type} ${entry.eventId} -> ${entry.status === -1 ? "unreachable" : entry.status}`);
 }
 
 async function handle(
@@ -81,19 +140,29 @@ async function handle(
   options: FakeStripeOptions,
   request: http.IncomingMessage,
   response: http.ServerResponse,
+  state: StateFile | null,
 ): Promise<void> {
   const url = new URL(request.url ?? "/", "http://fake.stripe");
   const method = request.method ?? "GET";
   const body = await readBody(request);
   const requestId = stripeId("req");
   const send = (status: number, payload: unknown, headers: Record<string, string> = {}) => {
-    response.writeHead(status, { "Content-Type": "application/json", "Request-Id": requestId, ...headers });
+    // setHeader (not writeHead's object) keeps them readable for the request's log line.
+    for (const [name, value] of Object.entries({ "Content-Type": "application/json", "Request-Id": requestId, ...headers })) {
+      response.setHeader(name, value);
+    }
+    response.writeHead(status);
     response.end(JSON.stringify(payload));
   };
 
-  if (url.pathname.startsWith("/_pages/")) return servePage(parts.store, method, url, body, response);
+  if (url.pathname === "/favicon.ico") return serveFavicon(response);
+  if (url.pathname.startsWith("/_pages/")) {
+    servePage(parts.store, method, url, body, response);
+    return state?.save();
+  }
   if (url.pathname.startsWith("/_test/")) {
     const answer = await testApi(control, method, url.pathname, body ? (JSON.parse(body) as Record<string, unknown>) : {});
+    if (method !== "GET") await state?.save();
     return send(answer.status, answer.body);
   }
 
@@ -116,6 +185,7 @@ async function handle(
   const entry: RequestLogEntry = { method, path: url.pathname, idempotencyKey, replayed: false, status: 0, fault: fault?.kind ?? null };
   parts.requests.push(entry);
   const reply = await call(parts, ctx, key, entry, fault);
+  if (method !== "GET" || SETTLES_WHEN_READ.test(url.pathname)) await state?.save();
   entry.status = reply === "drop" ? -1 : reply.status;
   if (reply === "drop") request.socket.destroy();
   else send(reply.status, reply.body, reply.headers);

@@ -22,6 +22,10 @@ export class Clock {
   advance(ms: number): void {
     this.offsetMs += ms;
   }
+  /** How far the tests moved the clock, for the state file. */
+  offset(): number {
+    return this.offsetMs;
+  }
   reset(): void {
     this.offsetMs = 0;
   }
