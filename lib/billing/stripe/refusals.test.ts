@@ -102,7 +102,7 @@ describe("the test server answers a deleted or unknown customer as Stripe does",
       headers: { Authorization: "Bearer sk_test_answers", "Content-Type": "application/x-www-form-urlencoded" },
       body,
     });
-    return { status: response.status, requestId: response.headers.get("request-id"), body: (await response.json()) as Record<string, any> };
+    return { status: response.status, requestId: response.headers.get("request-id"), body: (await response.json()) as { id?: string; customer?: unknown; error?: unknown } };
   };
 
   it("DELETE detaches its cards; then GET is a deleted stub and every other call 404 No such customer", async () => {
