@@ -8,13 +8,16 @@ import { errorResponse } from "@/lib/http/api";
 import { randomString } from "@/lib/ids";
 import { backendsAndProviders, expectPointsError, patchProvider, type ProviderTestContext, withProvider } from "@/lib/testing/harness";
 import { serviceSuite } from "@/lib/testing/invariants";
-import { forgetBillingProblems } from "./billing-problems";
+import { billingProblemNotice, forgetBillingProblems } from "./billing-problems";
 import { currentBillingProblem } from "./billing-status";
+import { startAddingCard } from "./card-setup";
 import { createOrganization, getOrganization, updateOrganization } from "./organizations";
+import { getPaymentDetails } from "./payment-details";
 import { listUsablePaymentMethods } from "./payment-methods";
 import { getPriceTable } from "./prices";
 import { purchasePoints } from "./purchase";
 import type { Services } from "./services";
+import { getSettings } from "./settings";
 
 /*
  * A provider that refuses for a lasting reason (it lost the organisation's customer, or refuses the
@@ -68,6 +71,20 @@ describe.each(backendsAndProviders())("lasting billing refusals on %s with the %
     expect(body.error.message).not.toContain(gone);
     expect(await ctx.db.select().from(topUps).where(eq(topUps.organizationId, org.id))).toEqual([]);
     expect(await currentBillingProblem(ctx, { id: org.id, billingCustomerId: gone })).toBe("billing_customer_missing");
+  });
+
+  it("the dashboard's pages learn the problem (Payment details, Settings, Add a card), not an outage", async () => {
+    const org = await organization();
+    await loseCustomer(org.id);
+    expect(await getPaymentDetails(ctx, org.id)).toMatchObject({ status: "refused", problem: "billing_customer_missing" });
+    expect(await getSettings(ctx, org.id)).toMatchObject({ paymentMethods: null, billingProblem: "billing_customer_missing" });
+    if (ctx.provider.startCardSetup) {
+      const error = await expectPointsError(() => startAddingCard(ctx, org.id, "http://127.0.0.1"));
+      expect(error.code).toBe("billing_customer_missing");
+    }
+    const notice = billingProblemNotice("billing_customer_missing", ctx.provider, org.id);
+    expect(notice.body).toContain(`npm run points -- org update ${org.id} --stripe-customer cus_…, or --new-stripe-customer`);
+    expect(notice.body).toContain("no longer knows this organisation's customer account");
   });
 
   it("a paid purchase still replays (200) after its customer is lost", async () => {
