@@ -59,8 +59,8 @@ export async function checkBillingCredentials(runtime: Pick<Runtime, "provider">
       return;
     }
     console.error(
-      `billing: ${providerDisplayName(provider)} could not be reached to check the API key within ${timeoutMs / 1000} s; ` +
-        "listing cards and buying answer 502 payment_methods_unavailable until it answers.",
+      `billing: ${providerDisplayName(provider)} did not answer the check of the API key (no answer within ${timeoutMs / 1000} s, or an error); ` +
+        "listing cards and buying answer 502 payment_methods_unavailable until it does.",
     );
   }
 }
