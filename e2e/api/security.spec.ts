@@ -90,6 +90,9 @@ test.describe("starting in production", () => {
     try {
       await server.ready();
       expect(server.output()).toContain(`billing:  stripe, API ${target.url} (a Stripe-compatible test server)`);
+      // The startup check of the key met only 500s: said once, as no answer rather than a refused key.
+      await expect.poll(() => server.output(), { timeout: 15_000 }).toContain("billing: Stripe did not answer the check of the API key");
+      expect(server.output()).not.toContain("refused the API key");
     } finally {
       await server.stop();
       await target.close();

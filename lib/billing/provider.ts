@@ -51,6 +51,47 @@ export class ProviderUnavailableError extends Error {
   }
 }
 
+const providerRefusedBrand = brandOf("ProviderRefusedError");
+
+/**
+ * Why the provider refuses this service rather than failing for a moment: retrying will not help,
+ * only the service's operator can (docs/contract.md §4 step 6).
+ * - `customer_missing`: it no longer knows the organisation's customer (deleted, or another
+ *   account's or mode's keys);
+ * - `credentials_refused`: it refuses the service's own API key.
+ */
+export type ProviderRefusal = "customer_missing" | "credentials_refused";
+
+/**
+ * The provider refused the call for a reason that lasts until an operator mends it. Carries what
+ * the operator's log needs (the provider's request id and error code), never the key.
+ */
+export class ProviderRefusedError extends Error {
+  readonly [providerRefusedBrand] = true;
+  static [Symbol.hasInstance](value: unknown): boolean {
+    return hasBrand(providerRefusedBrand)(value);
+  }
+  readonly reason: ProviderRefusal;
+  /** The customer the provider does not know (customer_missing only). */
+  readonly customerId: string | null;
+  /** The provider's own error code (resource_missing, authentication_error…), for the log. */
+  readonly providerCode: string | null;
+  /** The provider's id of the refused request (Stripe's req_…), for the log. */
+  readonly providerRequestId: string | null;
+
+  constructor(
+    reason: ProviderRefusal,
+    details: { customerId?: string | null; providerCode?: string | null; providerRequestId?: string | null } = {},
+  ) {
+    super(reason === "customer_missing" ? `The billing provider has no customer ${details.customerId ?? ""}.` : "The billing provider refused the API key.");
+    this.name = "ProviderRefusedError";
+    this.reason = reason;
+    this.customerId = details.customerId ?? null;
+    this.providerCode = details.providerCode ?? null;
+    this.providerRequestId = details.providerRequestId ?? null;
+  }
+}
+
 /** How to find the payment made for a purchase when its id was never learned (findPayment). */
 export interface FindPaymentRequest {
   /** The purchase's id, as sent in the charge's metadata.top_up_id. */
@@ -149,8 +190,20 @@ export interface BillingProvider {
   readonly idempotencyKeyTtlMs: number;
   /** Test cards and, for the simulated provider, the cardholder's and the bank's parts; absent in production. */
   readonly testMode?: TestMode;
+  /**
+   * Throws ProviderUnavailableError when it cannot answer now, ProviderRefusedError when it refuses
+   * for a lasting reason (an unknown customer, a refused key).
+   */
   listPaymentMethods(customerId: string): Promise<ProviderPaymentMethod[]>;
+  /** Throws as listPaymentMethods does (a refused key is ProviderRefusedError). */
   getPrices(): Promise<PriceTable>;
+  /** True when the provider knows this customer (and it is not deleted); throws when it cannot tell. */
+  customerExists(customerId: string): Promise<boolean>;
+  /**
+   * One cheap call that says whether the provider accepts the service's credentials, for the
+   * startup banner: throws ProviderRefusedError or ProviderUnavailableError. Absent when there are none.
+   */
+  checkCredentials?(timeoutMs: number): Promise<void>;
   /** Sends (or re-sends, under the same key) the charge. Throws only when the outcome is unknown. */
   charge(request: ChargeRequest): Promise<ChargeOutcome>;
   /** Asks about an existing payment; never charges. Throws only when the outcome is unknown. */
@@ -196,7 +249,8 @@ export interface BillingProvider {
    * or after a database transaction, never inside one: a customer left behind by a later failure is
    * harmless, with either provider.
    */
-  createCustomer(input: { organizationId: string; name: string }): Promise<string>;
+  /** `replacing`: the customer this one replaces (org update --new-stripe-customer), so it is a new one. */
+  createCustomer(input: { organizationId: string; name: string; replacing?: string }): Promise<string>;
   addCards(input: ProvisionCardsInput): Promise<ProviderPaymentMethod[]>;
   setDefaultPaymentMethod(customerId: string, paymentMethodId: string | null): Promise<void>;
   /**

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { simPaymentMethods } from "@/lib/db/schema";
 import { backends, createTestContext, type TestContext } from "@/lib/testing/harness";
 import type { ChargeRequest } from "./provider";
-import { ProviderUnavailableError } from "./provider";
+import { ProviderRefusedError, ProviderUnavailableError } from "./provider";
 import { SIMULATED_PRICES, type TestCardKind } from "./simulated";
 
 describe.each(backends())("SimulatedBillingProvider on %s", (backend) => {
@@ -201,8 +201,12 @@ describe.each(backends())("SimulatedBillingProvider on %s", (backend) => {
       expect(await ctx.provider.listPaymentMethods(up.customerId)).toHaveLength(1);
     });
 
-    it("an unknown customer cannot be listed", async () => {
-      await expect(ctx.provider.listPaymentMethods("cus_sim_unknown")).rejects.toBeInstanceOf(ProviderUnavailableError);
+    it("an unknown customer is refused for good, not as an outage, and is not said to exist", async () => {
+      const error = await ctx.provider.listPaymentMethods("cus_sim_unknown").catch((thrown: unknown) => thrown);
+      expect(error).toBeInstanceOf(ProviderRefusedError);
+      expect(error).toMatchObject({ reason: "customer_missing", customerId: "cus_sim_unknown" });
+      expect(await ctx.provider.customerExists("cus_sim_unknown")).toBe(false);
+      expect(await ctx.provider.customerExists((await customerWith([])).customerId)).toBe(true);
     });
   });
 

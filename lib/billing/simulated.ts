@@ -15,7 +15,7 @@ import type {
   ProvisionCardsInput,
   TestMode,
 } from "./provider";
-import { ProviderUnavailableError } from "./provider";
+import { ProviderRefusedError, ProviderUnavailableError } from "./provider";
 
 /**
  * The test cards of docs/contract.md §6, after Stripe's: what each one does when charged.
@@ -102,7 +102,7 @@ export class SimulatedBillingProvider implements BillingProvider {
       .where(eq(simCustomers.id, customerId))
       .orderBy(asc(simPaymentMethods.createdAt), asc(simPaymentMethods.id));
     const customer = rows[0]?.customer;
-    if (!customer) throw new ProviderUnavailableError(`No such customer: ${customerId}`);
+    if (!customer) throw new ProviderRefusedError("customer_missing", { customerId, providerCode: "resource_missing" });
     if (customer.outage && !options.ignoreOutage) {
       throw new ProviderUnavailableError("Simulated outage: payment methods cannot be listed.");
     }
@@ -126,6 +126,11 @@ export class SimulatedBillingProvider implements BillingProvider {
 
   async getPrices(): Promise<PriceTable> {
     return SIMULATED_PRICES;
+  }
+
+  async customerExists(customerId: string): Promise<boolean> {
+    const [row] = await this.db.select({ id: simCustomers.id }).from(simCustomers).where(eq(simCustomers.id, customerId));
+    return row !== undefined;
   }
 
   async charge(request: ChargeRequest): Promise<ChargeOutcome> {

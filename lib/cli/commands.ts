@@ -32,7 +32,14 @@ export type PointsCommand =
       /** --stripe-customer: link this existing Stripe customer instead of creating one. */
       stripeCustomer?: string;
     }
-  | { kind: "org-update"; organizationId: string; options: OrgOptions; json: boolean }
+  | {
+      kind: "org-update";
+      organizationId: string;
+      options: OrgOptions;
+      json: boolean;
+      /** --stripe-customer cus_… links that customer; --new-stripe-customer makes a new one. */
+      billingCustomer?: { link: string } | { create: true };
+    }
   | { kind: "key-create"; organizationId: string; json: boolean }
   | { kind: "key-revoke"; keyId: string; json: boolean }
   | { kind: "user-add"; organizationId: string; email: string; role: string; json: boolean }
@@ -108,10 +115,7 @@ function parseOrgCreate(args: string[]): PointsCommand {
       throw new UsageError(`Unknown --card "${card}": use one of ${Object.keys(TEST_CARDS).join(", ")}.`);
     }
   }
-  const stripeCustomer = flagValue(parsed, "stripe-customer");
-  if (stripeCustomer !== undefined && !/^cus_[A-Za-z0-9]+$/.test(stripeCustomer)) {
-    throw new UsageError(`--stripe-customer must be a Stripe customer ID (cus_…), not "${stripeCustomer}".`);
-  }
+  const stripeCustomer = stripeCustomerFlag(parsed);
   return {
     kind: "org-create",
     name,
@@ -122,13 +126,37 @@ function parseOrgCreate(args: string[]): PointsCommand {
   };
 }
 
+function stripeCustomerFlag(parsed: ParsedArgs): string | undefined {
+  const stripeCustomer = flagValue(parsed, "stripe-customer");
+  if (stripeCustomer !== undefined && !/^cus_[A-Za-z0-9_]+$/.test(stripeCustomer)) {
+    throw new UsageError(`--stripe-customer must be a Stripe customer ID (cus_…), not "${stripeCustomer}".`);
+  }
+  return stripeCustomer;
+}
+
 function parseOrgUpdate(args: string[]): PointsCommand {
-  const parsed = parseArgs(args, [...orgFlags, cardFlag], "org update");
+  const parsed = parseArgs(
+    args,
+    [...orgFlags, cardFlag, { name: "stripe-customer", kind: "value" }, { name: "new-stripe-customer", kind: "switch" }],
+    "org update",
+  );
   if (parsed.values.has("card")) {
     throw new UsageError("--card works only with \"org create\": an existing organisation's cards cannot be added here.");
   }
   const [organizationId = ""] = expectPositionals(parsed, ["ORG_ID"], "org update");
-  return { kind: "org-update", organizationId, options: parseOrgOptions(parsed), json: parsed.switches.has("json") };
+  const link = stripeCustomerFlag(parsed);
+  const create = parsed.switches.has("new-stripe-customer");
+  if (link !== undefined && create) {
+    throw new UsageError("Use either --stripe-customer cus_… (an existing customer) or --new-stripe-customer, not both.");
+  }
+  const billingCustomer = link !== undefined ? { link } : create ? { create: true as const } : undefined;
+  return {
+    kind: "org-update",
+    organizationId,
+    options: parseOrgOptions(parsed),
+    json: parsed.switches.has("json"),
+    ...(billingCustomer ? { billingCustomer } : {}),
+  };
 }
 
 function parseOrgOptions(parsed: ParsedArgs): OrgOptions {

@@ -84,6 +84,7 @@ const FLAG_SENTENCES: Record<string, (problem: string) => string> = {
   cards: (problem) => `--card ${problem}`,
   defaultCardIndex: (problem) => `--default-card ${problem}`,
   simulateOutage: (problem) => `--simulate-outage ${problem}`,
+  billingCustomerId: (problem) => `--stripe-customer ${problem}`,
   role: (problem) => `--role ${problem}`,
 };
 

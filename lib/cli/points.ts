@@ -153,7 +153,10 @@ async function orgUpdate(
   runtime: Runtime,
   io: CliIo,
 ): Promise<void> {
-  const updated = await updateOrganization(runtime, command.organizationId, command.options);
+  const updated = await updateOrganization(runtime, command.organizationId, {
+    ...command.options,
+    billingCustomer: command.billingCustomer,
+  });
   if (command.json) {
     printJson(io, {
       organization_id: updated.organization.id,
@@ -164,6 +167,7 @@ async function orgUpdate(
   io.stdout(
     [
       `Updated organisation ${updated.organization.id} (${updated.organization.name}).`,
+      ...(command.billingCustomer ? [`  billing customer: ${updated.organization.billingCustomerId}`] : []),
       ...paymentMethodLines(updated.paymentMethods),
       ...settingsLines(updated.organization, command.options.simulateOutage),
       "",

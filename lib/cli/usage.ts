@@ -24,7 +24,7 @@ export const USAGE = `Usage: npm run points -- <command>
 
 Commands:
   org create --name NAME [options] [--stripe-customer cus_…] [--json]
-  org update ORG_ID [options] [--json]
+  org update ORG_ID [options] [--stripe-customer cus_… | --new-stripe-customer] [--json]
     --currency USD|GBP|EUR|none         saved default currency
     --api-purchases enabled|disabled    (create: disabled)
     --available yes|no                  eligible for API top-ups (create: yes)
@@ -36,6 +36,8 @@ ${cardKindLines()}
     --frequency-limit COUNT/SECONDS | none
     --daily-points-limit N | none
     --simulate-outage on|off            the simulated provider cannot list payment methods (502)
+    --stripe-customer cus_…             update: relink to this existing customer (no other organisation's)
+    --new-stripe-customer               update: relink to a new customer made at the provider
   key create ORG_ID [--json]            prints the new key once
   key revoke KEY_ID [--json]
   user add ORG_ID --email E --role admin|member [--json]   a generated password, printed once

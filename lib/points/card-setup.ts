@@ -1,3 +1,4 @@
+import { billingProblemOf } from "./billing-problems";
 import { PointsError } from "./errors";
 import { getOrganization, requireOrganization } from "./organizations";
 import { makeFirstCardDefault } from "./payment-methods";
@@ -14,6 +15,8 @@ export async function startAddingCard(services: Services, organizationId: string
   const { url } = await start(organization.billingCustomerId, {
     successUrl: `${origin}/dashboard/payment-details/added?session_id={CHECKOUT_SESSION_ID}`,
     cancelUrl: `${origin}/dashboard/payment-details`,
+  }).catch((error: unknown) => {
+    throw billingProblemOf(services.provider, error, organization.id) ?? error;
   });
   return url;
 }

@@ -1,6 +1,7 @@
 import { and, desc, eq, getTableColumns, type SQL, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
 import { type Organization, type TopUp, topUps } from "@/lib/db/schema";
+import { billingProblemOf } from "./billing-problems";
 import { PointsError } from "./errors";
 import { listProvisionedPaymentMethods } from "./organizations";
 import type { Services } from "./services";
@@ -100,12 +101,14 @@ export function parseHistoryFilters(params: Record<string, string | string[] | u
  */
 export async function paymentMethodLabels(
   services: Services,
-  organization: Pick<Organization, "billingCustomerId">,
+  organization: Pick<Organization, "billingCustomerId"> & { id?: string },
 ): Promise<Map<string, string>> {
   try {
     const methods = await listProvisionedPaymentMethods(services, organization);
     return new Map(methods.map((method) => [method.id, method.label]));
   } catch (error) {
+    // A lasting refusal is logged once per cause, not once per page view.
+    if (billingProblemOf(services.provider, error, organization.id)) return new Map();
     console.warn("Payment method labels unavailable:", error instanceof Error ? error.message : error);
     return new Map();
   }

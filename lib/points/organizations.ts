@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { and, eq, ne } from "drizzle-orm";
 import type { BillingProvider, ProviderPaymentMethod } from "@/lib/billing/provider";
 import { generatePassword } from "@/lib/auth/password";
 import type { Db } from "@/lib/db/client";
@@ -115,11 +115,12 @@ export async function createOrganization(
  * on, the first one's cards. Checked before any provider call, so a refused link changes nothing
  * there either; the unique index on organizations.billing_customer_id settles a race.
  */
-async function assertCustomerUnlinked(db: Db, billingCustomerId: string): Promise<void> {
+async function assertCustomerUnlinked(db: Db, billingCustomerId: string, exceptOrganizationId?: string): Promise<void> {
+  const sameCustomer = eq(organizations.billingCustomerId, billingCustomerId);
   const [linked] = await db
     .select({ id: organizations.id })
     .from(organizations)
-    .where(eq(organizations.billingCustomerId, billingCustomerId))
+    .where(exceptOrganizationId ? and(sameCustomer, ne(organizations.id, exceptOrganizationId)) : sameCustomer)
     .limit(1);
   if (linked) throw customerAlreadyLinked(billingCustomerId);
 }
@@ -136,6 +137,11 @@ export interface UpdateOrganizationInput {
   settings?: OrganizationSettings;
   defaultCardIndex?: number;
   simulateOutage?: boolean;
+  /**
+   * Relinks the billing customer: an existing one the provider knows and no other organisation
+   * has (`link`), or a new one made at the provider (`create`), for a customer the provider lost.
+   */
+  billingCustomer?: { link: string } | { create: true };
 }
 
 export async function updateOrganization(
@@ -146,24 +152,55 @@ export async function updateOrganization(
   const organization = await getOrganization(services.db, organizationId);
   if (!organization) throw new ProvisioningError(`No organisation ${organizationId}.`);
   const setOutage = input.simulateOutage === undefined ? null : outageSwitch(services.provider, input.simulateOutage);
-  const methods = input.defaultCardIndex !== undefined ? await allPaymentMethods(services, organization) : [];
+  const customerId = input.billingCustomer ? await relinkedCustomer(services, organization, input.billingCustomer) : organization.billingCustomerId;
+  const methods = input.defaultCardIndex !== undefined ? await allPaymentMethods(services, { billingCustomerId: customerId }) : [];
   assertCardIndex(input.defaultCardIndex, methods.length);
 
   const updated = await services.db.transaction(async (tx) => {
     const columns = settingsColumns(input.settings ?? {});
     const [row] = await tx
       .update(organizations)
-      .set({ ...columns, updatedAt: services.clock.now() })
+      .set({ ...columns, billingCustomerId: customerId, updatedAt: services.clock.now() })
       .where(eq(organizations.id, organizationId))
-      .returning();
+      .returning()
+      .catch((error: unknown) => {
+        if (isUniqueViolation(error, "organizations_billing_customer_idx")) throw customerAlreadyLinked(customerId);
+        throw error;
+      });
     return row ?? organization;
   });
   // After the transaction, whichever the provider is: a provider call never runs inside one.
   if (input.defaultCardIndex !== undefined) {
-    await services.provider.setDefaultPaymentMethod(organization.billingCustomerId, methods[input.defaultCardIndex]?.id ?? null);
+    await services.provider.setDefaultPaymentMethod(customerId, methods[input.defaultCardIndex]?.id ?? null);
   }
-  if (setOutage) await setOutage(organization.billingCustomerId);
+  if (setOutage) await setOutage(customerId);
   return { organization: updated, paymentMethods: await listProvisionedPaymentMethods(services, updated) };
+}
+
+/**
+ * The customer an organisation is to be relinked to, checked before anything is written: one no
+ * other organisation has (as `org create` checks) and the provider knows, or a new one. A new
+ * customer's idempotency key names the one it replaces, so it is not the organisation's first
+ * customer again (Stripe would answer that one, deleted, for a day).
+ */
+async function relinkedCustomer(
+  services: Services,
+  organization: Organization,
+  target: NonNullable<UpdateOrganizationInput["billingCustomer"]>,
+): Promise<string> {
+  if ("create" in target) {
+    return services.provider.createCustomer({
+      organizationId: organization.id,
+      name: organization.name,
+      replacing: organization.billingCustomerId,
+    });
+  }
+  await assertCustomerUnlinked(services.db, target.link, organization.id);
+  if (!(await services.provider.customerExists(target.link))) {
+    const problem = `names a customer the billing provider does not know (${target.link}); check the ID, or make a new one with --new-stripe-customer.`;
+    throw new ProvisioningError(`The billing customer ${problem}`, { fields: { billingCustomerId: problem } });
+  }
+  return target.link;
 }
 
 /** Every saved card, expired ones included, as the operator sees them. */

@@ -1,3 +1,4 @@
+import { type BillingProblemCode, isBillingProblem } from "./billing-problems";
 import { isCurrency, type Currency } from "./catalog";
 import { PointsError } from "./errors";
 import { listProvisionedPaymentMethods, requireOrganization } from "./organizations";
@@ -32,6 +33,8 @@ export type PaymentDetails = {
       savedKinds: string[];
     }
   | { status: "unavailable"; message: string }
+  /** The provider refuses this organisation until an operator acts (BillingProblemNotice says how). */
+  | { status: "refused"; problem: BillingProblemCode }
 );
 
 /** How cards are added here, by what the provider can do, never by its name. */
@@ -62,6 +65,7 @@ export async function getPaymentDetails(services: Services, organizationId: stri
   try {
     usable = await listUsablePaymentMethods(services, organization);
   } catch (error) {
+    if (isBillingProblem(error)) return { ...base, status: "refused", problem: error.code };
     if (error instanceof PointsError && error.code === "payment_methods_unavailable") {
       return { ...base, status: "unavailable", message: error.message };
     }

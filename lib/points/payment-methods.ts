@@ -1,6 +1,7 @@
 import { withDeadline } from "@/lib/billing/deadline";
 import { type ProviderPaymentMethod, ProviderUnavailableError } from "@/lib/billing/provider";
 import type { Organization } from "@/lib/db/schema";
+import { billingProblemOf, forgetBillingProblems } from "./billing-problems";
 import { PointsError } from "./errors";
 import type { Services } from "./services";
 
@@ -45,21 +46,25 @@ function paymentMethodsUnavailable(): PointsError {
 
 /**
  * The organisation's saved payment methods usable for a purchase: expired and detached cards
- * left out, the default first. The one list both the API and the dashboard show.
+ * left out, the default first. The one list both the API and the dashboard show. A provider that
+ * refuses for a lasting reason answers 409 billing_customer_missing or billing_credentials_refused
+ * (logged once per cause); any other failure 502, since the caller can only wait and retry.
  */
 export async function listUsablePaymentMethods(
   services: Services,
-  organization: Pick<Organization, "billingCustomerId">,
+  organization: Pick<Organization, "billingCustomerId"> & { id?: string },
 ): Promise<PaymentMethod[]> {
   let methods: ProviderPaymentMethod[];
+  const { provider } = services;
   try {
-    const { provider } = services;
     methods = await withDeadline(provider.listPaymentMethods(organization.billingCustomerId), provider.callBudgetMs);
   } catch (error) {
+    const problem = billingProblemOf(provider, error, organization.id);
+    if (problem) throw problem;
     if (!(error instanceof ProviderUnavailableError)) console.error("Listing payment methods failed:", error);
-    // Whatever the provider's failure, the caller can only wait and retry: 502, never a 500.
     throw paymentMethodsUnavailable();
   }
+  forgetBillingProblems(organization.billingCustomerId);
   const now = services.clock.now();
   return methods
     .filter((method) => !isExpired(method, now))

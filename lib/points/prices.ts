@@ -1,4 +1,5 @@
 import type { PriceTable } from "@/lib/billing/provider";
+import { billingProblemOf } from "./billing-problems";
 import { BUNDLES, type Bundle, type Currency } from "./catalog";
 import { PointsError } from "./errors";
 import type { Services } from "./services";
@@ -10,13 +11,16 @@ export interface BundlePrice {
 }
 
 /**
- * The billing provider's prices. When it cannot answer, the caller can only wait and retry:
- * 502 payment_methods_unavailable, the one 5xx the contract allows.
+ * The billing provider's prices. A refused key answers 409 billing_credentials_refused; when it
+ * cannot answer, the caller can only wait and retry: 502 payment_methods_unavailable, the one 5xx
+ * the contract allows.
  */
 export async function getPriceTable(services: Services): Promise<PriceTable> {
   try {
     return await services.provider.getPrices();
   } catch (error) {
+    const problem = billingProblemOf(services.provider, error);
+    if (problem) throw problem;
     console.error("Pricing failed:", error instanceof Error ? `${error.name}: ${error.message}` : error);
     throw new PointsError(
       "payment_methods_unavailable",

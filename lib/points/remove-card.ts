@@ -1,5 +1,6 @@
 import { withDeadline } from "@/lib/billing/deadline";
 import { ProviderUnavailableError } from "@/lib/billing/provider";
+import { billingProblemOf } from "./billing-problems";
 import { PointsError } from "./errors";
 import { listProvisionedPaymentMethods, requireOrganization } from "./organizations";
 import type { Services } from "./services";
@@ -31,6 +32,8 @@ export async function removeCard(
     return { label: card.label, wasDefault: card.isDefault };
   } catch (error) {
     if (error instanceof PointsError) throw error;
+    const problem = billingProblemOf(provider, error, organization.id);
+    if (problem) throw problem;
     if (!(error instanceof ProviderUnavailableError)) console.error("Removing a card failed:", error);
     throw new PointsError(
       "payment_methods_unavailable",

@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
 import { organizations } from "@/lib/db/schema";
+import { type BillingProblemCode, isBillingProblem } from "./billing-problems";
 import type { Currency } from "./catalog";
 import { isCurrency } from "./catalog";
 import { PointsError } from "./errors";
@@ -29,16 +30,20 @@ export interface SettingsView extends SavedSettings {
   defaultPaymentMethodId: string | null;
   /** The usable methods a default can be chosen from, or null when the provider cannot list them now. */
   paymentMethods: PaymentMethod[] | null;
+  /** Why the provider refuses this organisation until an operator acts, if it does. */
+  billingProblem: BillingProblemCode | null;
 }
 
 /** The saved settings and the choices the form offers. */
 export async function getSettings(services: Services, organizationId: string): Promise<SettingsView> {
   const organization = await requireOrganization(services.db, organizationId);
   let paymentMethods: PaymentMethod[] | null;
+  let billingProblem: BillingProblemCode | null = null;
   try {
     paymentMethods = await listUsablePaymentMethods(services, organization);
   } catch (error) {
-    if (!(error instanceof PointsError && error.code === "payment_methods_unavailable")) throw error;
+    if (isBillingProblem(error)) billingProblem = error.code;
+    else if (!(error instanceof PointsError && error.code === "payment_methods_unavailable")) throw error;
     paymentMethods = null;
   }
   return {
@@ -47,6 +52,7 @@ export async function getSettings(services: Services, organizationId: string): P
     currency: isCurrency(organization.currency) ? organization.currency : null,
     defaultPaymentMethodId: paymentMethods?.find((method) => method.isDefault)?.id ?? null,
     paymentMethods,
+    billingProblem,
   };
 }
 

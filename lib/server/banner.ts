@@ -1,4 +1,7 @@
+import { withDeadline } from "@/lib/billing/deadline";
+import { ProviderRefusedError } from "@/lib/billing/provider";
 import { stripeTarget } from "@/lib/billing/stripe/client";
+import { logBillingProblemOnce, providerDisplayName } from "@/lib/points/billing-problems";
 import { env, stripeEnv } from "@/lib/env";
 import { isProduction, type Runtime } from "./runtime";
 
@@ -35,6 +38,31 @@ export function printBanner(runtime: Runtime): void {
     );
   }
   console.log(`${lines.join("\n")}\n`);
+}
+
+/** How long the startup check of the provider's key may take; startup does not wait for it. */
+export const CREDENTIALS_CHECK_MS = 5_000;
+
+/**
+ * Asks the provider once whether it accepts the service's key, after the banner, without holding
+ * startup: a refused key is logged as every later refusal of it would be (once), and a provider
+ * that cannot be reached is said too. Silent when the key works, or the provider has none.
+ */
+export async function checkBillingCredentials(runtime: Pick<Runtime, "provider">, timeoutMs = CREDENTIALS_CHECK_MS): Promise<void> {
+  const { provider } = runtime;
+  if (!provider.checkCredentials) return;
+  try {
+    await withDeadline(provider.checkCredentials(timeoutMs), timeoutMs + 1_000);
+  } catch (error) {
+    if (error instanceof ProviderRefusedError) {
+      logBillingProblemOnce(provider, error);
+      return;
+    }
+    console.error(
+      `billing: ${providerDisplayName(provider)} did not answer the check of the API key (no answer within ${timeoutMs / 1000} s, or an error); ` +
+        "listing cards and buying answer 502 payment_methods_unavailable until it does.",
+    );
+  }
 }
 
 /** The provider, and for Stripe the API the key is sent to: an operator sees a wrong STRIPE_API_URL at once. */

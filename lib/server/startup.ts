@@ -1,5 +1,5 @@
 import { authSecret } from "@/lib/auth/secret";
-import { printBanner } from "./banner";
+import { checkBillingCredentials, printBanner } from "./banner";
 import { env } from "@/lib/env";
 import { reconcileTopUps } from "@/lib/points/purchase";
 import { getRuntime, type Runtime } from "./runtime";
@@ -19,6 +19,8 @@ export async function startServer(): Promise<void> {
     authSecret();
     const runtime = await getRuntime();
     printBanner(runtime);
+    // Not awaited: a slow provider must not hold the server's start.
+    void checkBillingCredentials(runtime);
     startReconciler(runtime);
   } catch (error) {
     console.error("\nThe Points service could not start:", error instanceof Error ? error.message : error);

@@ -1,11 +1,13 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { BillingProblemNotice } from "@/components/dashboard/billing-problem-notice";
 import { HistoryTable } from "@/components/dashboard/history-table";
 import { Alert } from "@/components/ui/alert";
 import { buttonClasses } from "@/components/ui/button";
 import { Card, PageHeader } from "@/components/ui/card";
 import { dashboardContext } from "@/lib/dashboard/context";
 import { formatPoints } from "@/lib/format";
+import { currentBillingProblem } from "@/lib/points/billing-status";
 import { listTopUps, paymentMethodLabels } from "@/lib/points/history";
 
 export const metadata: Metadata = { title: "Overview · Points" };
@@ -19,10 +21,11 @@ const QUICK_LINKS = [
 
 export default async function OverviewPage() {
   const { user, runtime, organization } = await dashboardContext();
-  const [recent, awaiting, labels] = await Promise.all([
+  const [recent, awaiting, labels, billingProblem] = await Promise.all([
     listTopUps(runtime.db, organization.id, { limit: 5 }),
     listTopUps(runtime.db, organization.id, { status: "awaiting_payment", limit: 1 }),
     paymentMethodLabels(runtime, organization),
+    currentBillingProblem(runtime, organization),
   ]);
   const waiting = awaiting.topUps[0];
 
@@ -30,6 +33,7 @@ export default async function OverviewPage() {
     <>
       <PageHeader title="Overview" description={`${organization.name}'s Points at a glance.`} />
       <div className="space-y-6">
+        <BillingProblemNotice code={billingProblem} provider={runtime.provider} organizationId={organization.id} />
         {waiting && (
           <Alert tone="warning" title="A purchase is waiting for the cardholder">
             {formatPoints(waiting.points)} Points ({waiting.reference}) are added once the payment is authenticated.{" "}

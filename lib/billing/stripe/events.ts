@@ -19,13 +19,14 @@ const PAYMENT_METHOD_EVENTS = new Set([
   "payment_method.updated",
   "payment_method.automatically_updated",
   "customer.updated",
+  "customer.deleted",
 ]);
 
 /** The kinds of object an event this service acts on must carry, or null for any other event. */
 function expectedObject(type: string): string[] | null {
   if (Object.hasOwn(PAYMENT_INTENT_EVENTS, type)) return ["payment_intent"];
   if (type === "checkout.session.completed") return ["checkout.session"];
-  if (PAYMENT_METHOD_EVENTS.has(type)) return type === "customer.updated" ? ["customer"] : ["payment_method"];
+  if (PAYMENT_METHOD_EVENTS.has(type)) return type.startsWith("customer.") ? ["customer"] : ["payment_method"];
   return null;
 }
 

@@ -11,12 +11,13 @@ import type {
   TestMode,
   WebhookVerdict,
 } from "@/lib/billing/provider";
-import { ProviderUnavailableError } from "@/lib/billing/provider";
+import { ProviderRefusedError } from "@/lib/billing/provider";
 import type { Clock } from "@/lib/clock";
 import { BUNDLES, CURRENCIES } from "@/lib/points/catalog";
 import { STRIPE_CALL_BUDGET_MS, stripeErrorType } from "./client";
 import { billingEventOf, idOf } from "./events";
 import { failureCode, outcomeOfPaymentIntent } from "./map-outcome";
+import { rethrowRefusal, stripeReadError } from "./refusals";
 import { stripeTestCardKind, stripeTestCardKinds, stripeTestCardToken } from "./test-cards";
 import { malformedEvent, verifyStripeWebhook, WebhookRefusal } from "./webhook";
 
@@ -69,14 +70,39 @@ export class StripeBillingProvider implements BillingProvider {
         this.stripe.customers.retrieve(customerId),
         this.stripe.paymentMethods.list({ customer: customerId, type: "card", limit: 100 }),
       ]);
-      if (customer.deleted) throw new ProviderUnavailableError(`The Stripe customer ${customerId} was deleted.`);
+      if (customer.deleted) {
+        throw new ProviderRefusedError("customer_missing", {
+          customerId,
+          providerCode: "customer_deleted",
+          providerRequestId: customer.lastResponse?.requestId ?? null,
+        });
+      }
       const defaultId = idOf(customer.invoice_settings.default_payment_method);
       const list = cards.data.flatMap((method) => (method.card ? [toProviderMethod(method, method.card, defaultId)] : []));
       this.methods.set(customerId, { list, at: this.clock.now().getTime() });
       return list;
     } catch (error) {
-      if (error instanceof ProviderUnavailableError) throw error;
-      throw new ProviderUnavailableError("Stripe did not list the payment methods.", { cause: error });
+      throw stripeReadError(error, "Stripe did not list the payment methods.", customerId);
+    }
+  }
+
+  async customerExists(customerId: string): Promise<boolean> {
+    try {
+      const customer = await this.stripe.customers.retrieve(customerId);
+      return !customer.deleted;
+    } catch (error) {
+      const refusal = stripeReadError(error, "Stripe did not answer about the customer.", customerId);
+      if (refusal instanceof ProviderRefusedError && refusal.reason === "customer_missing") return false;
+      throw refusal;
+    }
+  }
+
+  /** Lists one Price: the cheapest call that needs a valid key, without retries, cut off at timeoutMs. */
+  async checkCredentials(timeoutMs: number): Promise<void> {
+    try {
+      await this.stripe.prices.list({ limit: 1 }, { timeout: timeoutMs, maxNetworkRetries: 0 });
+    } catch (error) {
+      throw stripeReadError(error, "Stripe could not be reached.");
     }
   }
 
@@ -93,12 +119,11 @@ export class StripeBillingProvider implements BillingProvider {
 
   async getPrices(): Promise<PriceTable> {
     if (this.prices && this.clock.now().getTime() - this.prices.at < PRICE_CACHE_MS) return this.prices.table;
-    const list = await this.stripe.prices.list({
-      lookup_keys: BUNDLES.map(priceLookupKey),
-      active: true,
-      limit: 100,
-      expand: ["data.currency_options"],
-    });
+    const list = await this.stripe.prices
+      .list({ lookup_keys: BUNDLES.map(priceLookupKey), active: true, limit: 100, expand: ["data.currency_options"] })
+      .catch((error: unknown) => {
+        throw stripeReadError(error, "Stripe did not list the prices.");
+      });
     const table: PriceTable = { USD: {}, GBP: {}, EUR: {} };
     for (const price of list.data) {
       const bundle = BUNDLES.find((points) => priceLookupKey(points) === price.lookup_key);
@@ -239,13 +264,9 @@ export class StripeBillingProvider implements BillingProvider {
   }
 
   async startCardSetup(customerId: string, urls: { successUrl: string; cancelUrl: string }): Promise<{ url: string }> {
-    const session = await this.stripe.checkout.sessions.create({
-      mode: "setup",
-      customer: customerId,
-      currency: "usd",
-      success_url: urls.successUrl,
-      cancel_url: urls.cancelUrl,
-    });
+    const session = await this.stripe.checkout.sessions
+      .create({ mode: "setup", customer: customerId, currency: "usd", success_url: urls.successUrl, cancel_url: urls.cancelUrl })
+      .catch(rethrowRefusal(customerId));
     if (!session.url) throw new Error("Stripe did not return a Checkout URL.");
     return { url: session.url };
   }
@@ -260,10 +281,11 @@ export class StripeBillingProvider implements BillingProvider {
     return methodId;
   }
 
-  async createCustomer(input: { organizationId: string; name: string }): Promise<string> {
+  async createCustomer(input: { organizationId: string; name: string; replacing?: string }): Promise<string> {
+    const key = input.replacing ? `customer_${input.organizationId}_after_${input.replacing}` : `customer_${input.organizationId}`;
     const customer = await this.stripe.customers.create(
       { name: input.name, metadata: { organization_id: input.organizationId } },
-      { idempotencyKey: `customer_${input.organizationId}` },
+      { idempotencyKey: key },
     );
     return customer.id;
   }
@@ -293,9 +315,9 @@ export class StripeBillingProvider implements BillingProvider {
 
   async setDefaultPaymentMethod(customerId: string, paymentMethodId: string | null): Promise<void> {
     // An empty string unsets a field in Stripe's form encoding.
-    await this.stripe.customers.update(customerId, {
-      invoice_settings: { default_payment_method: paymentMethodId ?? "" },
-    });
+    await this.stripe.customers
+      .update(customerId, { invoice_settings: { default_payment_method: paymentMethodId ?? "" } })
+      .catch(rethrowRefusal(customerId));
     this.invalidatePaymentMethods(customerId);
   }
 
@@ -313,7 +335,7 @@ export class StripeBillingProvider implements BillingProvider {
     } catch (error) {
       // An unknown ID (resource_missing) is no card of this customer's; anything else is an outage.
       if (stripeErrorType(error) === "StripeInvalidRequestError" && (error as { statusCode?: number }).statusCode === 404) return false;
-      throw new ProviderUnavailableError("Stripe did not remove the card.", { cause: error });
+      throw stripeReadError(error, "Stripe did not remove the card.", customerId);
     } finally {
       this.invalidatePaymentMethods(customerId);
     }

@@ -165,7 +165,13 @@ export async function resolvePurchaseTerms(
 }
 
 /** Why a default method cannot be named now; for a stored purchase its own method stands. */
-const UNLISTABLE = new Set(["payment_methods_unavailable", "no_payment_method", "payment_method_required"]);
+const UNLISTABLE = new Set([
+  "payment_methods_unavailable",
+  "billing_customer_missing",
+  "billing_credentials_refused",
+  "no_payment_method",
+  "payment_method_required",
+]);
 
 /** Step 5: the request's currency, else the organisation's saved one. */
 export function resolveCurrency(organization: Pick<Organization, "currency">, requested?: Currency): Currency {

@@ -19,6 +19,7 @@ export interface Ctx {
 /** The API objects this server stores and answers. */
 export type StripeObject =
   | Stripe.Customer
+  | Stripe.DeletedCustomer
   | Stripe.PaymentMethod
   | Stripe.Product
   | WirePrice

@@ -1,7 +1,7 @@
 import { type Answer, type Ctx, ok, StripeFakeError } from "./answers";
 import { listPage } from "./lists";
 import { createSession, retrieveSession, retrieveSetupIntent } from "./resources/checkout";
-import { createCustomer, retrieveCustomer, searchCustomers, updateCustomer } from "./resources/customers";
+import { createCustomer, deleteCustomer, retrieveCustomer, searchCustomers, updateCustomer } from "./resources/customers";
 import { cancelIntent, confirmIntent, createIntent, listIntents, retrieveIntent, searchIntents } from "./resources/payment-intents";
 import {
   attach,
@@ -26,6 +26,7 @@ const routes: [method: string, pattern: RegExp, handler: Handler][] = [
   ["GET", /^\/v1\/customers\/search$/, searchCustomers],
   ["GET", /^\/v1\/customers\/([^/]+)$/, retrieveCustomer],
   ["POST", /^\/v1\/customers\/([^/]+)$/, updateCustomer],
+  ["DELETE", /^\/v1\/customers\/([^/]+)$/, deleteCustomer],
   ["GET", /^\/v1\/customers\/([^/]+)\/payment_methods$/, listCustomerMethods],
   ["GET", /^\/v1\/payment_methods$/, listMethodsOfCustomer],
   ["GET", /^\/v1\/payment_methods\/([^/]+)$/, retrieveMethod],

@@ -49,6 +49,8 @@ export class Store {
   /** Where this server listens; the hosted pages' URLs start with it. */
   baseUrl = "";
   readonly customers = new Map<string, Stripe.Customer>();
+  /** Customers deleted (DELETE /v1/customers/:id): retrieving one answers a stub, anything else 404. */
+  readonly deletedCustomers = new Set<string>();
   readonly methods = new Map<string, StoredMethod>();
   readonly products = new Map<string, Stripe.Product>();
   readonly prices = new Map<string, StoredPrice>();
@@ -60,8 +62,11 @@ export class Store {
     this.events = new Events(this.clock, webhook);
   }
 
-  customer(id: string): Stripe.Customer {
-    return found(this.customers.get(id), "customer", id);
+  /** `param` names where the id came from, as Stripe's 404 does (`id` in the path, `customer` in a form). */
+  customer(id: string, param = "id"): Stripe.Customer {
+    const customer = this.customers.get(id);
+    if (customer === undefined) throw missing("customer", id, param);
+    return customer;
   }
   method(id: string): StoredMethod {
     return found(this.methods.get(id), "PaymentMethod", id);
@@ -90,6 +95,7 @@ export class Store {
     for (const map of [this.customers, this.methods, this.products, this.prices, this.intents, this.sessions, this.setupIntents]) {
       map.clear();
     }
+    this.deletedCustomers.clear();
     this.events.clear();
     this.clock.reset();
   }

@@ -6,12 +6,14 @@ import { BuyCurrencySwitch } from "@/components/dashboard/buy-currency-switch";
 import { BuyMethodPicker } from "@/components/dashboard/buy-method-picker";
 import { BuyPurchaseForm } from "@/components/dashboard/buy-purchase-form";
 import { BuySteps } from "@/components/dashboard/buy-steps";
+import { BillingProblemNotice } from "@/components/dashboard/billing-problem-notice";
 import { Alert } from "@/components/ui/alert";
 import { buttonClasses } from "@/components/ui/button";
 import { Card, PageHeader } from "@/components/ui/card";
 import { dashboardContext } from "@/lib/dashboard/context";
 import { formatMoney, formatPoints } from "@/lib/format";
 import { randomString } from "@/lib/ids";
+import { isBillingProblem } from "@/lib/points/billing-problems";
 import { type BuyOptions, buyCurrency, getBuyOptions } from "@/lib/points/buy-options";
 import { type Currency, REFERENCE_MAX_LENGTH, REFERENCE_PATTERN } from "@/lib/points/catalog";
 import { PointsError } from "@/lib/points/errors";
@@ -49,6 +51,14 @@ export default async function BuyPage({ searchParams }: { searchParams: Promise<
     });
   } catch (error) {
     if (!(error instanceof PointsError)) throw error;
+    if (isBillingProblem(error)) {
+      return (
+        <>
+          <PageHeader title="Buy Points" />
+          <BillingProblemNotice code={error.code} provider={runtime.provider} organizationId={organization.id} />
+        </>
+      );
+    }
     return (
       <>
         <PageHeader title="Buy Points" />

@@ -6,6 +6,7 @@ import { AddTestCardForm } from "@/components/dashboard/account/add-test-card-fo
 import { PaymentMethodCard } from "@/components/dashboard/account/payment-method-card";
 import { ReadOnlyNotice } from "@/components/dashboard/account/read-only-notice";
 import { RemoveCardForm } from "@/components/dashboard/account/remove-card-form";
+import { BillingProblemNotice } from "@/components/dashboard/billing-problem-notice";
 import { Alert } from "@/components/ui/alert";
 import { buttonClasses } from "@/components/ui/button";
 import { Card, PageHeader } from "@/components/ui/card";
@@ -26,7 +27,8 @@ export default async function PaymentDetailsPage({
 }) {
   const user = await requireUser();
   const { added, removed } = await searchParams;
-  const details = await getPaymentDetails(await getRuntime(), user.organizationId);
+  const runtime = await getRuntime();
+  const details = await getPaymentDetails(runtime, user.organizationId);
   const requestHeaders = await headers();
   const baseUrl = deploymentUrl((name) => requestHeaders.get(name));
   // Spec 2.3: the IDs the API uses are shown once API Point purchases are enabled.
@@ -62,7 +64,9 @@ export default async function PaymentDetailsPage({
           </Alert>
         )}
 
-        {details.status === "unavailable" ? (
+        {details.status === "refused" ? (
+          <BillingProblemNotice code={details.problem} provider={runtime.provider} organizationId={user.organizationId} />
+        ) : details.status === "unavailable" ? (
           <Alert tone="error" title="Payment methods are unavailable right now">
             {details.message}
           </Alert>

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { ReadOnlyNotice } from "@/components/dashboard/account/read-only-notice";
+import { BillingProblemNotice } from "@/components/dashboard/billing-problem-notice";
 import { SettingsForm } from "@/components/dashboard/account/settings-form";
 import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
@@ -16,7 +17,8 @@ const currencyNames: Record<string, string> = { USD: "US dollar", GBP: "Pound st
 
 export default async function SettingsPage() {
   const user = await requireUser();
-  const settings = await getSettings(await getRuntime(), user.organizationId);
+  const runtime = await getRuntime();
+  const settings = await getSettings(runtime, user.organizationId);
   const defaultMethod = settings.paymentMethods?.find((method) => method.id === settings.defaultPaymentMethodId);
   const canEdit = user.role === "admin";
 
@@ -27,6 +29,7 @@ export default async function SettingsPage() {
         description="How your organisation buys Points through the REST API. The API follows what is saved here, nothing else."
       />
       <div className="space-y-6">
+        <BillingProblemNotice code={settings.billingProblem} provider={runtime.provider} organizationId={user.organizationId} />
         {!canEdit && <ReadOnlyNotice what="these settings" />}
 
         <Card title="In effect now" description="The saved settings the REST API is following at this moment.">

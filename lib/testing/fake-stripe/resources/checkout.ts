@@ -10,7 +10,7 @@ import { attachTo, resolveMethod } from "./payment-methods";
 export function createSession(store: Store, { form }: Ctx): Answer<Stripe.Checkout.Session> {
   if (str(form, "mode") !== "setup") throw invalid("This test server offers Checkout in setup mode only.", { param: "mode" });
   const customer = required(form, "customer");
-  store.customer(customer);
+  store.customer(customer, "customer");
   const successUrl = required(form, "success_url");
   const id = stripeId("cs_test");
   const session = checkoutSessionObject({

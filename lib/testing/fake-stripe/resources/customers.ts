@@ -24,9 +24,22 @@ export function createCustomer(store: Store, { form }: Ctx): Answer<Stripe.Custo
   return ok(customer);
 }
 
-// GET /v1/customers/:id
-export function retrieveCustomer(store: Store, { params: [id = ""] }: Ctx): Answer<Stripe.Customer> {
+// GET /v1/customers/:id: a deleted customer is still retrieved, as a stub saying so.
+export function retrieveCustomer(store: Store, { params: [id = ""] }: Ctx): Answer<Stripe.Customer | Stripe.DeletedCustomer> {
+  if (store.deletedCustomers.has(id)) return ok({ id, object: "customer", deleted: true });
   return ok(store.customer(id));
+}
+
+// DELETE /v1/customers/:id: its cards are detached, and every later call naming it answers 404.
+export function deleteCustomer(store: Store, { params: [id = ""] }: Ctx): Answer<Stripe.DeletedCustomer> {
+  const customer = store.customer(id);
+  for (const { method } of store.methods.values()) {
+    if (method.customer === id) method.customer = null;
+  }
+  store.customers.delete(id);
+  store.deletedCustomers.add(id);
+  store.events.emit("customer.deleted", customer);
+  return ok({ id, object: "customer", deleted: true });
 }
 
 // POST /v1/customers/:id

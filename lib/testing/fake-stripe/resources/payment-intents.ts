@@ -17,7 +17,7 @@ export function createIntent(store: Store, { form }: Ctx): Answer<Stripe.Payment
   const currency = required(form, "currency");
   if (currency !== currency.toLowerCase()) throw invalid(`Invalid currency: ${currency}.`, { param: "currency" });
   const customerId = str(form, "customer") ?? null;
-  if (customerId) store.customer(customerId);
+  if (customerId) store.customer(customerId, "customer");
   const token = str(form, "payment_method");
   const methodId = token ? resolveMethod(store, token) : null;
   if (methodId && customerId) {

@@ -40,7 +40,7 @@ export function retrieveMethod(store: Store, { params: [id = ""] }: Ctx): Answer
 // POST /v1/payment_methods/:id/attach
 export function attach(store: Store, { params: [idOrToken = ""], form }: Ctx): Answer<Stripe.PaymentMethod> {
   const customerId = required(form, "customer");
-  store.customer(customerId);
+  store.customer(customerId, "customer");
   const card = TEST_CARD_TOKENS[idOrToken];
   if (card && card.attach !== "ok") {
     // Stripe checks the card when attaching; its decline cards fail here, and are stored as such.
@@ -85,16 +85,16 @@ export function updateMethod(store: Store, { params: [id = ""], form }: Ctx): An
 
 // GET /v1/customers/:id/payment_methods
 export function listCustomerMethods(store: Store, ctx: Ctx): Answer<Stripe.ApiList<Stripe.PaymentMethod>> {
-  return listMethods(store, ctx, ctx.params[0] ?? "");
+  return listMethods(store, ctx, ctx.params[0] ?? "", "id");
 }
 
 // GET /v1/payment_methods?customer=
 export function listMethodsOfCustomer(store: Store, ctx: Ctx): Answer<Stripe.ApiList<Stripe.PaymentMethod>> {
-  return listMethods(store, ctx, required(ctx.query, "customer"));
+  return listMethods(store, ctx, required(ctx.query, "customer"), "customer");
 }
 
-function listMethods(store: Store, ctx: Ctx, customerId: string): Answer<Stripe.ApiList<Stripe.PaymentMethod>> {
-  store.customer(customerId);
+function listMethods(store: Store, ctx: Ctx, customerId: string, param: string): Answer<Stripe.ApiList<Stripe.PaymentMethod>> {
+  store.customer(customerId, param);
   const type = str(ctx.query, "type");
   const methods = [...store.methods.values()]
     .map((entry) => entry.method)
