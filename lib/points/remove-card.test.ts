@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { randomString } from "@/lib/ids";
-import { ProviderUnavailableError } from "@/lib/billing/provider";
+import { ProviderRefusedError, ProviderUnavailableError } from "@/lib/billing/provider";
 import {
   backends,
   backendsAndProviders,
@@ -123,6 +123,18 @@ describe.each(backendsAndProviders())("removing a saved card (%s, %s provider)",
     await expect(removeCard(failing, org.organization.id, cardId)).rejects.toMatchObject({
       code: "payment_methods_unavailable",
       message: expect.stringMatching(/^The billing provider did not answer, so the card was not removed/),
+    });
+    expect((await org.usable()).map((method) => method.id)).toEqual(org.ids);
+  });
+
+  it("says the provider refused the key, not that it did not answer, when the removal is refused", async () => {
+    const org = await organisation(["visa"], 0);
+    const cardId = org.ids[0] ?? "";
+    const refused = () => Promise.reject(new ProviderRefusedError("credentials_refused", { providerCode: "authentication_error" }));
+    const refusing = withProvider(ctx, patchProvider(ctx.provider, { removePaymentMethod: refused }));
+    await expect(removeCard(refusing, org.organization.id, cardId)).rejects.toMatchObject({
+      code: "billing_credentials_refused",
+      retryAfterSeconds: undefined,
     });
     expect((await org.usable()).map((method) => method.id)).toEqual(org.ids);
   });
