@@ -1,4 +1,3 @@
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -8,6 +7,7 @@ import { SIMULATED_PRICES } from "@/lib/billing/simulated";
 import { setupStripePrices } from "@/lib/billing/stripe/setup-prices";
 import { randomString } from "@/lib/ids";
 import { type FakeStripe, startFakeStripe } from "@/lib/testing/fake-stripe/server";
+import { type Run, run, TSX } from "@/lib/testing/run-command";
 import { type ProductionServer, startProduction } from "../production-server";
 
 /*
@@ -19,7 +19,6 @@ import { type ProductionServer, startProduction } from "../production-server";
  * console can be read.
  */
 
-const TSX = path.join(process.cwd(), "node_modules", ".bin", "tsx");
 
 interface Setup {
   fake: FakeStripe;
@@ -39,18 +38,10 @@ async function setUp(): Promise<Setup> {
 }
 
 /** `npm run points -- …` as the operator runs it, on the test's embedded database and test server. */
-function points(setup: Setup, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function points(setup: Setup, args: string[]): Promise<Run> {
   const env: NodeJS.ProcessEnv = { ...process.env, ...setup.stripeEnv, PGLITE_DIR: path.join(setup.dir, "pglite") };
   for (const name of ["DATABASE_URL", "TEST_DATABASE_URL", "STRIPE_WEBHOOK_SECRET"]) delete env[name];
-  return new Promise((resolve, reject) => {
-    const child = spawn(TSX, ["scripts/points.ts", ...args], { cwd: process.cwd(), env, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
+  return run(TSX, ["scripts/points.ts", ...args], env);
 }
 
 async function createOrganization(setup: Setup) {

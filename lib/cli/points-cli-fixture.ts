@@ -1,8 +1,6 @@
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { eq } from "drizzle-orm";
 import { expect } from "vitest";
 import { type Db, openDatabase } from "@/lib/db/client";
@@ -11,32 +9,14 @@ import { PointsError } from "@/lib/points/errors";
 import type { Services } from "@/lib/points/services";
 import type { Backend } from "@/lib/testing/harness";
 import { createScratchDatabase, simulatedServices } from "@/lib/testing/scratch-database";
+import { type Run, run, TSX } from "@/lib/testing/run-command";
+
+export { type Run, run, TSX };
 
 /*
  * The shared setup of the `npm run points` tests (points-cli.test.ts, points-cli-environment.test.ts):
  * running the real command in a child process, the database it runs against, and what to look at after.
  */
-
-const ROOT = fileURLToPath(new URL("../..", import.meta.url));
-export const TSX = path.join(ROOT, "node_modules", ".bin", "tsx");
-
-export interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-export function run(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 /** The environment of the child: the test's own, minus anything that would pick another database. */
 export function childEnv(database: { DATABASE_URL?: string; PGLITE_DIR?: string }): NodeJS.ProcessEnv {
