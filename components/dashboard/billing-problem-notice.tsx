@@ -9,7 +9,7 @@ export function BillingProblemNotice({
   organizationId,
 }: {
   code: BillingProblemCode | null | undefined;
-  provider: Pick<BillingProvider, "name">;
+  provider: Pick<BillingProvider, "displayName" | "keyVariable">;
   organizationId: string;
 }) {
   if (!code) return null;

@@ -176,6 +176,10 @@ export interface TestMode {
 export interface BillingProvider {
   /** For messages and logs only: callers ask for a capability, never for a name. */
   readonly name: "simulated" | "stripe";
+  /** How people know it, in messages: "Stripe", "the simulated billing provider". */
+  readonly displayName: string;
+  /** The environment variable holding its API key, named when the key is refused; null when it has none. */
+  readonly keyVariable: string | null;
   /**
    * The longest one call may take, its own retries and backoff included (ms). Every call is cut
    * off there, and a purchase's lease must outlast the calls one settlement makes

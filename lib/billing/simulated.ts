@@ -70,6 +70,8 @@ export class SimulatedBillingProvider implements BillingProvider {
     return hasBrand(simulatedProviderBrand)(value);
   }
   readonly name = "simulated" as const;
+  readonly displayName = "the simulated billing provider";
+  readonly keyVariable = null;
   /** Its calls are a few queries on the app's own database. */
   readonly callBudgetMs = 10_000;
   readonly idempotencyKeyTtlMs = SIMULATED_IDEMPOTENCY_KEY_TTL_MS;

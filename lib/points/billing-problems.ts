@@ -9,13 +9,15 @@ export function isBillingProblem(error: unknown): error is PointsError & { code:
   return error instanceof PointsError && (error.code === "billing_customer_missing" || error.code === "billing_credentials_refused");
 }
 
-/** The provider's name as people know it; for words only, never to decide anything. */
-export function providerDisplayName(provider: Pick<BillingProvider, "name">): string {
-  return provider.name === "stripe" ? "Stripe" : "The simulated billing provider";
+type Named = Pick<BillingProvider, "displayName" | "keyVariable">;
+
+/** The provider's name as people know it, to start a sentence with. */
+export function providerDisplayName(provider: Named): string {
+  return provider.displayName.charAt(0).toUpperCase() + provider.displayName.slice(1);
 }
 
 /** What is wrong, said in one sentence to whoever called: nothing of the key, nor the customer's id. */
-function problemError(provider: Pick<BillingProvider, "name">, refusal: ProviderRefusedError): PointsError {
+function problemError(provider: Named, refusal: ProviderRefusedError): PointsError {
   const who = providerDisplayName(provider);
   return refusal.reason === "customer_missing"
     ? new PointsError(
@@ -45,16 +47,16 @@ function causeOf(refusal: ProviderRefusedError): string {
 
 /** The operator's log line for a refusal: what, the provider's code and request id, and how to mend it. */
 export function billingProblemLogLine(
-  provider: Pick<BillingProvider, "name">,
+  provider: Named,
   refusal: ProviderRefusedError,
   organizationId?: string,
 ): string {
-  const who = provider.name === "stripe" ? "Stripe" : "the simulated billing provider";
+  const who = provider.displayName;
   const said = [refusal.providerCode, refusal.providerRequestId ? `request ${refusal.providerRequestId}` : null]
     .filter(Boolean)
     .join(", ");
   if (refusal.reason === "credentials_refused") {
-    const variable = provider.name === "stripe" ? "STRIPE_SECRET_KEY" : "the provider's key";
+    const variable = provider.keyVariable ?? "the provider's key";
     return `billing: ${who} refused the API key${said ? ` (${said})` : ""}: check ${variable}`;
   }
   const org = organizationId ?? "ORG_ID";
@@ -71,7 +73,7 @@ export function billingProblemLogLine(
  * and came back. Answers whether it logged.
  */
 export function logBillingProblemOnce(
-  provider: Pick<BillingProvider, "name">,
+  provider: Named,
   refusal: ProviderRefusedError,
   organizationId?: string,
 ): boolean {
@@ -99,7 +101,7 @@ export function forgetBillingProblems(customerId?: string): void {
  * error is something else (which the caller handles as before).
  */
 export function billingProblemOf(
-  provider: Pick<BillingProvider, "name">,
+  provider: Named,
   error: unknown,
   organizationId?: string,
 ): PointsError | null {
@@ -111,12 +113,12 @@ export function billingProblemOf(
 /** The dashboard's words for a lasting refusal: what is wrong, and who can mend it (the operator). */
 export function billingProblemNotice(
   code: BillingProblemCode,
-  provider: Pick<BillingProvider, "name">,
+  provider: Named,
   organizationId: string,
 ): { title: string; body: string } {
   const who = providerDisplayName(provider);
   if (code === "billing_credentials_refused") {
-    const variable = provider.name === "stripe" ? "STRIPE_SECRET_KEY" : "key";
+    const variable = provider.keyVariable ?? "key";
     return {
       title: "Payments are unavailable",
       body: `${who} refused this service's API key. The service's operator must set a valid ${variable}.`,

@@ -42,6 +42,8 @@ export function priceLookupKey(points: number): string {
  */
 export class StripeBillingProvider implements BillingProvider {
   readonly name = "stripe" as const;
+  readonly displayName = "Stripe";
+  readonly keyVariable = "STRIPE_SECRET_KEY";
   readonly callBudgetMs = STRIPE_CALL_BUDGET_MS;
   readonly idempotencyKeyTtlMs = STRIPE_IDEMPOTENCY_KEY_TTL_MS;
   /** Test cards only: the cardholder authenticates on Stripe's side. */
