@@ -109,6 +109,10 @@ test("a customer deleted at Stripe: 409, the dashboard says who can mend it, one
       await expect(notice, pathname).toContainText("Stripe no longer knows this organisation's customer account.");
       await expect(notice, pathname).toContainText(`npm run points -- org update ${org.organization_id} --stripe-customer cus_…, or --new-stripe-customer`);
     }
+    // The last page was Settings; Payment details offers no card to add to a customer Stripe does not know.
+    await page.goto(`http://127.0.0.1:${server.port}/dashboard/payment-details`);
+    await expect(notice).toBeVisible();
+    await expect(page.getByRole("button", { name: "Add a card with Stripe Checkout" })).toHaveCount(0);
     await expect(page.getByText("Buying is unavailable for a moment")).toHaveCount(0);
 
     const logged = lines(server.output(), /^billing: Stripe has no customer/);

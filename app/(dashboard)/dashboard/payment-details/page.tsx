@@ -120,30 +120,32 @@ export default async function PaymentDetailsPage({
           </Card>
         )}
 
-        <Card
-          title="Add a payment method"
-          description={
-            details.capabilities.testCards
-              ? "This deployment uses the built-in simulated billing provider: choose a test card. Each behaves like Stripe's card of the same name."
-              : "Cards are added through a secure Stripe Checkout page."
-          }
-        >
-          {!canEdit && (
-            <div className="mb-4">
-              <ReadOnlyNotice what="the payment methods" />
-            </div>
-          )}
-          {details.capabilities.testCards ? (
-            <AddTestCardForm
-              choices={TEST_CARD_CHOICES}
-              saved={details.status === "ok" ? details.savedKinds : []}
-              canEdit={canEdit}
-              action={addTestCardAction}
-            />
-          ) : (
-            <AddCardCheckoutForm canEdit={canEdit} action={addCardWithCheckoutAction} />
-          )}
-        </Card>
+        {details.status !== "refused" && (
+          <Card
+            title="Add a payment method"
+            description={
+              details.capabilities.testCards
+                ? "This deployment uses the built-in simulated billing provider: choose a test card. Each behaves like Stripe's card of the same name."
+                : "Cards are added through a secure Stripe Checkout page."
+            }
+          >
+            {!canEdit && (
+              <div className="mb-4">
+                <ReadOnlyNotice what="the payment methods" />
+              </div>
+            )}
+            {details.capabilities.testCards ? (
+              <AddTestCardForm
+                choices={TEST_CARD_CHOICES}
+                saved={details.status === "ok" ? details.savedKinds : []}
+                canEdit={canEdit}
+                action={addTestCardAction}
+              />
+            ) : (
+              <AddCardCheckoutForm canEdit={canEdit} action={addCardWithCheckoutAction} />
+            )}
+          </Card>
+        )}
       </div>
     </>
   );
