@@ -95,6 +95,14 @@ describe.each(backendsAndProviders())("org update relinking the customer on %s w
     expect(await customerOf(org.id)).toBe(before);
   });
 
+  it("org create refuses a customer the provider does not know, as org update does: exit 1, no organisation", async () => {
+    const name = `Unknown Customer ${randomString(6)}`;
+    const result = await points("org", "create", "--name", name, "--stripe-customer", "cus_neverexisted2");
+    expect(result.code).toBe(EXIT_REFUSED);
+    expect(result.stderr).toContain("--stripe-customer names a customer the billing provider does not know (cus_neverexisted2)");
+    expect(await ctx.db.select().from(organizations).where(eq(organizations.name, name))).toEqual([]);
+  });
+
   it("--new-stripe-customer makes a new customer, with no cards yet, that lists at once", async () => {
     const org = await organization();
     await lose(org.id);

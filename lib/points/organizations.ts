@@ -61,7 +61,7 @@ export async function createOrganization(
   for (const kind of cards) assertCardKind(services.provider, kind);
   assertCardIndex(input.defaultCardIndex, cards.length);
   const setOutage = input.simulateOutage === undefined ? null : outageSwitch(services.provider, input.simulateOutage);
-  if (input.billingCustomerId !== undefined) await assertCustomerUnlinked(services.db, input.billingCustomerId);
+  if (input.billingCustomerId !== undefined) await assertCustomerLinkable(services, input.billingCustomerId);
   const adminEmail = normaliseEmail(input.adminEmail ?? `admin-${randomString(6).toLowerCase()}@${slug(name)}.example`);
   // Checked before the provider makes a customer, so a refused email leaves nothing anywhere; the
   // unique index still settles a race, inside the transaction.
@@ -195,12 +195,17 @@ async function relinkedCustomer(
       replacing: organization.billingCustomerId,
     });
   }
-  await assertCustomerUnlinked(services.db, target.link, organization.id);
-  if (!(await services.provider.customerExists(target.link))) {
-    const problem = `names a customer the billing provider does not know (${target.link}); check the ID, or make a new one with --new-stripe-customer.`;
+  await assertCustomerLinkable(services, target.link, organization.id);
+  return target.link;
+}
+
+/** A customer an organisation may be linked to: no other organisation's, and one the provider knows. */
+async function assertCustomerLinkable(services: Services, customerId: string, exceptOrganizationId?: string): Promise<void> {
+  await assertCustomerUnlinked(services.db, customerId, exceptOrganizationId);
+  if (!(await services.provider.customerExists(customerId))) {
+    const problem = `names a customer the billing provider does not know (${customerId}); check the ID, or leave it to the command to make one (org create without --stripe-customer, org update --new-stripe-customer).`;
     throw new ProvisioningError(`The billing customer ${problem}`, { fields: { billingCustomerId: problem } });
   }
-  return target.link;
 }
 
 /** Every saved card, expired ones included, as the operator sees them. */
