@@ -1,7 +1,7 @@
 import { and, eq, inArray, isNull } from "drizzle-orm";
 import type { BillingEvent, ReceivedBillingEvent } from "@/lib/billing/provider";
 import { organizations, stripeEvents, topUps } from "@/lib/db/schema";
-import { UNRESOLVED_STATUSES } from "./limits";
+import { isUnresolved, UNRESOLVED_STATUSES } from "./limits";
 import { makeFirstCardDefault } from "./payment-methods";
 import { heldElsewhere, resolveTopUpWhenFree } from "./purchase";
 import type { Services } from "./services";
@@ -16,7 +16,6 @@ export interface BillingEventReceipt {
 
 type Receipt = (result: BillingEventReceipt["result"], detail?: string) => BillingEventReceipt;
 
-const UNRESOLVED: ReadonlySet<string> = new Set(UNRESOLVED_STATUSES);
 
 /**
  * Handles one verified billing event (the provider made it from its webhook). Nothing in an event
@@ -87,7 +86,7 @@ async function settleFromPayment(
     // purchase while the client's own retry asks.
     return receipt("ignored", `top-up ${topUpId} is already awaiting the cardholder`);
   }
-  if (!topUp.providerPaymentId && UNRESOLVED.has(topUp.status)) {
+  if (!topUp.providerPaymentId && isUnresolved(topUp.status)) {
     // Bound, this payment would settle the purchase: the provider's own record of it must be the
     // purchase's charge, not merely carry its id in metadata.
     const facts = await services.provider.describePayment(paymentId);

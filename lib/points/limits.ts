@@ -5,6 +5,12 @@ import { PointsError } from "./errors";
 
 /** Statuses whose Points may still be credited: they count against the balance cap and the daily limit. */
 export const UNRESOLVED_STATUSES = ["pending", "processing", "awaiting_payment"] as const;
+const UNRESOLVED: ReadonlySet<string> = new Set(UNRESOLVED_STATUSES);
+
+/** Whether a purchase in this status may still be credited (or fail). */
+export function isUnresolved(status: string): boolean {
+  return UNRESOLVED.has(status);
+}
 export const DAY_MS = 24 * 60 * 60 * 1000;
 
 /*

@@ -1,4 +1,4 @@
-import { UNRESOLVED_STATUSES } from "../limits";
+import { isUnresolved } from "../limits";
 import type { Services } from "../services";
 import type { PurchaseResult } from "./outcome";
 import { resolveTopUp } from "./settle";
@@ -6,11 +6,10 @@ import { resolveTopUp } from "./settle";
 /** How long a settler waits for another one holding the same purchase (the webhook, the return page). */
 export const SETTLE_WAIT_MS = 5_000;
 const POLL_MS = 100;
-const UNRESOLVED: ReadonlySet<string> = new Set(UNRESOLVED_STATUSES);
 
 /** Whether another request holds this unresolved purchase, so this one learned nothing new. */
 export function heldElsewhere(result: PurchaseResult): boolean {
-  return result.outcome === "purchase_in_progress" || (UNRESOLVED.has(result.topUp.status) && result.topUp.lockToken !== null);
+  return result.outcome === "purchase_in_progress" || (isUnresolved(result.topUp.status) && result.topUp.lockToken !== null);
 }
 
 /**
