@@ -44,6 +44,25 @@ function points(setup: Setup, args: string[]): Promise<Run> {
   return run(TSX, ["scripts/points.ts", ...args], env);
 }
 
+/**
+ * Lists and buys three times: each answers 409 with the code and no Retry-After (retrying will not
+ * help), and no purchase is made. Answers the purchases' responses.
+ */
+async function expectRefusedThrice(server: ProductionServer, apiKey: string, code: string, prefix: string) {
+  const purchases = [];
+  for (let attempt = 1; attempt <= 3; attempt += 1) {
+    const listed = await api(server, apiKey, "GET");
+    expect(listed.status).toBe(409);
+    expect(listed.json.error?.code).toBe(code);
+    expect(listed.retryAfter).toBeNull();
+    const bought = await api(server, apiKey, "POST", { points: 100, reference: `${prefix}-${attempt}` });
+    expect(bought.status).toBe(409);
+    expect(bought.json.error?.code).toBe(code);
+    purchases.push(bought);
+  }
+  return purchases;
+}
+
 async function createOrganization(setup: Setup) {
   const created = await points(setup, [
     "org", "create", "--name", "Customer gone", "--currency", "USD", "--api-purchases", "enabled",
@@ -90,14 +109,7 @@ test("a customer deleted at Stripe: 409, the dashboard says who can mend it, one
 
     server = serve(setup, 70);
     await server.ready();
-    for (let attempt = 1; attempt <= 3; attempt += 1) {
-      const listed = await api(server, org.api_key, "GET");
-      expect(listed.status).toBe(409);
-      expect(listed.json.error?.code).toBe("billing_customer_missing");
-      expect(listed.retryAfter).toBeNull();
-      const bought = await api(server, org.api_key, "POST", { points: 100, reference: `gone-${attempt}` });
-      expect(bought.status).toBe(409);
-      expect(bought.json.error?.code).toBe("billing_customer_missing");
+    for (const bought of await expectRefusedThrice(server, org.api_key, "billing_customer_missing", "gone")) {
       expect(bought.json.error?.message).not.toContain(customer.id);
     }
 
@@ -159,15 +171,7 @@ test("a refused key: the startup check says so, the API answers 409 billing_cred
     const refusal = /^billing: Stripe refused the API key \(authentication_error, request req_\w+\): check STRIPE_SECRET_KEY$/;
     await expect.poll(() => lines(server?.output() ?? "", refusal).length, { timeout: 15_000 }).toBe(1);
 
-    for (let attempt = 1; attempt <= 3; attempt += 1) {
-      const listed = await api(server, org.api_key, "GET");
-      expect(listed.status).toBe(409);
-      expect(listed.json.error?.code).toBe("billing_credentials_refused");
-      expect(listed.retryAfter).toBeNull();
-      const bought = await api(server, org.api_key, "POST", { points: 100, reference: `refused-${attempt}` });
-      expect(bought.status).toBe(409);
-      expect(bought.json.error?.code).toBe("billing_credentials_refused");
-    }
+    await expectRefusedThrice(server, org.api_key, "billing_credentials_refused", "refused");
     expect(lines(server.output(), /refused the API key/)).toHaveLength(1);
     expect(server.output()).not.toContain(wrongKey.slice(8));
   } finally {
