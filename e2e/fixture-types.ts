@@ -43,6 +43,8 @@ export const FIXTURE_ORGANIZATIONS = [
   "daily",
   "readmeLimits",
   "webhooks",
+  "reads",
+  "balanceQuotes",
 ] as const;
 
 export type FixtureOrganizationName = (typeof FIXTURE_ORGANIZATIONS)[number];
@@ -56,6 +58,9 @@ export interface E2eFixtures {
   /** The dashboard journeys' own organisations and users (e2e/dashboard/*.fixtures.ts). */
   buy?: Record<string, unknown>;
   account?: Record<string, unknown>;
+  afterPayment?: Record<string, unknown>;
+  /** e2e/api/scoped-keys.fixtures.ts: read and capped API keys. */
+  scopedKeys?: Record<string, unknown>;
   /** With E2E_PROVIDER=stripe: the Stripe-compatible test server the app bills through. */
   stripe?: { apiUrl: string; secretKey: string; webhookSecret: string };
 }

@@ -23,7 +23,9 @@ import { setupStripePrices } from "@/lib/billing/stripe/setup-prices";
 import { type FakeStripe, newWebhookSecret, startFakeStripe } from "@/lib/testing/fake-stripe/server";
 import { createScratchDatabase, simulatedServices } from "@/lib/testing/scratch-database";
 import { provisionAccountFixtures } from "./dashboard/account.fixtures";
+import { provisionAfterPaymentFixtures } from "./dashboard/after-payment.fixtures";
 import { provisionBuyFixtures } from "./dashboard/buy.fixtures";
+import { provisionScopedKeysFixtures } from "./api/scoped-keys.fixtures";
 import {
   type E2eFixtures,
   FIXTURE_ORGANIZATIONS,
@@ -73,8 +75,22 @@ const scenarios: Record<FixtureOrganizationName, Omit<CreateOrganizationInput, "
     cards: ["visa"],
     defaultCardIndex: 0,
   },
+  // e2e/api/balance-and-quotes.spec.ts: every limit set, so the balance lists each and a quote meets each.
+  balanceQuotes: {
+    settings: {
+      ...enabledUsd,
+      maxPointsPerTopUp: 1000,
+      maxPointsBalance: 5000,
+      frequencyLimit: { count: 2, windowSeconds: 3600 },
+      dailyPointsLimit: 2000,
+    },
+    cards: ["visa", "mastercard", "declined"],
+    defaultCardIndex: 0,
+  },
   // e2e/stripe-deliveries: purchases and a card whose webhooks the test server's log is read for.
   webhooks: { settings: enabledUsd, cards: ["visa", "authentication_required"], defaultCardIndex: 0 },
+  // e2e/api/read-top-ups: purchases only its spec makes, so listing them all is deterministic.
+  reads: { settings: enabledUsd, cards: ["visa", "declined", "authentication_required"], defaultCardIndex: 0 },
 };
 
 interface Backend {
@@ -185,6 +201,8 @@ async function provision(backend: Backend, stripe: StripeBackend | null): Promis
       revokedKey: revoked.apiKey,
       buy: await provisionBuyFixtures(services),
       account: await provisionAccountFixtures(services),
+      afterPayment: { ...(await provisionAfterPaymentFixtures(services)) },
+      scopedKeys: { ...(await provisionScopedKeysFixtures(services, organizations as Record<FixtureOrganizationName, FixtureOrganization>)) },
       ...(stripe ? { stripe: { apiUrl: stripe.fake.url, ...stripe.secrets } } : {}),
     };
   } finally {

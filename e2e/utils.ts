@@ -20,6 +20,16 @@ export interface TopUpJson {
   source: "api" | "dashboard";
   created_at: string;
   paid_at: string | null;
+  /** What refunds took back (docs/api.md, Refunds and disputes). */
+  refunded_points: number;
+  refunded_amount: number;
+  dispute: {
+    status: "open" | "won" | "lost";
+    points: number;
+    points_state: "held" | "removed" | "released";
+    opened_at: string | null;
+    closed_at: string | null;
+  } | null;
 }
 
 export interface PurchaseData {
@@ -56,12 +66,15 @@ const TOP_UP_KEYS = [
   "amount",
   "created_at",
   "currency",
+  "dispute",
   "failure",
   "id",
   "paid_at",
   "payment_source_id",
   "points",
   "reference",
+  "refunded_amount",
+  "refunded_points",
   "source",
   "status",
 ].sort();
@@ -230,6 +243,13 @@ export function expectTopUp(value: unknown, expected: Partial<TopUpJson> = {}): 
   expect(["pending", "processing", "awaiting_payment", "failed", "paid"]).toContain(topUp.status);
   expect(["api", "dashboard"]).toContain(topUp.source);
   expect(topUp.created_at).toMatch(ISO_UTC);
+  expect(Number.isInteger(topUp.refunded_points) && topUp.refunded_points >= 0 && topUp.refunded_points <= topUp.points).toBe(true);
+  expect(Number.isInteger(topUp.refunded_amount) && topUp.refunded_amount >= 0 && topUp.refunded_amount <= topUp.amount).toBe(true);
+  if (topUp.dispute !== null) {
+    expect(Object.keys(topUp.dispute).sort()).toEqual(["closed_at", "opened_at", "points", "points_state", "status"]);
+    expect(["open", "won", "lost"]).toContain(topUp.dispute.status);
+    expect(["held", "removed", "released"]).toContain(topUp.dispute.points_state);
+  }
   if (topUp.status === "paid") expect(topUp.paid_at).toMatch(ISO_UTC);
   else expect(topUp.paid_at).toBeNull();
   if (topUp.status === "failed" || topUp.status === "awaiting_payment") {

@@ -11,6 +11,10 @@ const prefixes = {
   simCustomer: "cus_sim",
   simPaymentMethod: "pm_sim",
   simPayment: "pi_sim",
+  refund: "rf",
+  simRefund: "re_sim",
+  simDispute: "du_sim",
+  simEvent: "evt_sim",
 } as const;
 
 export type IdKind = keyof typeof prefixes;

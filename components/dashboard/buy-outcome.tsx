@@ -69,7 +69,10 @@ export function BuyOutcome({
                 Payment successful
               </h2>
               <p>
-                {points} Points were added for {amount}. Your balance is now{" "}
+                {points} Points were added for {amount}.{" "}
+                {topUp.refundedPoints > 0 || topUp.disputeStatus
+                  ? "Since then it was refunded or disputed (see After payment, below). Your balance is"
+                  : "Your balance is now"}{" "}
                 <strong className="tabular-nums" data-testid="outcome-balance">
                   {formatPoints(pointsBalance)} Points
                 </strong>

@@ -21,9 +21,16 @@ const sourceOptions = [
   ["dashboard", "Dashboard"],
 ] as const;
 
+const afterOptions = [
+  ["", "Anything"],
+  ["refunded", "Refunded"],
+  ["disputed", "Disputed"],
+] as const;
+
 const filterFields = [
   { name: "status", label: "Status", options: statusOptions },
   { name: "source", label: "Source", options: sourceOptions },
+  { name: "after", label: "After payment", options: afterOptions },
 ] as const;
 
 /**
@@ -32,11 +39,11 @@ const filterFields = [
  * <noscript>, so a browser that runs scripts never shows a button that does nothing new).
  */
 export function HistoryFilters({ filters }: { filters: Filters }) {
-  const active = Boolean(filters.status || filters.source);
+  const active = Boolean(filters.status || filters.source || filters.after);
   return (
     <Form
       // Remounted when the URL changes, so "Clear" and the back button reset the selects too.
-      key={`${filters.status ?? ""}:${filters.source ?? ""}`}
+      key={`${filters.status ?? ""}:${filters.source ?? ""}:${filters.after ?? ""}`}
       action="/dashboard/history"
       className="flex flex-wrap items-end gap-3"
       aria-label="Filter top-ups"

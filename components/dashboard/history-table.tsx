@@ -1,6 +1,7 @@
 import Link from "next/link";
 import { Badge, StatusBadge } from "@/components/ui/badge";
 import type { TopUp } from "@/lib/db/schema";
+import { afterPaymentNotes } from "@/lib/points/after-payment-view";
 import { needsAttention } from "@/lib/points/attention";
 import { purchaseCardLabel } from "@/lib/points/history";
 import { formatDateTime, formatMoney, formatPoints } from "@/lib/format";
@@ -43,6 +44,7 @@ export function HistoryTable({
                 <SourceBadge source={topUp.source} />
               </span>
               <span className="mt-1 block truncate font-mono text-xs text-slate-500">{topUp.reference}</span>
+              <AfterPaymentNotes topUp={topUp} />
               <span className="mt-0.5 flex items-center justify-between text-xs text-slate-500">
                 <time dateTime={topUp.createdAt.toISOString()}>{formatDateTime(topUp.createdAt)}</time>
                 <span className="font-medium text-indigo-700">{actionLabel(topUp.status)} →</span>
@@ -102,6 +104,7 @@ export function HistoryTable({
                 </td>
                 <td className="whitespace-nowrap px-3 py-3">
                   <StatusBadge status={topUp.status} attention={needsAttention(topUp, now)} />
+                  <AfterPaymentNotes topUp={topUp} />
                 </td>
                 <td className="whitespace-nowrap px-3 py-3">
                   <SourceBadge source={topUp.source} />
@@ -121,6 +124,21 @@ export function HistoryTable({
         </table>
       </div>
     </>
+  );
+}
+
+/** What happened after payment ("Refunded 250 Points (€22.00)", "Disputed: 7,500 Points held"), in words. */
+function AfterPaymentNotes({ topUp }: { topUp: TopUp }) {
+  const notes = afterPaymentNotes(topUp);
+  if (notes.length === 0) return null;
+  return (
+    <span className="mt-1 block space-y-0.5 text-xs text-slate-600" data-testid="after-payment-notes">
+      {notes.map((note) => (
+        <span key={note} className="block">
+          {note}
+        </span>
+      ))}
+    </span>
   );
 }
 

@@ -77,7 +77,7 @@ test.describe("X-Request-Id", () => {
 });
 
 test.describe("unknown paths and methods answer JSON", () => {
-  for (const path of ["/v3", "/v3/points", "/v3/points/top-up", "/v3/points/top-ups/extra", "/v3/points/payment-methods/pm_1", "/v3/other", "/v3/points/TOP-UPS"]) {
+  for (const path of ["/v3", "/v3/points", "/v3/points/top-up", "/v3/points/top-ups/tu_x/extra", "/v3/points/payment-methods/pm_1", "/v3/other", "/v3/points/TOP-UPS"]) {
     for (const method of ["GET", "POST"] as const) {
       test(`${method} ${path} is a JSON 404 not_found`, async ({ request, fx }) => {
         const response = await request.fetch(path, { method, headers: bearer(fx.organizations.main), data: method === "POST" ? { points: 100, reference: uniqueRef("nf") } : undefined });
@@ -86,11 +86,11 @@ test.describe("unknown paths and methods answer JSON", () => {
     }
   }
 
-  for (const method of ["GET", "PUT", "PATCH", "DELETE"]) {
+  for (const method of ["PUT", "PATCH", "DELETE"]) {
     test(`${method} ${TOP_UPS} is a JSON 405 method_not_allowed`, async ({ request, fx }) => {
       const response = await request.fetch(TOP_UPS, { method, headers: bearer(fx.organizations.main) });
       await expectPlainError(response, 405, "method_not_allowed");
-      expect(response.headers().allow).toBe("POST, OPTIONS");
+      expect(response.headers().allow).toBe("GET, POST, OPTIONS");
     });
   }
 
@@ -102,7 +102,7 @@ test.describe("unknown paths and methods answer JSON", () => {
     });
   }
 
-  for (const [path, allowed] of [[TOP_UPS, ["POST", "OPTIONS"]], [PAYMENT_METHODS, ["GET", "OPTIONS"]]] as const) {
+  for (const [path, allowed] of [[TOP_UPS, ["GET", "POST", "OPTIONS"]], [PAYMENT_METHODS, ["GET", "OPTIONS"]]] as const) {
     test(`OPTIONS ${path} answers in the JSON envelope with its methods`, async ({ request }) => {
       const response = await request.fetch(path, { method: "OPTIONS", headers: { "X-Request-Id": "opt-1" } });
       expect(response.status()).toBe(200);

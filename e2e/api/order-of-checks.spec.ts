@@ -12,6 +12,7 @@ import {
   postRaw,
   uniqueRef,
 } from "../utils";
+import { scopedKeysOf } from "./scoped-keys.fixtures";
 
 /**
  * docs/contract.md §4: the checks of a purchase run in a fixed order and the first that fails answers.
@@ -43,6 +44,10 @@ const cases: OrderCase[] = [
   { name: "step 3: disabled, no card, no currency, in outage, with an invalid body", authorization: (fx) => `Bearer ${fx.organizations.disabled.apiKey}`, body: badBody, status: 403, code: "api_purchases_disabled" },
   { name: "step 3: disabled with a body over 64 KiB", authorization: (fx) => `Bearer ${fx.organizations.disabled.apiKey}`, body: hugeBody, status: 403, code: "api_purchases_disabled" },
   { name: "step 3: disabled with a valid body", authorization: (fx) => `Bearer ${fx.organizations.disabled.apiKey}`, body: validBody, status: 403, code: "api_purchases_disabled" },
+  { name: "step 2: a read key, not available and disabled, with an invalid body", authorization: (fx) => `Bearer ${scopedKeysOf(fx).unavailableReadKey}`, body: badBody, status: 404, code: "not_available" },
+  { name: "step 3: a read key, disabled, with an invalid body", authorization: (fx) => `Bearer ${scopedKeysOf(fx).disabledReadKey}`, body: badBody, status: 403, code: "api_purchases_disabled" },
+  { name: "step 3, the scope: a read key with an invalid body", authorization: (fx) => `Bearer ${scopedKeysOf(fx).readKey}`, body: badBody, status: 403, code: "insufficient_scope" },
+  { name: "step 3, the scope: a read key with a body over 64 KiB", authorization: (fx) => `Bearer ${scopedKeysOf(fx).readKey}`, body: hugeBody, status: 403, code: "insufficient_scope" },
   { name: "step 4: no saved currency, several cards and no default, with an invalid body", authorization: (fx) => `Bearer ${fx.organizations.noCurrency.apiKey}`, body: () => JSON.stringify({ points: 101, reference: uniqueRef("o") }), status: 422, code: "invalid_request" },
   { name: "step 4: in outage with a body over 64 KiB", authorization: (fx) => `Bearer ${fx.organizations.outage.apiKey}`, body: hugeBody, status: 413, code: "request_too_large" },
   { name: "step 5: no saved currency and none sent, in outage", authorization: (fx) => `Bearer ${fx.organizations.outage.apiKey}`, body: validBody, status: 422, code: "currency_required" },

@@ -55,3 +55,17 @@ test("the README's limits walkthrough answers as it says on the organisation it 
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test("the README's reading examples answer as its comments say, every time they are run", async ({ fx, baseURL }) => {
+  const block = shellBlockAfter("`GET /v3/points/top-ups/{id}` answers one purchase");
+  const dir = demoDir(fx.organizations.main);
+  try {
+    // One by id, an unknown id, by reference, two pages, the filters, an invalid query.
+    const expected = [200, 404, 200, 200, 200, 200, 422];
+    expect(runBlock(block, baseURL ?? "", { WORKDIR: dir })).toEqual(expected);
+    await nextSecond();
+    expect(runBlock(block, baseURL ?? "", { WORKDIR: dir })).toEqual(expected);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});

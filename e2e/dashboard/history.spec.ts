@@ -140,7 +140,10 @@ test.describe("History", () => {
     const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Export CSV" }).click()]);
     expect(download.suggestedFilename()).toMatch(/^top-ups-\d{4}-\d{2}-\d{2}-failed\.csv$/);
     const csv = fs.readFileSync(await download.path(), "utf8").trimEnd().split("\r\n");
-    expect(csv[0]).toBe("id,reference,points,amount,currency,payment_source_id,status,source,created_at,paid_at");
+    expect(csv[0]).toBe(
+      "id,reference,points,amount,currency,payment_source_id,status,source,created_at,paid_at," +
+        "refunded_points,refunded_amount,dispute_status,dispute_points_state",
+    );
     const records = csv.slice(1).map((line) => line.split(","));
     expect(records.some((record) => record[1] === declined)).toBe(true);
     expect(records.every((record) => record[6] === "failed")).toBe(true);

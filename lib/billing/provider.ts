@@ -118,10 +118,60 @@ export type PaymentEventKind =
   | "payment_requires_action"
   | "payment_canceled";
 
+/** A refund as the provider records it (Stripe: a Refund). */
+export interface ProviderRefund {
+  refundId: string;
+  paymentId: string;
+  /** Minor units of the payment's currency. */
+  amount: number;
+  /** Upper case, as the product names currencies. */
+  currency: string;
+  /**
+   * `succeeded`: the money is on its way back to the cardholder; `pending`: accepted, not yet
+   * done; `failed` / `canceled`: no money moved. Points follow `succeeded` only.
+   */
+  status: "pending" | "succeeded" | "failed" | "canceled";
+  /** The refund request of this service that made it (metadata.refund_id, rf_…), or null for one made elsewhere. */
+  requestId: string | null;
+  created: Date;
+}
+
+export interface RefundRequest {
+  /** Recorded with the request before it is sent (refund_<rf id>); a re-send under it refunds once. */
+  idempotencyKey: string;
+  paymentId: string;
+  amount: number;
+  metadata: { refund_id: string; top_up_id: string; points: string };
+}
+
+/** A provider's answer refusing a refund (more than is left, a disputed charge): nothing moved. */
+export interface RefundRefusal {
+  refused: true;
+  code: string;
+  message: string;
+}
+
+/** A dispute (chargeback, or an inquiry) on a payment, as the provider records it now. */
+export interface ProviderDispute {
+  disputeId: string;
+  paymentId: string;
+  amount: number;
+  currency: string;
+  /**
+   * `open` until decided; `won` (an inquiry closed with no chargeback counts as won) or `lost`.
+   */
+  status: "open" | "won" | "lost";
+  /** The disputed money was taken from the merchant (Stripe: charge.dispute.funds_withdrawn). */
+  fundsWithdrawn: boolean;
+  /** It was given back (Stripe: charge.dispute.funds_reinstated). */
+  fundsReinstated: boolean;
+  created: Date;
+}
+
 /**
  * A provider's webhook event in the service's own terms (lib/billing/stripe/events.ts makes them
  * from Stripe's), handled by lib/points/billing-events.ts. Nothing in it is taken as the truth
- * about a payment: the provider is asked. A later issue adds refunds and disputes here.
+ * about a payment, a refund or a dispute: the provider is asked.
  */
 export type BillingEvent =
   | {
@@ -132,6 +182,10 @@ export type BillingEvent =
       /** The purchase the payment's metadata names (metadata.top_up_id), or null. */
       topUpId: string | null;
     }
+  /** A payment's refunds may have changed (Stripe: charge.refunded, refund.created/updated/failed). */
+  | { kind: "refunds_changed"; paymentId: string; customerId: string | null }
+  /** A dispute was opened, moved money or closed (Stripe: charge.dispute.*). */
+  | { kind: "dispute_changed"; disputeId: string; paymentId: string }
   /** A customer's saved cards or default may have changed. */
   | { kind: "payment_methods_changed"; customerId: string | null }
   /** A card was saved on the provider's own page (Stripe Checkout in setup mode). */
@@ -171,6 +225,20 @@ export interface TestMode {
   setOutage?(customerId: string, on: boolean): Promise<void>;
   /** Every saved card, as the operator sees them: answered even while an outage is simulated. */
   listAllPaymentMethods?(customerId: string): Promise<ProviderPaymentMethod[]>;
+  /**
+   * Decides an open dispute the way the provider's test mode does (Stripe: evidence
+   * `winning_evidence` or `losing_evidence`); its events follow. Throws when there is no such open dispute.
+   */
+  settleDispute?(disputeId: string, outcome: "won" | "lost"): Promise<void>;
+  /** A refund made at the provider itself, not through this service (Stripe's dashboard); its events follow. */
+  refundAtProvider?(paymentId: string, amount: number): Promise<ProviderRefund>;
+  /**
+   * Events a provider without webhooks has not yet handed over (the simulated provider plays
+   * Stripe's webhooks this way), oldest first; lib/points/provider-events.ts delivers them.
+   */
+  pendingEvents?(limit: number): Promise<ReceivedBillingEvent[]>;
+  /** Marks events as delivered, once handled. */
+  markEventsDelivered?(ids: string[]): Promise<void>;
 }
 
 export interface BillingProvider {
@@ -225,6 +293,16 @@ export interface BillingProvider {
    * payment the cardholder completed first answers `succeeded`, not cancelled. Throws when unknown.
    */
   cancelPayment(paymentId: string): Promise<ChargeOutcome>;
+  /**
+   * Refunds part or all of a payment, under the request's idempotency key: the provider's refund,
+   * or its refusal (more than is left, a disputed charge). Throws when the outcome is unknown (a
+   * timeout, an outage): the refund may or may not exist, and a re-send under the key says which.
+   */
+  refund(request: RefundRequest): Promise<ProviderRefund | RefundRefusal>;
+  /** Every refund of a payment, oldest first. Throws when the provider cannot answer. */
+  listRefunds(paymentId: string): Promise<ProviderRefund[]>;
+  /** A dispute as it stands now, or null when the provider has none by that id. Throws when it cannot answer. */
+  retrieveDispute(disputeId: string): Promise<ProviderDispute | null>;
   /**
    * Starts the cardholder's authentication of a payment awaiting it, on the provider's own page:
    * the URL to send the cardholder to (who comes back to returnUrl), or the payment's state when

@@ -2,9 +2,18 @@ import { and, asc, desc, eq, gte, inArray, isNull, lt } from "drizzle-orm";
 import { brandOf, hasBrand } from "@/lib/brand";
 import type { Clock } from "@/lib/clock";
 import type { Db } from "@/lib/db/client";
-import { simCustomers, simPaymentMethods, simPayments, type SimPayment } from "@/lib/db/schema";
+import {
+  simCustomers,
+  simDisputes,
+  simEvents,
+  simPaymentMethods,
+  simPayments,
+  type SimPayment,
+  simRefunds,
+} from "@/lib/db/schema";
 import { newId } from "@/lib/ids";
 import type {
+  BillingEvent,
   BillingProvider,
   ChargeOutcome,
   ChargeRequest,
@@ -12,7 +21,12 @@ import type {
   PaymentFacts,
   PriceTable,
   ProviderPaymentMethod,
+  ProviderDispute,
+  ProviderRefund,
   ProvisionCardsInput,
+  ReceivedBillingEvent,
+  RefundRefusal,
+  RefundRequest,
   TestMode,
 } from "./provider";
 import { ProviderRefusedError, ProviderUnavailableError } from "./provider";
@@ -29,6 +43,8 @@ export const TEST_CARDS = {
   authentication_required: { brand: "visa", last4: "3184", charge: "requires_action" },
   processing: { brand: "visa", last4: "1881", charge: "processing" },
   expired: { brand: "visa", last4: "0069", charge: "expired_card" },
+  /** After Stripe's pm_card_createDispute: the charge succeeds, then the cardholder disputes it. */
+  dispute: { brand: "visa", last4: "0259", charge: "succeeded" },
 } as const;
 
 export type TestCardKind = keyof typeof TEST_CARDS;
@@ -81,6 +97,10 @@ export class SimulatedBillingProvider implements BillingProvider {
     completeAuthentication: (paymentId, succeed) => this.completeAuthentication(paymentId, succeed),
     setOutage: (customerId, on) => this.setOutage(customerId, on),
     listAllPaymentMethods: (customerId) => this.listPaymentMethods(customerId, { ignoreOutage: true }),
+    settleDispute: (disputeId, outcome) => this.settleDispute(disputeId, outcome),
+    refundAtProvider: (paymentId, amount) => this.refundAtProvider(paymentId, amount),
+    pendingEvents: (limit) => this.pendingEvents(limit),
+    markEventsDelivered: (ids) => this.markEventsDelivered(ids),
   };
 
   /** Its tables are in `db`, the app's own database; every call writes there, outside the caller's transactions. */
@@ -166,7 +186,142 @@ export class SimulatedBillingProvider implements BillingProvider {
       .onConflictDoNothing({ target: simPayments.idempotencyKey })
       .returning();
     const payment = inserted[0] ?? (await this.byIdempotencyKey(request));
+    if (inserted[0] && method?.kind === "dispute" && payment.status === "succeeded") await this.openDispute(payment);
     return toOutcome(payment);
+  }
+
+  async refund(request: RefundRequest): Promise<ProviderRefund | RefundRefusal> {
+    const [existing] = await this.db.select().from(simRefunds).where(eq(simRefunds.idempotencyKey, request.idempotencyKey));
+    if (existing) return toRefund(existing);
+    const refused = await this.refusal(request.paymentId, request.amount);
+    if (refused) return refused;
+    return this.makeRefund(request.paymentId, request.amount, { idempotencyKey: request.idempotencyKey, requestId: request.metadata.refund_id });
+  }
+
+  async listRefunds(paymentId: string): Promise<ProviderRefund[]> {
+    const rows = await this.db
+      .select()
+      .from(simRefunds)
+      .where(eq(simRefunds.paymentId, paymentId))
+      .orderBy(asc(simRefunds.createdAt), asc(simRefunds.id));
+    return rows.map(toRefund);
+  }
+
+  async retrieveDispute(disputeId: string): Promise<ProviderDispute | null> {
+    const [row] = await this.db.select().from(simDisputes).where(eq(simDisputes.id, disputeId));
+    if (!row) return null;
+    return {
+      disputeId: row.id,
+      paymentId: row.paymentId,
+      amount: row.amount,
+      currency: row.currency.toUpperCase(),
+      status: row.status as ProviderDispute["status"],
+      fundsWithdrawn: row.fundsWithdrawn,
+      fundsReinstated: row.fundsReinstated,
+      created: row.createdAt,
+    };
+  }
+
+  /**
+   * The bank decides the dispute, as Stripe's test mode does on winning or losing evidence: won
+   * leaves the money with the merchant; lost withdraws it. Its events are queued like webhooks.
+   */
+  async settleDispute(disputeId: string, outcome: "won" | "lost"): Promise<void> {
+    const [settled] = await this.db
+      .update(simDisputes)
+      .set({ status: outcome, fundsWithdrawn: outcome === "lost", updatedAt: this.clock.now() })
+      .where(and(eq(simDisputes.id, disputeId), eq(simDisputes.status, "open")))
+      .returning();
+    if (!settled) throw new Error(`No open simulated dispute ${disputeId}.`);
+    await this.queueEvent("charge.dispute.closed", { kind: "dispute_changed", disputeId, paymentId: settled.paymentId });
+    if (outcome === "lost") {
+      await this.queueEvent("charge.dispute.funds_withdrawn", { kind: "dispute_changed", disputeId, paymentId: settled.paymentId });
+    }
+  }
+
+  /** A refund made "in the provider's dashboard": no key, no request of the service's behind it. */
+  async refundAtProvider(paymentId: string, amount: number): Promise<ProviderRefund> {
+    const refused = await this.refusal(paymentId, amount);
+    if (refused) throw new Error(`The simulated provider refuses the refund: ${refused.message}`);
+    return this.makeRefund(paymentId, amount, { idempotencyKey: null, requestId: null });
+  }
+
+  async pendingEvents(limit: number): Promise<ReceivedBillingEvent[]> {
+    const rows = await this.db
+      .select()
+      .from(simEvents)
+      .where(isNull(simEvents.deliveredAt))
+      .orderBy(asc(simEvents.createdAt), asc(simEvents.id))
+      .limit(limit);
+    return rows.map((row) => ({ ...(JSON.parse(row.event) as BillingEvent), id: row.id, type: row.type }));
+  }
+
+  async markEventsDelivered(ids: string[]): Promise<void> {
+    if (ids.length === 0) return;
+    await this.db.update(simEvents).set({ deliveredAt: this.clock.now() }).where(inArray(simEvents.id, ids));
+  }
+
+  /** Why a refund of `amount` cannot be made now, as Stripe refuses it; null when it can. */
+  private async refusal(paymentId: string, amount: number): Promise<RefundRefusal | null> {
+    const [payment] = await this.db.select().from(simPayments).where(eq(simPayments.id, paymentId));
+    if (payment?.status !== "succeeded") {
+      return { refused: true, code: "resource_missing", message: `No succeeded payment ${paymentId}.` };
+    }
+    const [dispute] = await this.db.select().from(simDisputes).where(eq(simDisputes.paymentId, paymentId));
+    if (dispute && dispute.status !== "won") {
+      return { refused: true, code: "charge_disputed", message: "The payment has been disputed; it cannot be refunded." };
+    }
+    const refunded = (await this.listRefunds(paymentId))
+      .filter((refund) => refund.status === "succeeded" || refund.status === "pending")
+      .reduce((sum, refund) => sum + refund.amount, 0);
+    if (refunded >= payment.amount) return { refused: true, code: "charge_already_refunded", message: "The payment has been refunded already." };
+    if (amount > payment.amount - refunded) {
+      return { refused: true, code: "amount_too_large", message: `At most ${payment.amount - refunded} is left to refund.` };
+    }
+    return null;
+  }
+
+  private async makeRefund(
+    paymentId: string,
+    amount: number,
+    keys: { idempotencyKey: string | null; requestId: string | null },
+  ): Promise<ProviderRefund> {
+    const [payment] = await this.db.select().from(simPayments).where(eq(simPayments.id, paymentId));
+    const inserted = await this.db
+      .insert(simRefunds)
+      .values({
+        id: newId("simRefund"),
+        idempotencyKey: keys.idempotencyKey,
+        paymentId,
+        amount,
+        currency: payment?.currency ?? "usd",
+        status: "succeeded",
+        requestId: keys.requestId,
+        createdAt: this.clock.now(),
+      })
+      .onConflictDoNothing({ target: simRefunds.idempotencyKey })
+      .returning();
+    const row = inserted[0] ?? (await this.db.select().from(simRefunds).where(eq(simRefunds.idempotencyKey, keys.idempotencyKey ?? "")))[0];
+    if (!row) throw new Error("Simulated refund vanished under its idempotency key.");
+    if (inserted[0]) {
+      await this.queueEvent("charge.refunded", { kind: "refunds_changed", paymentId, customerId: payment?.customerId ?? null });
+    }
+    return toRefund(row);
+  }
+
+  private async openDispute(payment: SimPayment): Promise<void> {
+    const id = newId("simDispute");
+    const opened = await this.db
+      .insert(simDisputes)
+      .values({ id, paymentId: payment.id, amount: payment.amount, currency: payment.currency, status: "open", createdAt: this.clock.now() })
+      .onConflictDoNothing({ target: simDisputes.paymentId })
+      .returning();
+    if (opened[0]) await this.queueEvent("charge.dispute.created", { kind: "dispute_changed", disputeId: id, paymentId: payment.id });
+  }
+
+  /** What Stripe would send as a webhook, kept until the service takes it (lib/points/provider-events.ts). */
+  private async queueEvent(type: string, event: BillingEvent): Promise<void> {
+    await this.db.insert(simEvents).values({ id: newId("simEvent"), type, event: JSON.stringify(event), createdAt: this.clock.now() });
   }
 
   async retrievePayment(paymentId: string): Promise<ChargeOutcome> {
@@ -350,6 +505,18 @@ export class SimulatedBillingProvider implements BillingProvider {
     }
     return existing;
   }
+}
+
+function toRefund(row: typeof simRefunds.$inferSelect): ProviderRefund {
+  return {
+    refundId: row.id,
+    paymentId: row.paymentId,
+    amount: row.amount,
+    currency: row.currency.toUpperCase(),
+    status: row.status as ProviderRefund["status"],
+    requestId: row.requestId,
+    created: row.createdAt,
+  };
 }
 
 function toOutcome(payment: SimPayment): ChargeOutcome {

@@ -110,6 +110,13 @@ describe("the operator command line is validated before anything is opened", () 
       organizationId: "org_1",
       json: true,
     });
+    expect(parseCommand(["key", "create", "org_1", "--scope", "read", "--daily-points-cap=5000"])).toEqual({
+      kind: "key-create",
+      organizationId: "org_1",
+      json: false,
+      scope: "read",
+      dailyPointsCap: 5000,
+    });
     expect(parseCommand(["key", "revoke", "key_1"])).toEqual({ kind: "key-revoke", keyId: "key_1", json: false });
     expect(parseCommand(["user", "add", "org_1", "--email=a@b.example", "--role", "member", "--json"])).toEqual({
       kind: "user-add",
@@ -160,6 +167,9 @@ describe("the operator command line is validated before anything is opened", () 
     [["org", "update", "--currency", "USD"], /"org update" needs ORG_ID/],
     [["org", "update", "org_1", "org_2"], /Unexpected argument/],
     [["key", "create"], /"key create" needs ORG_ID/],
+    [["key", "create", "org_1", "--scope", "admin"], /--scope must be purchase or read, not "admin"/],
+    [["key", "create", "org_1", "--daily-points-cap", "0"], /--daily-points-cap must be a positive whole number/],
+    [["key", "create", "org_1", "--daily-points-cap", "none"], /--daily-points-cap must be a positive whole number/],
     [["key", "revoke", "key_1", "--force"], /Unknown option --force/],
     [["user", "add", "org_1", "--role", "admin"], /needs --email/],
     [["user", "add", "org_1", "--email", "a@b.example"], /needs --role/],

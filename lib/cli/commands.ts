@@ -1,4 +1,5 @@
 import { isTestCardKind, TEST_CARDS } from "@/lib/billing/simulated";
+import { API_KEY_SCOPES, type ApiKeyScope } from "@/lib/points/api-keys";
 import { CURRENCIES } from "@/lib/points/catalog";
 import type { OrganizationSettings } from "@/lib/points/organizations";
 import { USER_ROLES } from "@/lib/points/users";
@@ -40,10 +41,13 @@ export type PointsCommand =
       /** --stripe-customer cus_… links that customer; --new-stripe-customer makes a new one. */
       billingCustomer?: { link: string } | { create: true };
     }
-  | { kind: "key-create"; organizationId: string; json: boolean }
+  | { kind: "key-create"; organizationId: string; json: boolean; scope?: ApiKeyScope; dailyPointsCap?: number }
   | { kind: "key-revoke"; keyId: string; json: boolean }
   | { kind: "user-add"; organizationId: string; email: string; role: string; json: boolean }
   | { kind: "reconcile"; json: boolean; report: boolean }
+  | { kind: "top-up-refund"; topUpId: string; points?: number; reason?: string; key?: string; json: boolean }
+  | { kind: "dispute-settle"; topUpId: string; outcome: "won" | "lost"; json: boolean }
+  | { kind: "org-spend"; organizationId: string; points: number; json: boolean }
   | { kind: "stripe-setup-prices"; json: boolean };
 
 const json: FlagSpec = { name: "json", kind: "switch" };
@@ -77,6 +81,13 @@ export function parseCommand(argv: readonly string[]): PointsCommand {
     case "org":
       if (second === "create") return parseOrgCreate(rest);
       if (second === "update") return parseOrgUpdate(rest);
+      if (second === "spend") return parseOrgSpend(rest);
+      break;
+    case "top-up":
+      if (second === "refund") return parseTopUpRefund(rest);
+      break;
+    case "dispute":
+      if (second === "settle") return parseDisputeSettle(rest);
       break;
     case "key":
       if (second === "create") return parseKeyCreate(rest);
@@ -91,7 +102,7 @@ export function parseCommand(argv: readonly string[]): PointsCommand {
       if (second === "setup-prices") return parseStripeSetupPrices(rest);
       break;
   }
-  const known = ["org", "key", "user", "stripe"].includes(first);
+  const known = ["org", "key", "user", "stripe", "top-up", "dispute"].includes(first);
   throw new UsageError(
     known && second === undefined
       ? `"${first}" needs a subcommand.`
@@ -220,9 +231,21 @@ function parseFrequency(value: string): { count: number; windowSeconds: number }
 }
 
 function parseKeyCreate(args: string[]): PointsCommand {
-  const parsed = parseArgs(args, [json], "key create");
+  const parsed = parseArgs(
+    args,
+    [json, { name: "scope", kind: "value" }, { name: "daily-points-cap", kind: "value" }],
+    "key create",
+  );
   const [organizationId = ""] = expectPositionals(parsed, ["ORG_ID"], "key create");
-  return { kind: "key-create", organizationId, json: parsed.switches.has("json") };
+  const scope = flagValue(parsed, "scope");
+  const cap = flagValue(parsed, "daily-points-cap");
+  return {
+    kind: "key-create",
+    organizationId,
+    json: parsed.switches.has("json"),
+    ...(scope !== undefined ? { scope: parseChoice(scope, "scope", API_KEY_SCOPES) } : {}),
+    ...(cap !== undefined ? { dailyPointsCap: parsePositiveInteger(cap, "daily-points-cap", false) } : {}),
+  };
 }
 
 function parseKeyRevoke(args: string[]): PointsCommand {
@@ -261,4 +284,42 @@ function parseReconcile(args: string[]): PointsCommand {
   const parsed = parseArgs(args, [json, { name: "report", kind: "switch" }], "reconcile");
   expectPositionals(parsed, [], "reconcile");
   return { kind: "reconcile", json: parsed.switches.has("json"), report: parsed.switches.has("report") };
+}
+
+function parseTopUpRefund(args: string[]): PointsCommand {
+  const parsed = parseArgs(
+    args,
+    [json, { name: "points", kind: "value" }, { name: "reason", kind: "value" }, { name: "key", kind: "value" }],
+    "top-up refund",
+  );
+  const [topUpId = ""] = expectPositionals(parsed, ["TOP_UP_ID"], "top-up refund");
+  const points = flagValue(parsed, "points");
+  const reason = flagValue(parsed, "reason");
+  const key = flagValue(parsed, "key");
+  if (reason !== undefined && (reason.trim() === "" || reason.length > 500)) throw new UsageError("--reason must be 1 to 500 characters.");
+  if (key !== undefined && !/^[A-Za-z0-9._:-]{1,100}$/.test(key)) throw new UsageError("--key must be 1 to 100 of A-Z a-z 0-9 . _ : -");
+  return {
+    kind: "top-up-refund",
+    topUpId,
+    ...(points !== undefined ? { points: parsePositiveInteger(points, "points", false) } : {}),
+    ...(reason !== undefined ? { reason } : {}),
+    ...(key !== undefined ? { key } : {}),
+    json: parsed.switches.has("json"),
+  };
+}
+
+function parseDisputeSettle(args: string[]): PointsCommand {
+  const parsed = parseArgs(args, [json, { name: "outcome", kind: "value" }], "dispute settle");
+  const [topUpId = ""] = expectPositionals(parsed, ["TOP_UP_ID"], "dispute settle");
+  const outcome = flagValue(parsed, "outcome");
+  if (outcome === undefined) throw new UsageError('"dispute settle" needs --outcome won|lost.');
+  return { kind: "dispute-settle", topUpId, outcome: parseChoice(outcome, "outcome", ["won", "lost"] as const), json: parsed.switches.has("json") };
+}
+
+function parseOrgSpend(args: string[]): PointsCommand {
+  const parsed = parseArgs(args, [json, { name: "points", kind: "value" }], "org spend");
+  const [organizationId = ""] = expectPositionals(parsed, ["ORG_ID"], "org spend");
+  const points = flagValue(parsed, "points");
+  if (points === undefined) throw new UsageError('"org spend" needs --points N.');
+  return { kind: "org-spend", organizationId, points: parsePositiveInteger(points, "points", false), json: parsed.switches.has("json") };
 }

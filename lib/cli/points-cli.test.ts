@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { systemClock } from "@/lib/clock";
 import { organizations, topUps, users } from "@/lib/db/schema";
 import { verifyPassword } from "@/lib/auth/password";
-import { authenticateApiKey, authenticateApiRequest } from "@/lib/points/api-keys";
+import { authenticateApiKey, authenticateApiRequest, listApiKeys } from "@/lib/points/api-keys";
 import { createOrganization } from "@/lib/points/organizations";
 import { listUsablePaymentMethods } from "@/lib/points/payment-methods";
 import { purchasePoints } from "@/lib/points/purchase";
@@ -200,8 +200,8 @@ describe.each(backends())("npm run points against %s", { concurrent: true, timeo
       );
       expect(created.code, created.stderr).toBe(0);
       const output = JSON.parse(created.stdout) as Record<string, string>;
-      expect(sortedKeys(output)).toEqual(["api_key", "key_id", "organization_id"]);
-      expect(output.organization_id).toBe(full.organization_id);
+      expect(sortedKeys(output)).toEqual(["api_key", "daily_points_cap", "key_id", "organization_id", "scope"]);
+      expect(output).toMatchObject({ organization_id: full.organization_id, scope: "purchase", daily_points_cap: null });
 
       const revoked = await points("key", "revoke", full.key_id);
       expect(revoked.code, revoked.stderr).toBe(0);
@@ -213,6 +213,21 @@ describe.each(backends())("npm run points against %s", { concurrent: true, timeo
         );
         const organization = await authenticateApiKey(services.db, `Bearer ${output.api_key}`, systemClock);
         expect(organization.id).toBe(full.organization_id);
+      });
+    });
+
+    it("key create makes a read key, or one with its own daily Points cap, and says so", async () => {
+      const read = parseJsonOutput(await points("key", "create", full.organization_id, "--scope", "read", "--json"));
+      expect(read).toMatchObject({ scope: "read", daily_points_cap: null });
+      const capped = await points("key", "create", full.organization_id, "--daily-points-cap", "2500");
+      expect(capped.code, capped.stderr).toBe(0);
+      expect(capped.stdout).toMatch(/scope: +purchase\n/);
+      expect(capped.stdout).toMatch(/daily cap: 2500 Points in 24 hours/);
+      const cappedKeyId = /Created API key (\S+) /.exec(capped.stdout)?.[1];
+      await target.withDb(async (services) => {
+        const keys = new Map((await listApiKeys(services.db, full.organization_id)).map((key) => [key.id, key]));
+        expect(keys.get(String(read.key_id))).toMatchObject({ scope: "read", dailyPointsCap: null });
+        expect(keys.get(cappedKeyId ?? "")).toMatchObject({ scope: "purchase", dailyPointsCap: 2500 });
       });
     });
 

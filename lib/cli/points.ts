@@ -1,12 +1,20 @@
+import { eq } from "drizzle-orm";
+import { topUps } from "@/lib/db/schema";
+import { formatMoney } from "@/lib/format";
 import { SIMULATED_PRICES } from "@/lib/billing/simulated";
 import { StripeBillingProvider } from "@/lib/billing/stripe/provider";
 import { setupStripePrices } from "@/lib/billing/stripe/setup-prices";
 import { PgliteLockedError } from "@/lib/db/pglite-lock";
 import { createApiKey, revokeApiKey } from "@/lib/points/api-keys";
-import { ProvisioningError } from "@/lib/points/errors";
+import { PointsError, ProvisioningError } from "@/lib/points/errors";
+import { syncDispute } from "@/lib/points/disputes";
+import { getPointsBalance } from "@/lib/points/ledger";
+import { deliverPendingEvents } from "@/lib/points/provider-events";
+import { refundTopUp, retryRequestedRefunds } from "@/lib/points/refunds";
+import { spendPoints } from "@/lib/points/usage";
 import { createOrganization, getOrganization, updateOrganization } from "@/lib/points/organizations";
 import { addUser } from "@/lib/points/users";
-import { listPurchasesNeedingAttention } from "@/lib/points/attention";
+import { listPurchasesNeedingAttention, listUnansweredRefunds, listUnmatchedEvents } from "@/lib/points/attention";
 import { reconcileTopUps } from "@/lib/points/purchase";
 import { createRuntime, type Runtime } from "@/lib/server/runtime";
 import { UsageError } from "./args";
@@ -79,7 +87,7 @@ export async function runPointsCli(
     await execute(command, runtime, io);
     return EXIT_OK;
   } catch (error) {
-    if (error instanceof ProvisioningError || error instanceof CommandRefused) {
+    if (error instanceof ProvisioningError || error instanceof CommandRefused || error instanceof PointsError) {
       const message = error instanceof ProvisioningError ? refusalMessage(error) : error.message;
       io.stderr(`${message}\nNothing was changed.\n`);
     } else {
@@ -108,7 +116,107 @@ async function execute(command: Exclude<PointsCommand, { kind: "help" }>, runtim
       return reconcile(command, runtime, io);
     case "stripe-setup-prices":
       return stripeSetupPrices(command, runtime, io);
+    case "top-up-refund":
+      return topUpRefund(command, runtime, io);
+    case "dispute-settle":
+      return disputeSettle(command, runtime, io);
+    case "org-spend":
+      return orgSpend(command, runtime, io);
   }
+}
+
+/**
+ * `top-up refund`: the same request run again, after a crash or by a second operator, refunds
+ * once (lib/points/refunds.ts). Exit 1 when the provider refused it (nothing changed) or did not
+ * answer (run the same command again).
+ */
+async function topUpRefund(command: Extract<PointsCommand, { kind: "top-up-refund" }>, runtime: Runtime, io: CliIo): Promise<void> {
+  const result = await refundTopUp(runtime, {
+    topUpId: command.topUpId,
+    points: command.points,
+    reason: command.reason,
+    key: command.key,
+  });
+  const { refund, topUp } = result;
+  const row = {
+    refund_id: refund.id,
+    top_up_id: topUp.id,
+    organization_id: topUp.organizationId,
+    status: result.outcome,
+    points: refund.points,
+    amount: refund.amount,
+    currency: refund.currency,
+    provider_refund_id: refund.providerRefundId,
+    shortfall_points: result.shortfall,
+    points_balance: result.pointsBalance,
+    replayed: result.replayed,
+    failure: refund.failureMessage,
+  };
+  const money = formatMoney(refund.amount, refund.currency);
+  if (result.outcome === "failed") {
+    throw new CommandRefused(`The provider refused refund ${refund.id} of ${topUp.id}: ${refund.failureMessage ?? "no reason given"}. No Points moved.`);
+  }
+  if (result.outcome === "unresolved") {
+    throw new CommandRefused(
+      `The provider did not answer for refund ${refund.id} of ${topUp.id} (${refund.points} Points, ${money}); it may have been made. Run the same command again: it refunds once.`,
+    );
+  }
+  if (command.json) {
+    printJson(io, row);
+    return;
+  }
+  const lines =
+    result.outcome === "pending"
+      ? [`Refund ${refund.id} of ${topUp.id}: ${money} accepted by the provider, not yet returned; ${refund.points} Points leave the balance once it is.`]
+      : [
+          `${result.replayed ? "Already refunded" : "Refunded"} ${refund.points} Points (${money}) of ${topUp.id}: refund ${refund.id}, ${refund.providerRefundId}.`,
+          ...(result.shortfall > 0
+            ? [`  ${result.shortfall} of those Points had been spent already: the balance stays at 0 and the shortfall is recorded.`]
+            : []),
+          `  Balance of ${topUp.organizationId}: ${result.pointsBalance} Points.`,
+        ];
+  io.stdout(`${lines.join("\n")}\n`);
+}
+
+/**
+ * `dispute settle`: the bank decides a test-mode dispute (the simulated provider, or Stripe's test
+ * mode through winning or losing evidence), then the dispute's Points move as its events would move them.
+ */
+async function disputeSettle(command: Extract<PointsCommand, { kind: "dispute-settle" }>, runtime: Runtime, io: CliIo): Promise<void> {
+  const settle = runtime.provider.testMode?.settleDispute;
+  if (!settle) throw new CommandRefused(`${runtime.provider.displayName} cannot settle disputes from here: only in test mode.`);
+  const topUp = await getTopUp(runtime.db, command.topUpId);
+  if (!topUp) throw new CommandRefused(`No top-up ${command.topUpId}.`);
+  if (!topUp.disputeId) throw new CommandRefused(`Top-up ${topUp.id} has no dispute (yet: run \`npm run points -- reconcile\` to take the provider's events).`);
+  if (topUp.disputeStatus !== "open") throw new CommandRefused(`The dispute of ${topUp.id} is ${topUp.disputeStatus} already.`);
+  await settle(topUp.disputeId, command.outcome);
+  await syncDispute(runtime, topUp.disputeId, null);
+  await deliverPendingEvents(runtime);
+  const settled = await getTopUp(runtime.db, topUp.id);
+  const balance = await getPointsBalance(runtime.db, topUp.organizationId);
+  const state = settled?.disputePointsState ?? "held";
+  if (command.json) {
+    printJson(io, {
+      top_up_id: topUp.id,
+      dispute_id: topUp.disputeId,
+      status: settled?.disputeStatus,
+      points: settled?.disputePoints,
+      points_state: state,
+      points_balance: balance,
+    });
+    return;
+  }
+  io.stdout(`Dispute of ${topUp.id} ${command.outcome}: ${settled?.disputePoints ?? 0} Points ${state}. Balance of ${topUp.organizationId}: ${balance} Points.\n`);
+}
+
+/** `org spend`: Points spent on whatever they buy, run elsewhere. */
+async function orgSpend(command: Extract<PointsCommand, { kind: "org-spend" }>, runtime: Runtime, io: CliIo): Promise<void> {
+  const { pointsBalance } = await spendPoints(runtime, command.organizationId, command.points);
+  if (command.json) {
+    printJson(io, { organization_id: command.organizationId, points: command.points, points_balance: pointsBalance });
+    return;
+  }
+  io.stdout(`Spent ${command.points} Points of ${command.organizationId}: ${pointsBalance} Points left.\n`);
 }
 
 async function orgCreate(
@@ -184,9 +292,18 @@ async function keyCreate(
   // database as a foreign-key violation.
   const organization = await getOrganization(runtime.db, command.organizationId);
   if (!organization) throw new CommandRefused(`No organisation ${command.organizationId}.`);
-  const created = await createApiKey(runtime.db, organization.id, runtime.clock);
+  const created = await createApiKey(runtime.db, organization.id, runtime.clock, {
+    scope: command.scope,
+    dailyPointsCap: command.dailyPointsCap,
+  });
   if (command.json) {
-    printJson(io, { organization_id: organization.id, key_id: created.keyId, api_key: created.apiKey });
+    printJson(io, {
+      organization_id: organization.id,
+      key_id: created.keyId,
+      api_key: created.apiKey,
+      scope: created.scope,
+      daily_points_cap: created.dailyPointsCap,
+    });
     return;
   }
   io.stdout(
@@ -194,6 +311,8 @@ async function keyCreate(
       `Created API key ${created.keyId} for ${organization.id} (${organization.name}).`,
       `  API key:   ${created.apiKey}`,
       "             shown only now, so store it.",
+      `  scope:     ${created.scope === "read" ? "read (every GET and the quote; no purchases)" : "purchase"}`,
+      `  daily cap: ${created.dailyPointsCap === null ? "none" : `${created.dailyPointsCap} Points in 24 hours`}`,
       "",
     ].join("\n"),
   );
@@ -243,6 +362,13 @@ async function reconcile(
   }
   // An operator asking now means now: purchases waiting out their backoff are asked too.
   const results = await reconcileTopUps(runtime, { leaseMs: runtime.leaseMs, ignoreBackoff: true });
+  // And whatever a provider without webhooks has queued (the simulated provider's disputes and
+  // refunds), and refunds whose answer was lost, re-sent under their own key.
+  await deliverPendingEvents(runtime);
+  const refundsRetried = await retryRequestedRefunds(runtime, { minAgeMs: 0 });
+  for (const retried of refundsRetried) {
+    io.stderr(`Refund ${retried.refund.id} of ${retried.topUp.id}: ${retried.outcome}.\n`);
+  }
   if (command.json) {
     printJson(io, { settled: settledJson(results) });
     return;
@@ -305,10 +431,39 @@ async function reportAttention(json: boolean, runtime: Runtime, io: CliIo): Prom
     next_attempt_at: topUp.nextAttemptAt?.toISOString() ?? null,
     unresolved_minutes: Math.floor((now.getTime() - topUp.createdAt.getTime()) / 60_000),
   }));
+  const unmatched = (await listUnmatchedEvents(runtime.db)).map((event) => ({
+    event_id: event.id,
+    type: event.type,
+    detail: event.detail,
+    received_at: event.receivedAt.toISOString(),
+  }));
+  const unanswered = (await listUnansweredRefunds(runtime.db)).map((refund) => ({
+    refund_id: refund.id,
+    top_up_id: refund.topUpId,
+    points: refund.points,
+    amount: refund.amount,
+    currency: refund.currency,
+    created_at: refund.createdAt.toISOString(),
+  }));
   if (json) {
-    printJson(io, { needs_attention: rows });
+    printJson(io, { needs_attention: rows, unmatched_events: unmatched, unanswered_refunds: unanswered });
     return;
   }
+  const after = [
+    ...(unmatched.length
+      ? [
+          `${unmatched.length} refund or dispute event${unmatched.length === 1 ? "" : "s"} about money no purchase here follows:`,
+          ...unmatched.map((event) => `  ${event.event_id}  ${event.type}  ${event.received_at}  ${event.detail ?? ""}`),
+        ]
+      : []),
+    ...(unanswered.length
+      ? [
+          `${unanswered.length} refund${unanswered.length === 1 ? "" : "s"} the provider has not answered (reconcile re-sends them under their key):`,
+          ...unanswered.map((refund) => `  ${refund.refund_id}  ${refund.top_up_id}  ${refund.points} Points  ${refund.created_at}`),
+        ]
+      : []),
+  ];
+  if (after.length) io.stdout(`${after.join("\n")}\n`);
   if (rows.length === 0) {
     io.stdout("No purchase has been unresolved for more than an hour.\n");
     return;
@@ -324,6 +479,11 @@ async function reportAttention(json: boolean, runtime: Runtime, io: CliIo): Prom
       "",
     ].join("\n"),
   );
+}
+
+async function getTopUp(db: Runtime["db"], id: string) {
+  const [topUp] = await db.select().from(topUps).where(eq(topUps.id, id));
+  return topUp;
 }
 
 function messageOf(error: unknown): string {

@@ -38,9 +38,18 @@ ${cardKindLines()}
     --simulate-outage on|off            the simulated provider cannot list payment methods (502)
     --stripe-customer cus_…             update: relink to this existing customer (no other organisation's)
     --new-stripe-customer               update: relink to a new customer made at the provider
-  key create ORG_ID [--json]            prints the new key once
+  key create ORG_ID [--scope purchase|read] [--daily-points-cap N] [--json]
+                                        prints the new key once; scope purchase (default) may buy,
+                                        read may only GET and quote; the cap limits this key's
+                                        Points in a rolling 24 hours
   key revoke KEY_ID [--json]
   user add ORG_ID --email E --role admin|member [--json]   a generated password, printed once
+  top-up refund TOP_UP_ID [--points N] [--reason TEXT] [--key KEY] [--json]
+                                        refunds a paid top-up, whole or N of its Points (money in
+                                        proportion); the same request again refunds once
+  dispute settle TOP_UP_ID --outcome won|lost [--json]
+                                        test mode only: the bank decides the top-up's open dispute
+  org spend ORG_ID --points N [--json]  records Points spent on what they buy
   reconcile [--json]                    settles purchases left unresolved, and those awaiting payment
   reconcile --report [--json]           lists purchases unresolved for over an hour; changes nothing
   stripe setup-prices [--json]          creates or updates Stripe's Points product and prices (STRIPE_SECRET_KEY)

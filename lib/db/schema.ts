@@ -32,6 +32,11 @@ export const organizations = pgTable(
      * SUM(points_ledger.delta) for the organisation.
      */
     pointsBalance: bigint("points_balance", { mode: "number" }).notNull().default(0),
+    /**
+     * Points an open dispute holds: the organisation's still, but not spendable (not in
+     * points_balance). Changed only beside a ledger row, so it equals SUM(points_ledger.held_delta).
+     */
+    heldPoints: bigint("held_points", { mode: "number" }).notNull().default(0),
     maxPointsPerTopUp: integer("max_points_per_top_up"),
     maxPointsBalance: integer("max_points_balance"),
     frequencyLimitCount: integer("frequency_limit_count"),
@@ -47,6 +52,7 @@ export const organizations = pgTable(
     uniqueIndex("organizations_billing_customer_idx").on(t.billingCustomerId),
     check("organizations_currency_check", sql`${t.currency} in ('USD','GBP','EUR')`),
     check("organizations_points_balance_check", sql`${t.pointsBalance} >= 0`),
+    check("organizations_held_points_check", sql`${t.heldPoints} >= 0`),
   ],
 );
 
@@ -65,10 +71,22 @@ export const apiKeys = pgTable(
     /** Written at most once a minute per key, so lookups stay reads. */
     lastUsedAt: timestamp("last_used_at", { withTimezone: true, mode: "date" }),
     revokedAt: timestamp("revoked_at", { withTimezone: true, mode: "date" }),
+    /**
+     * What the key may do: `purchase` (every endpoint; keys made before scopes existed) or `read`
+     * (every GET and the quote, never a purchase). Set when the key is created, never changed.
+     */
+    scope: text("scope").notNull().default("purchase"),
+    /**
+     * The key's own cap on the Points of its purchases in a rolling 24 hours, checked after the
+     * organisation's limits (lib/points/limits.ts); null when the key has none.
+     */
+    dailyPointsCap: integer("daily_points_cap"),
   },
   (t) => [
     uniqueIndex("api_keys_hash_idx").on(t.hash),
     index("api_keys_organization_idx").on(t.organizationId),
+    check("api_keys_scope_check", sql`${t.scope} in ('purchase','read')`),
+    check("api_keys_daily_points_cap_check", sql`${t.dailyPointsCap} > 0`),
   ],
 );
 
@@ -119,6 +137,11 @@ export const topUps = pgTable(
     paymentMethodLabel: text("payment_method_label"),
     billingCustomerId: text("billing_customer_id").notNull(),
     source: text("source").notNull(),
+    /**
+     * The API key that made the purchase (null for the dashboard's, and for API purchases older
+     * than key caps): a key's daily Points cap counts the purchases made with it.
+     */
+    apiKeyId: text("api_key_id").references(() => apiKeys.id),
     status: text("status").notNull(),
     failureCode: text("failure_code"),
     failureMessage: text("failure_message"),
@@ -148,12 +171,39 @@ export const topUps = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
     paidAt: timestamp("paid_at", { withTimezone: true, mode: "date" }),
+    /**
+     * What succeeded refunds took back: their Points (debited, or recorded as a shortfall) and
+     * money. Changed only in the transaction that writes the refund's ledger row.
+     */
+    refundedPoints: integer("refunded_points").notNull().default(0),
+    refundedAmount: bigint("refunded_amount", { mode: "number" }).notNull().default(0),
+    /** The provider's dispute of this payment (a payment has at most one), once one opened. */
+    disputeId: text("dispute_id"),
+    /**
+     * What the provider has said of the dispute, merged so that no event order can undo it: its
+     * status (open, won, lost; a decision is never reopened) and whether the money was withdrawn
+     * or reinstated (once true, true).
+     */
+    disputeStatus: text("dispute_status"),
+    disputeFundsWithdrawn: boolean("dispute_funds_withdrawn").notNull().default(false),
+    disputeFundsReinstated: boolean("dispute_funds_reinstated").notNull().default(false),
+    /** The Points the dispute covers. */
+    disputePoints: integer("dispute_points"),
+    /**
+     * Where those Points stand, following the money (lib/points/disputes.ts): held while the
+     * dispute is open, removed once the money is withdrawn or the dispute lost, released once it
+     * is reinstated or won.
+     */
+    disputePointsState: text("dispute_points_state"),
+    disputeOpenedAt: timestamp("dispute_opened_at", { withTimezone: true, mode: "date" }),
+    disputeClosedAt: timestamp("dispute_closed_at", { withTimezone: true, mode: "date" }),
   },
   (t) => [
     uniqueIndex("top_ups_organization_reference_idx").on(t.organizationId, t.reference),
     uniqueIndex("top_ups_provider_payment_idx").on(t.providerPaymentId),
     uniqueIndex("top_ups_provider_idempotency_key_idx").on(t.providerIdempotencyKey),
     index("top_ups_organization_created_idx").on(t.organizationId, t.createdAt, t.id),
+    index("top_ups_api_key_created_idx").on(t.apiKeyId, t.createdAt),
     index("top_ups_unresolved_idx")
       .on(t.status, t.nextAttemptAt, t.createdAt)
       .where(sql`${t.status} in ('pending','processing','awaiting_payment')`),
@@ -166,6 +216,62 @@ export const topUps = pgTable(
     check("top_ups_points_check", sql`${t.points} in (100, 250, 500, 1000, 2500, 5000, 7500)`),
     check("top_ups_amount_check", sql`${t.amount} > 0`),
     check("top_ups_paid_at_check", sql`(${t.status} = 'paid') = (${t.paidAt} is not null)`),
+    uniqueIndex("top_ups_dispute_idx").on(t.disputeId),
+    check("top_ups_dispute_status_check", sql`${t.disputeStatus} in ('open','won','lost')`),
+    check("top_ups_dispute_points_state_check", sql`${t.disputePointsState} in ('held','removed','released')`),
+    // Never more taken back than was bought: refunds and a lost dispute together stay within the Points.
+    check(
+      "top_ups_taken_back_check",
+      sql`${t.refundedPoints} >= 0 and ${t.refundedAmount} >= 0 and ${t.refundedAmount} <= ${t.amount} and ${t.points} - ${t.refundedPoints} - (case when ${t.disputePointsState} = 'removed' then coalesce(${t.disputePoints}, 0) else 0 end) >= 0`,
+    ),
+  ],
+);
+
+/**
+ * A refund of a top-up: asked for by an operator (top-up refund), or made at the provider
+ * (Stripe's dashboard) and learned from its events. An operator's is recorded, with the
+ * idempotency key it is sent under, before the provider is called: a crash or a second operator
+ * re-sends under the same key and refunds once.
+ */
+export const refunds = pgTable(
+  "refunds",
+  {
+    id: text("id").primaryKey(),
+    organizationId: text("organization_id")
+      .notNull()
+      .references(() => organizations.id),
+    topUpId: text("top_up_id")
+      .notNull()
+      .references(() => topUps.id),
+    /** operator (this service's command) or provider (made elsewhere, learned from an event). */
+    source: text("source").notNull(),
+    /** An operator's request, per top-up: the same request again is this refund, not another. */
+    requestKey: text("request_key"),
+    /** Sent with an operator's refund (refund_<id>); null for one made at the provider. */
+    providerIdempotencyKey: text("provider_idempotency_key"),
+    /** The provider's refund (re_…), once known. */
+    providerRefundId: text("provider_refund_id"),
+    /** The Points it takes back, and the money, in the top-up's currency's minor units. */
+    points: integer("points").notNull(),
+    amount: bigint("amount", { mode: "number" }).notNull(),
+    currency: text("currency").notNull(),
+    /** requested (sent or about to be, answer not yet known), pending, succeeded, failed, canceled. */
+    status: text("status").notNull(),
+    reason: text("reason"),
+    failureMessage: text("failure_message"),
+    /** When its Points were debited (its ledger row written); null until it succeeded. */
+    appliedAt: timestamp("applied_at", { withTimezone: true, mode: "date" }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("refunds_request_idx").on(t.topUpId, t.requestKey),
+    uniqueIndex("refunds_provider_refund_idx").on(t.providerRefundId),
+    uniqueIndex("refunds_idempotency_key_idx").on(t.providerIdempotencyKey),
+    index("refunds_top_up_idx").on(t.topUpId, t.createdAt),
+    check("refunds_source_check", sql`${t.source} in ('operator','provider')`),
+    check("refunds_status_check", sql`${t.status} in ('requested','pending','succeeded','failed','canceled')`),
+    check("refunds_amounts_check", sql`${t.points} >= 0 and ${t.amount} > 0`),
   ],
 );
 
@@ -176,17 +282,43 @@ export const pointsLedger = pgTable(
     organizationId: text("organization_id")
       .notNull()
       .references(() => organizations.id),
-    /** Unique: a paid top-up is credited exactly once, whatever races or retries happen. */
+    /** The top-up the movement concerns; a purchase credit is unique per top-up. */
     topUpId: text("top_up_id").references(() => topUps.id),
+    /**
+     * purchase (a paid top-up's credit), refund, dispute_hold, dispute_release, dispute_loss, or
+     * usage (Points spent, recorded by an operator).
+     */
+    kind: text("kind").notNull().default("purchase"),
+    /** Change to the spendable balance (organizations.points_balance). */
     delta: bigint("delta", { mode: "number" }).notNull(),
     balanceAfter: bigint("balance_after", { mode: "number" }).notNull(),
+    /** Change to the Points held by disputes (organizations.held_points). */
+    heldDelta: bigint("held_delta", { mode: "number" }).notNull().default(0),
+    /**
+     * Points a refund or a dispute hold should have taken but could not, because they had been
+     * spent already: the balance never goes below zero, and operators are told.
+     */
+    shortfall: integer("shortfall").notNull().default(0),
+    /** What caused it at the provider: the refund (re_…) or the dispute (du_…); unique per kind. */
+    causeId: text("cause_id"),
+    /** The provider's event that brought it, when one did. */
+    eventId: text("event_id"),
     reason: text("reason").notNull(),
     createdAt: createdAt(),
   },
   (t) => [
-    uniqueIndex("points_ledger_top_up_idx").on(t.topUpId),
+    uniqueIndex("points_ledger_top_up_idx").on(t.topUpId).where(sql`${t.kind} = 'purchase'`),
+    // Each provider refund and each step of a dispute moves Points at most once.
+    uniqueIndex("points_ledger_cause_idx").on(t.kind, t.causeId),
     index("points_ledger_organization_idx").on(t.organizationId, t.createdAt),
-    check("points_ledger_delta_check", sql`${t.delta} <> 0`),
+    index("points_ledger_top_up_movements_idx").on(t.topUpId, t.createdAt),
+    check(
+      "points_ledger_kind_check",
+      sql`${t.kind} in ('purchase','refund','dispute_hold','dispute_release','dispute_loss','usage')`,
+    ),
+    check("points_ledger_delta_check", sql`${t.kind} <> 'purchase' or ${t.delta} > 0`),
+    check("points_ledger_shortfall_check", sql`${t.shortfall} >= 0`),
+    check("points_ledger_cause_check", sql`${t.kind} in ('purchase','usage') or ${t.causeId} is not null`),
     check("points_ledger_balance_after_check", sql`${t.balanceAfter} >= 0`),
     // Append-only in the database itself: a trigger (migration 0001) refuses UPDATE and DELETE.
   ],
@@ -216,6 +348,8 @@ export const stripeEvents = pgTable("stripe_events", {
   type: text("type").notNull(),
   /** What handling it did, as answered to Stripe (visible in its delivery log). */
   result: text("result").notNull(),
+  /** Why, in words; for `unmatched` (a refund or dispute of a payment this service does not know), what to look at. */
+  detail: text("detail"),
   receivedAt: timestamp("received_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
 });
 
@@ -278,6 +412,62 @@ export const simPayments = pgTable(
   ],
 );
 
+/** The simulated provider's refunds, as Stripe keeps Refunds. */
+export const simRefunds = pgTable(
+  "sim_refunds",
+  {
+    id: text("id").primaryKey(),
+    /** Like Stripe's Idempotency-Key; null for a refund made "in the provider's dashboard". */
+    idempotencyKey: text("idempotency_key"),
+    paymentId: text("payment_id").notNull(),
+    amount: bigint("amount", { mode: "number" }).notNull(),
+    currency: text("currency").notNull(),
+    status: text("status").notNull(),
+    /** metadata.refund_id: the request of the service that made it. */
+    requestId: text("request_id"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("sim_refunds_idempotency_key_idx").on(t.idempotencyKey),
+    index("sim_refunds_payment_idx").on(t.paymentId, t.createdAt),
+  ],
+);
+
+/** The simulated provider's disputes: one opens on every payment made with the "dispute" card. */
+export const simDisputes = pgTable(
+  "sim_disputes",
+  {
+    id: text("id").primaryKey(),
+    paymentId: text("payment_id").notNull(),
+    amount: bigint("amount", { mode: "number" }).notNull(),
+    currency: text("currency").notNull(),
+    /** open, won, lost */
+    status: text("status").notNull(),
+    fundsWithdrawn: boolean("funds_withdrawn").notNull().default(false),
+    fundsReinstated: boolean("funds_reinstated").notNull().default(false),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex("sim_disputes_payment_idx").on(t.paymentId)],
+);
+
+/**
+ * The simulated provider's webhooks: events it would send, kept until delivered to the service
+ * (lib/points/provider-events.ts), as Stripe retries a webhook until it is answered.
+ */
+export const simEvents = pgTable(
+  "sim_events",
+  {
+    id: text("id").primaryKey(),
+    type: text("type").notNull(),
+    /** The BillingEvent, as JSON. */
+    event: text("event").notNull(),
+    createdAt: createdAt(),
+    deliveredAt: timestamp("delivered_at", { withTimezone: true, mode: "date" }),
+  },
+  (t) => [index("sim_events_pending_idx").on(t.createdAt).where(sql`${t.deliveredAt} is null`)],
+);
+
 export type Organization = typeof organizations.$inferSelect;
 export type NewOrganization = typeof organizations.$inferInsert;
 export type ApiKey = typeof apiKeys.$inferSelect;
@@ -287,3 +477,4 @@ export type NewTopUp = typeof topUps.$inferInsert;
 export type LedgerEntry = typeof pointsLedger.$inferSelect;
 export type SimPaymentMethod = typeof simPaymentMethods.$inferSelect;
 export type SimPayment = typeof simPayments.$inferSelect;
+export type Refund = typeof refunds.$inferSelect;

@@ -4,7 +4,7 @@ import type { Clock } from "@/lib/clock";
 import type { Db } from "@/lib/db/client";
 import { apiKeys, organizations, type Organization } from "@/lib/db/schema";
 import { newId, randomString } from "@/lib/ids";
-import { PointsError } from "./errors";
+import { PointsError, ProvisioningError } from "./errors";
 
 const KEY_PREFIX = "pts_";
 const KEY_PATTERN = /^pts_[A-Za-z0-9]{40}$/;
@@ -14,14 +14,60 @@ export function hashApiKey(key: string): string {
   return createHash("sha256").update(key).digest("hex");
 }
 
+/** What a key may do: `purchase` (everything, the default) or `read` (every GET and the quote). */
+export const API_KEY_SCOPES = ["purchase", "read"] as const;
+export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
+
+/** The largest daily Points cap a key can carry: the database's integer. */
+export const MAX_KEY_DAILY_POINTS_CAP = 2_147_483_647;
+
+export function isApiKeyScope(value: unknown): value is ApiKeyScope {
+  return typeof value === "string" && (API_KEY_SCOPES as readonly string[]).includes(value);
+}
+
+/** A stored scope; the column's check allows only the two, and anything else reads as the narrower one. */
+function storedScope(value: string): ApiKeyScope {
+  return value === "purchase" ? "purchase" : "read";
+}
+
+export interface ApiKeyOptions {
+  /** Omitted: `purchase`, as every key made before scopes existed. */
+  scope?: ApiKeyScope;
+  /** Omitted or null: no cap of its own (the organisation's limits still apply). */
+  dailyPointsCap?: number | null;
+}
+
 export interface CreatedApiKey {
   keyId: string;
   /** The whole key: shown once, never stored. */
   apiKey: string;
   prefix: string;
+  scope: ApiKeyScope;
+  dailyPointsCap: number | null;
 }
 
-export async function createApiKey(db: Db, organizationId: string, clock: Clock): Promise<CreatedApiKey> {
+/** The one check of a new key's options, for the dashboard and the operator command alike. */
+function checkApiKeyOptions(options: ApiKeyOptions): { scope: ApiKeyScope; dailyPointsCap: number | null } {
+  const fields: Record<string, string> = {};
+  const scope = options.scope ?? "purchase";
+  if (!isApiKeyScope(scope)) fields.scope = "must be purchase or read";
+  const cap = options.dailyPointsCap ?? null;
+  if (cap !== null && (!Number.isSafeInteger(cap) || cap < 1 || cap > MAX_KEY_DAILY_POINTS_CAP)) {
+    fields.dailyPointsCap = `must be a whole number of Points from 1 to ${MAX_KEY_DAILY_POINTS_CAP}`;
+  }
+  if (Object.keys(fields).length > 0) {
+    throw new ProvisioningError("The key's scope or daily Points cap is not valid; nothing was created.", { fields });
+  }
+  return { scope, dailyPointsCap: cap };
+}
+
+export async function createApiKey(
+  db: Db,
+  organizationId: string,
+  clock: Clock,
+  options: ApiKeyOptions = {},
+): Promise<CreatedApiKey> {
+  const { scope, dailyPointsCap } = checkApiKeyOptions(options);
   const apiKey = `${KEY_PREFIX}${randomString(40)}`;
   const keyId = newId("apiKey");
   const prefix = apiKey.slice(0, 12);
@@ -31,8 +77,10 @@ export async function createApiKey(db: Db, organizationId: string, clock: Clock)
     prefix,
     hash: hashApiKey(apiKey),
     createdAt: clock.now(),
+    scope,
+    dailyPointsCap,
   });
-  return { keyId, apiKey, prefix };
+  return { keyId, apiKey, prefix, scope, dailyPointsCap };
 }
 
 /** Revokes a key; false when there is no such key or it was already revoked. */
@@ -57,17 +105,32 @@ const invalidKey = () =>
     "The API key is missing, malformed, unknown or revoked: send `Authorization: Bearer <API key>` with an active key.",
   );
 
-/** Step 1 of docs/contract.md §4: the organisation behind `Authorization: Bearer <key>`, or 403. */
-export async function authenticateApiKey(
-  db: Db,
-  authorization: string | null,
-  clock: Clock,
-): Promise<Organization> {
+/** The key a request was made with: what it may do, and its own daily cap. */
+export interface ApiKeyGrant {
+  id: string;
+  scope: ApiKeyScope;
+  dailyPointsCap: number | null;
+}
+
+/** Who is calling: the organisation and the key it was authenticated with. */
+export interface ApiCaller {
+  organization: Organization;
+  key: ApiKeyGrant;
+}
+
+/** Step 1 of docs/contract.md §4: the organisation and key behind `Authorization: Bearer <key>`, or 403. */
+async function findApiCaller(db: Db, authorization: string | null, clock: Clock): Promise<ApiCaller> {
   const match = /^bearer[ \t]+(\S+)[ \t]*$/i.exec(authorization ?? "");
   const key = match?.[1];
   if (!key || !KEY_PATTERN.test(key)) throw invalidKey();
   const [found] = await db
-    .select({ organization: organizations, keyId: apiKeys.id, lastUsedAt: apiKeys.lastUsedAt })
+    .select({
+      organization: organizations,
+      keyId: apiKeys.id,
+      scope: apiKeys.scope,
+      dailyPointsCap: apiKeys.dailyPointsCap,
+      lastUsedAt: apiKeys.lastUsedAt,
+    })
     .from(apiKeys)
     .innerJoin(organizations, eq(organizations.id, apiKeys.organizationId))
     .where(and(eq(apiKeys.hash, hashApiKey(key)), isNull(apiKeys.revokedAt)));
@@ -77,7 +140,19 @@ export async function authenticateApiKey(
     // Throttled so that a busy key does not turn every request into a write.
     await db.update(apiKeys).set({ lastUsedAt: now }).where(eq(apiKeys.id, found.keyId));
   }
-  return found.organization;
+  return {
+    organization: found.organization,
+    key: { id: found.keyId, scope: storedScope(found.scope), dailyPointsCap: found.dailyPointsCap },
+  };
+}
+
+/** Step 1 alone: the organisation behind the key, or 403. */
+export async function authenticateApiKey(
+  db: Db,
+  authorization: string | null,
+  clock: Clock,
+): Promise<Organization> {
+  return (await findApiCaller(db, authorization, clock)).organization;
 }
 
 /** Steps 2 and 3: eligibility (operator) before the organisation's own saved switch. */
@@ -96,15 +171,41 @@ export function assertApiAccess(organization: Organization): void {
   }
 }
 
-/** Steps 1 to 3 together, as both REST endpoints begin. */
+/** Steps 1 to 3 together, as every REST endpoint begins; both scopes pass. */
 export async function authenticateApiRequest(
   db: Db,
   authorization: string | null,
   clock: Clock,
 ): Promise<Organization> {
-  const organization = await authenticateApiKey(db, authorization, clock);
-  assertApiAccess(organization);
-  return organization;
+  return (await authenticateApiCaller(db, authorization, clock)).organization;
+}
+
+/** Steps 1 to 3, keeping the key: for the quote, which any scope may ask for but a key's cap governs. */
+export async function authenticateApiCaller(
+  db: Db,
+  authorization: string | null,
+  clock: Clock,
+): Promise<ApiCaller> {
+  const caller = await findApiCaller(db, authorization, clock);
+  assertApiAccess(caller.organization);
+  return caller;
+}
+
+/** Steps 1 to 4 of a purchase: steps 1 to 3, then 403 insufficient_scope for a read key. */
+export async function authenticateApiPurchase(
+  db: Db,
+  authorization: string | null,
+  clock: Clock,
+): Promise<ApiCaller> {
+  const caller = await authenticateApiCaller(db, authorization, clock);
+  if (caller.key.scope !== "purchase") {
+    throw new PointsError(
+      "insufficient_scope",
+      "This API key is read-only: it may read and quote but not buy; use a key with the purchase scope.",
+      { details: { scope: caller.key.scope, required_scope: "purchase" } },
+    );
+  }
+  return caller;
 }
 
 export interface ApiKeySummary {
@@ -114,6 +215,8 @@ export interface ApiKeySummary {
   createdAt: Date;
   lastUsedAt: Date | null;
   revokedAt: Date | null;
+  scope: ApiKeyScope;
+  dailyPointsCap: number | null;
 }
 
 /** The organisation's keys for the dashboard, active ones first, newest first within each group. */
@@ -125,9 +228,11 @@ export async function listApiKeys(db: Db, organizationId: string): Promise<ApiKe
       createdAt: apiKeys.createdAt,
       lastUsedAt: apiKeys.lastUsedAt,
       revokedAt: apiKeys.revokedAt,
+      scope: apiKeys.scope,
+      dailyPointsCap: apiKeys.dailyPointsCap,
     })
     .from(apiKeys)
     .where(eq(apiKeys.organizationId, organizationId))
     .orderBy(sql`${apiKeys.revokedAt} is not null`, desc(apiKeys.createdAt), desc(apiKeys.id));
-  return rows;
+  return rows.map((row) => ({ ...row, scope: storedScope(row.scope) }));
 }

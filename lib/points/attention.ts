@@ -1,6 +1,6 @@
-import { and, asc, inArray, lt } from "drizzle-orm";
+import { and, asc, eq, inArray, lt } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
-import { type TopUp, topUps } from "@/lib/db/schema";
+import { refunds, stripeEvents, type TopUp, topUps } from "@/lib/db/schema";
 
 /** A purchase still unresolved this long after it was made is flagged for a person to look at. */
 export const ATTENTION_AFTER_MS = 60 * 60 * 1000;
@@ -30,4 +30,22 @@ export async function listPurchasesNeedingAttention(db: Db, now: Date, limit = 5
     )
     .orderBy(asc(topUps.createdAt), asc(topUps.id))
     .limit(limit);
+}
+
+/**
+ * Refund and dispute events about payments this service could not place (stored as `unmatched`):
+ * money moved at the provider that no purchase here follows, for a person to look into.
+ */
+export async function listUnmatchedEvents(db: Db, limit = 500) {
+  return db
+    .select()
+    .from(stripeEvents)
+    .where(eq(stripeEvents.result, "unmatched"))
+    .orderBy(asc(stripeEvents.receivedAt), asc(stripeEvents.id))
+    .limit(limit);
+}
+
+/** Operators' refunds the provider has not answered yet; `reconcile` re-sends them under their key. */
+export async function listUnansweredRefunds(db: Db, limit = 500) {
+  return db.select().from(refunds).where(eq(refunds.status, "requested")).orderBy(asc(refunds.createdAt)).limit(limit);
 }

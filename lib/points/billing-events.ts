@@ -1,5 +1,7 @@
 import { and, eq, inArray, isNull } from "drizzle-orm";
 import type { BillingEvent, ReceivedBillingEvent } from "@/lib/billing/provider";
+import { syncDispute } from "./disputes";
+import { syncRefunds } from "./refunds";
 import { organizations, stripeEvents, topUps } from "@/lib/db/schema";
 import { isUnresolved, UNRESOLVED_STATUSES } from "./limits";
 import { makeFirstCardDefault } from "./payment-methods";
@@ -10,7 +12,8 @@ import type { Services } from "./services";
 export interface BillingEventReceipt {
   eventId: string;
   type: string;
-  result: "handled" | "duplicate" | "ignored" | "deferred";
+  /** unmatched: a refund or dispute of a payment this service cannot place; stored, and reported to operators. */
+  result: "handled" | "duplicate" | "ignored" | "deferred" | "unmatched";
   detail?: string;
 }
 
@@ -46,14 +49,34 @@ export async function handleBillingEvent(
   if (outcome.result === "deferred") return outcome;
   const recorded = await services.db
     .insert(stripeEvents)
-    .values({ id: event.id, type: event.type, result: outcome.result, receivedAt: services.clock.now() })
+    .values({ id: event.id, type: event.type, result: outcome.result, detail: outcome.detail ?? null, receivedAt: services.clock.now() })
     .onConflictDoNothing()
     .returning({ id: stripeEvents.id });
   // A second delivery of the same event, handled while this one waited: it changed nothing twice.
   return recorded.length > 0 ? outcome : receipt("duplicate", `already ${outcome.result}`);
 }
 
-async function act(services: Services, event: BillingEvent, receipt: Receipt, options: { waitMs?: number }): Promise<BillingEventReceipt> {
+/**
+ * A refund's or dispute's handling as a receipt; one this service cannot place is reported once,
+ * here, and one that must wait for its purchase to settle is left to be delivered again.
+ */
+function afterPayment(
+  receipt: Receipt,
+  event: ReceivedBillingEvent,
+  handled: { result: "handled" | "unmatched" | "deferred"; detail: string },
+): BillingEventReceipt {
+  if (handled.result === "deferred") {
+    // Unlike a payment's, a refund's or dispute's Points move only here: fail, so the provider
+    // delivers the event again once the purchase is settled.
+    throw new Error(`event ${event.id} (${event.type}) must wait: ${handled.detail}`);
+  }
+  if (handled.result === "unmatched") {
+    console.warn(`billing: event ${event.id} (${event.type}) is about money this service cannot place: ${handled.detail}. Stored as unmatched; see npm run points -- reconcile --report.`);
+  }
+  return receipt(handled.result, handled.detail);
+}
+
+async function act(services: Services, event: ReceivedBillingEvent, receipt: Receipt, options: { waitMs?: number }): Promise<BillingEventReceipt> {
   switch (event.kind) {
     case "ignored":
       return receipt("ignored", event.reason);
@@ -62,6 +85,10 @@ async function act(services: Services, event: BillingEvent, receipt: Receipt, op
       return receipt("handled", "payment methods refreshed");
     case "card_setup_completed":
       return cardSetUp(services, event.customerId, receipt);
+    case "refunds_changed":
+      return afterPayment(receipt, event, await syncRefunds(services, event.paymentId, event.id, options));
+    case "dispute_changed":
+      return afterPayment(receipt, event, await syncDispute(services, event.disputeId, event.id, options));
     default:
       return settleFromPayment(services, event, receipt, options);
   }
@@ -69,7 +96,7 @@ async function act(services: Services, event: BillingEvent, receipt: Receipt, op
 
 async function settleFromPayment(
   services: Services,
-  payment: Extract<BillingEvent, { paymentId: string }>,
+  payment: Extract<BillingEvent, { topUpId: string | null }>,
   receipt: Receipt,
   options: { waitMs?: number },
 ): Promise<BillingEventReceipt> {

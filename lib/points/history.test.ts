@@ -5,9 +5,12 @@ import { newId } from "@/lib/ids";
 import { backends, createTestContext, type TestContext } from "@/lib/testing/harness";
 import type { Bundle } from "./catalog";
 import { PointsError } from "./errors";
-import { getTopUp, listTopUps, streamTopUpsCsv, type ListTopUpsOptions } from "./history";
+import { getBalances } from "./after-payment-view";
+import { getTopUp, listTopUps, parseHistoryFilters, streamTopUpsCsv, type ListTopUpsOptions } from "./history";
 import { createOrganization } from "./organizations";
+import { deliverPendingEvents } from "./provider-events";
 import { purchasePoints } from "./purchase";
+import { refundTopUp } from "./refunds";
 
 describe.each(backends())("top-up history (%s)", (backend) => {
   let ctx: TestContext;
@@ -155,13 +158,90 @@ describe.each(backends())("top-up history (%s)", (backend) => {
   it("exports the filtered history as CSV with a header row, newest first", async () => {
     const text = await new Response(streamTopUpsCsv(ctx.db, org.id, { source: "dashboard" })).text();
     const lines = text.trimEnd().split("\r\n");
-    expect(lines[0]).toBe("id,reference,points,amount,currency,payment_source_id,status,source,created_at,paid_at");
+    // The columns of earlier exports first, in their order; what happened after payment follows.
+    expect(lines[0]).toBe(
+      "id,reference,points,amount,currency,payment_source_id,status,source,created_at,paid_at," +
+        "refunded_points,refunded_amount,dispute_status,dispute_points_state",
+    );
     expect(lines).toHaveLength(4);
     const [latest] = (await listTopUps(ctx.db, org.id, { source: "dashboard", limit: 1 })).topUps;
     expect(lines[1]).toBe(
-      `${latest?.id},latest,500,4500,USD,${cards.visa},paid,dashboard,${latest?.createdAt.toISOString()},${latest?.paidAt?.toISOString()}`,
+      `${latest?.id},latest,500,4500,USD,${cards.visa},paid,dashboard,${latest?.createdAt.toISOString()},${latest?.paidAt?.toISOString()},0,0,,`,
     );
     const declined = lines.find((line) => line.includes(",later-1,"));
-    expect(declined).toMatch(/,failed,dashboard,[^,]+,$/);
+    expect(declined).toMatch(/,failed,dashboard,[^,]+,,0,0,,$/);
+  });
+
+  describe("after payment: refunds and disputes", () => {
+    let afterOrg: Organization;
+    let refunded: TopUp;
+    let disputed: TopUp;
+
+    beforeAll(async () => {
+      const created = await createOrganization(ctx, {
+        name: "After payment",
+        settings: { currency: "EUR", apiPurchasesEnabled: true },
+        cards: ["dispute", "visa"],
+        defaultCardIndex: 1,
+      });
+      afterOrg = created.organization;
+      const [disputeCard, visa] = created.paymentMethods;
+      if (!disputeCard || !visa) throw new Error("cards were not provisioned");
+      const bought = async (reference: string, card: string, points: Bundle) => {
+        const result = await purchasePoints(ctx, {
+          organization: afterOrg,
+          request: { points, currency: "EUR", paymentSourceId: card, reference },
+          source: "dashboard",
+        });
+        if (result.topUp.status !== "paid") throw new Error(`${reference} was not paid: ${result.topUp.status}`);
+        return result.topUp.id;
+      };
+      const disputedId = await bought("=disputed", disputeCard.id, 500);
+      // The simulated provider opens the dispute in an event, as Stripe's webhook would.
+      await deliverPendingEvents(ctx);
+      const refundedId = await bought("refunded", visa.id, 250);
+      await refundTopUp(ctx, { topUpId: refundedId, points: 100, reason: "Unused" });
+      await bought("untouched", visa.id, 100);
+      const read = async (id: string) => {
+        const topUp = await getTopUp(ctx.db, afterOrg.id, id);
+        if (!topUp) throw new Error(`${id} vanished`);
+        return topUp;
+      };
+      refunded = await read(refundedId);
+      disputed = await read(disputedId);
+    }, 120_000);
+
+    it("filters to refunded or disputed top-ups, and the filter survives the URL", async () => {
+      const refs = async (after: "refunded" | "disputed") =>
+        (await listTopUps(ctx.db, afterOrg.id, { after, limit: 10 })).topUps.map((topUp) => topUp.reference);
+      expect(await refs("refunded")).toEqual(["refunded"]);
+      expect(await refs("disputed")).toEqual(["=disputed"]);
+      expect(parseHistoryFilters({ after: "refunded" }).after).toBe("refunded");
+      expect(parseHistoryFilters({ after: ["disputed", "refunded"] }).after).toBe("disputed");
+      // Anything else means "all", as for the other filters: a hand-edited URL never fails.
+      for (const after of ["lost", "", "REFUNDED", undefined]) expect(parseHistoryFilters({ after }).after).toBeUndefined();
+    });
+
+    it("keeps the disputed Points apart from the spendable balance", async () => {
+      expect(disputed.disputePointsState).toBe("held");
+      // 500 + 250 + 100 bought; 500 held by the dispute; 100 refunded.
+      expect(await getBalances(ctx.db, afterOrg.id)).toEqual({ pointsBalance: 250, heldPoints: 500, heldDisputes: 1 });
+    });
+
+    it("exports the refund and the dispute as columns, honouring the filter and the formula guard", async () => {
+      const csv = async (after?: "refunded" | "disputed") =>
+        (await new Response(streamTopUpsCsv(ctx.db, afterOrg.id, { after })).text()).trimEnd().split("\r\n");
+      const onlyRefunded = await csv("refunded");
+      expect(onlyRefunded).toHaveLength(2);
+      expect(onlyRefunded[1]).toBe(
+        `${refunded.id},refunded,250,${refunded.amount},EUR,${refunded.paymentSourceId},paid,dashboard,${refunded.createdAt.toISOString()},${refunded.paidAt?.toISOString()},100,${refunded.refundedAmount},,`,
+      );
+      expect(refunded.refundedAmount).toBe(Math.round((refunded.amount * 100) / 250));
+      const onlyDisputed = await csv("disputed");
+      expect(onlyDisputed).toHaveLength(2);
+      // A reference starting with "=" is still neutralised.
+      expect(onlyDisputed[1]).toMatch(new RegExp(`^${disputed.id},'=disputed,500,.*,paid,dashboard,[^,]+,[^,]+,0,0,open,held$`));
+      expect(await csv()).toHaveLength(4);
+    });
   });
 });

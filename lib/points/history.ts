@@ -1,11 +1,11 @@
-import { and, desc, eq, getTableColumns, type SQL, sql } from "drizzle-orm";
+import { and, asc, desc, eq, getTableColumns, gt, isNotNull, type SQL, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
 import { type Organization, type TopUp, topUps } from "@/lib/db/schema";
 import { billingProblemOf } from "./billing-problems";
 import { PointsError } from "./errors";
 import { listProvisionedPaymentMethods } from "./organizations";
 import type { Services } from "./services";
-import { toTopUpJson } from "./top-up-json";
+import { type TopUpJson, toTopUpJson } from "./top-up-json";
 
 export const TOP_UP_STATUSES = ["pending", "processing", "awaiting_payment", "failed", "paid"] as const;
 export type TopUpStatus = (typeof TOP_UP_STATUSES)[number];
@@ -13,9 +13,19 @@ export type TopUpStatus = (typeof TOP_UP_STATUSES)[number];
 export const TOP_UP_SOURCES = ["api", "dashboard"] as const;
 export type TopUpSource = (typeof TOP_UP_SOURCES)[number];
 
+/** What happened after payment: refunded (in whole or in part), or disputed (whatever the outcome). */
+export const AFTER_PAYMENT_FILTERS = ["refunded", "disputed"] as const;
+export type AfterPaymentFilter = (typeof AFTER_PAYMENT_FILTERS)[number];
+
 export interface HistoryFilters {
   status?: TopUpStatus;
   source?: TopUpSource;
+  after?: AfterPaymentFilter;
+  /** Exactly this reference (the API's `reference`). */
+  reference?: string;
+  /** Created at or after this instant, and before that one: ISO 8601 UTC, kept to the microsecond. */
+  createdGte?: string;
+  createdLt?: string;
 }
 
 export interface ListTopUpsOptions extends HistoryFilters {
@@ -32,9 +42,31 @@ export interface TopUpPage {
 
 export const MAX_PAGE_SIZE = 500;
 
+/** A row's exact place in the listing order: its created_at to the microsecond, and its id. */
+export interface TopUpPosition {
+  createdAt: string;
+  id: string;
+}
+
+/** Which side of a position a page is taken from: older rows (the next page) or newer ones (the previous page). */
+export interface TopUpRange extends HistoryFilters {
+  from?: { position: TopUpPosition; direction: "older" | "newer" };
+  limit: number;
+}
+
+export interface TopUpRangePage {
+  /** Newest first, whichever direction the page was taken in. */
+  topUps: (TopUp & { position: TopUpPosition })[];
+  /** Whether more rows lie beyond this page in its direction. */
+  hasMore: boolean;
+}
+
+// Postgres keeps microseconds and a JS Date only milliseconds: a position carries the exact value.
+const cursorAtColumn = () => sql<string>`to_char(${topUps.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+
 /**
- * One organisation's top-ups, API and dashboard alike, newest first, filtered by status and
- * source. Keyset pagination on (created_at desc, id desc): each page is one backward range scan
+ * One organisation's top-ups, API and dashboard alike, newest first, filtered by status, source
+ * and what happened after payment. Keyset pagination on (created_at desc, id desc): each page is one backward range scan
  * of top_ups_organization_created_idx starting just below the previous page's last row, so a
  * deep page costs what the first one does, whatever the number of top-ups. The id breaks ties
  * between purchases created in the same microsecond, so no row is skipped or shown twice.
@@ -47,28 +79,64 @@ export async function listTopUps(db: Db, organizationId: string, options: ListTo
       details: { fields: { cursor: "is not a cursor this service issued" } },
     });
   }
+  const { cursor: _cursor, ...filters } = options;
+  const page = await listTopUpRange(db, organizationId, {
+    ...filters,
+    limit,
+    from: after ? { position: after, direction: "older" } : undefined,
+  });
+  const last = page.topUps.at(-1);
+  const nextCursor = page.hasMore && last ? encodeCursor(last.position) : null;
+  return { topUps: page.topUps.map(({ position: _position, ...topUp }) => topUp), nextCursor };
+}
+
+/**
+ * The one listing query behind the dashboard's History and GET /v3/points/top-ups: at most
+ * `limit` rows matching the filters on one side of a position (or the newest), newest first.
+ * Rows newer than a position are read oldest first, so the page is the one just above it, and
+ * then turned round.
+ */
+export async function listTopUpRange(db: Db, organizationId: string, range: TopUpRange): Promise<TopUpRangePage> {
   const conditions: SQL[] = [eq(topUps.organizationId, organizationId)];
-  if (options.status) conditions.push(eq(topUps.status, options.status));
-  if (options.source) conditions.push(eq(topUps.source, options.source));
-  if (after) {
+  if (range.status) conditions.push(eq(topUps.status, range.status));
+  if (range.source) conditions.push(eq(topUps.source, range.source));
+  if (range.reference !== undefined) conditions.push(eq(topUps.reference, range.reference));
+  // Compared as text cast in the database, so an instant given to the microsecond keeps it.
+  if (range.createdGte) conditions.push(sql`${topUps.createdAt} >= ${range.createdGte}::timestamptz`);
+  if (range.createdLt) conditions.push(sql`${topUps.createdAt} < ${range.createdLt}::timestamptz`);
+  // Money refunded, not Points: a small refund made at the provider may take no Points back.
+  if (range.after === "refunded") conditions.push(gt(topUps.refundedAmount, 0));
+  if (range.after === "disputed") conditions.push(isNotNull(topUps.disputeId));
+  const newer = range.from?.direction === "newer";
+  if (range.from) {
+    const { createdAt, id } = range.from.position;
     // A row comparison, so Postgres uses it as the index range bound rather than a filter.
-    conditions.push(sql`(${topUps.createdAt}, ${topUps.id}) < (${after.createdAt}::timestamptz, ${after.id})`);
+    conditions.push(
+      newer
+        ? sql`(${topUps.createdAt}, ${topUps.id}) > (${createdAt}::timestamptz, ${id})`
+        : sql`(${topUps.createdAt}, ${topUps.id}) < (${createdAt}::timestamptz, ${id})`,
+    );
   }
   const rows = await db
-    .select({
-      ...getTableColumns(topUps),
-      // Postgres keeps microseconds and a JS Date only milliseconds: the cursor carries the exact value.
-      cursorAt: sql<string>`to_char(${topUps.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`,
-    })
+    .select({ ...getTableColumns(topUps), cursorAt: cursorAtColumn() })
     .from(topUps)
     .where(and(...conditions))
-    .orderBy(desc(topUps.createdAt), desc(topUps.id))
-    .limit(limit + 1);
+    .orderBy(...(newer ? [asc(topUps.createdAt), asc(topUps.id)] : [desc(topUps.createdAt), desc(topUps.id)]))
+    .limit(range.limit + 1);
+  const page = rows.slice(0, range.limit).map(({ cursorAt, ...topUp }) => ({
+    ...topUp,
+    position: { createdAt: cursorAt, id: topUp.id },
+  }));
+  return { topUps: newer ? page.reverse() : page, hasMore: rows.length > range.limit };
+}
 
-  const page = rows.slice(0, limit);
-  const last = page.at(-1);
-  const nextCursor = rows.length > limit && last ? encodeCursor({ createdAt: last.cursorAt, id: last.id }) : null;
-  return { topUps: page.map(({ cursorAt: _cursorAt, ...topUp }) => topUp), nextCursor };
+/** Where one of the organisation's top-ups stands in the listing order; undefined for another's or an unknown ID. */
+export async function topUpPosition(db: Db, organizationId: string, topUpId: string): Promise<TopUpPosition | undefined> {
+  const [row] = await db
+    .select({ id: topUps.id, cursorAt: cursorAtColumn() })
+    .from(topUps)
+    .where(and(eq(topUps.id, topUpId), eq(topUps.organizationId, organizationId)));
+  return row ? { createdAt: row.cursorAt, id: row.id } : undefined;
 }
 
 /** One of the organisation's top-ups; another organisation's ID is simply not found. */
@@ -87,10 +155,12 @@ export function parseHistoryFilters(params: Record<string, string | string[] | u
   const one = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
   const status = one(params.status);
   const source = one(params.source);
+  const after = one(params.after);
   const cursor = one(params.cursor);
   return {
     status: (TOP_UP_STATUSES as readonly string[]).includes(status ?? "") ? (status as TopUpStatus) : undefined,
     source: (TOP_UP_SOURCES as readonly string[]).includes(source ?? "") ? (source as TopUpSource) : undefined,
+    after: (AFTER_PAYMENT_FILTERS as readonly string[]).includes(after ?? "") ? (after as AfterPaymentFilter) : undefined,
     cursor: cursor ? cursor : undefined,
   };
 }
@@ -126,7 +196,11 @@ export function purchaseCardLabel(
   return topUp.paymentMethodLabel ?? labels.get(topUp.paymentSourceId) ?? null;
 }
 
-export const CSV_COLUMNS: readonly (keyof ReturnType<typeof toTopUpJson>)[] = [
+/** A CSV column: a field of the API's TopUp object, or one of its dispute's, flattened. */
+export type CsvColumn = Exclude<keyof TopUpJson, "failure" | "dispute"> | "dispute_status" | "dispute_points_state";
+
+/** The first ten columns are those of earlier exports, in their order; what happened after payment follows. */
+export const CSV_COLUMNS: readonly CsvColumn[] = [
   "id",
   "reference",
   "points",
@@ -137,13 +211,18 @@ export const CSV_COLUMNS: readonly (keyof ReturnType<typeof toTopUpJson>)[] = [
   "source",
   "created_at",
   "paid_at",
+  "refunded_points",
+  "refunded_amount",
+  "dispute_status",
+  "dispute_points_state",
 ];
 
 const CSV_BATCH_SIZE = 1000;
 
 /**
  * Every top-up matching the filters as CSV, newest first, with a header row. Fields are named
- * and valued as in the API's TopUp object (amount in minor units, times in ISO 8601 UTC). It is
+ * and valued as in the API's TopUp object (amount in minor units, times in ISO 8601 UTC; the
+ * dispute's status and points_state as dispute_status and dispute_points_state, empty without one). It is
  * pulled a page at a time, so exporting 100,000 rows never holds them all in memory.
  */
 export function streamTopUpsCsv(db: Db, organizationId: string, filters: HistoryFilters): ReadableStream<Uint8Array> {
@@ -168,8 +247,13 @@ export function streamTopUpsCsv(db: Db, organizationId: string, filters: History
 /** One CSV row: the columns are fields of the API's TopUp object, taken from its one serializer. */
 export function toCsvLine(topUp: TopUp): string {
   const json = toTopUpJson(topUp);
+  const flat: Record<CsvColumn, string | number | null> = {
+    ...json,
+    dispute_status: json.dispute?.status ?? null,
+    dispute_points_state: json.dispute?.points_state ?? null,
+  };
   const cells = CSV_COLUMNS.map((column) => {
-    const value = json[column];
+    const value = flat[column];
     return typeof value === "string" ? csvText(value) : value === null ? "" : String(value);
   });
   return `${cells.join(",")}\r\n`;
@@ -184,10 +268,7 @@ function csvText(value: string): string {
   return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
 }
 
-interface Cursor {
-  createdAt: string;
-  id: string;
-}
+type Cursor = TopUpPosition;
 
 const CURSOR_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 

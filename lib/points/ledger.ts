@@ -3,10 +3,13 @@ import type { Db } from "@/lib/db/client";
 import { organizations, pointsLedger, type TopUp } from "@/lib/db/schema";
 import { newId } from "@/lib/ids";
 
+/** What moves Points, as the ledger names it (points_ledger.kind). */
+export type LedgerKind = "purchase" | "refund" | "dispute_hold" | "dispute_release" | "dispute_loss" | "usage";
+
 /**
  * Credits a paid top-up: one append-only ledger row and the balance bumped, in the caller's
- * transaction (the one marking the top-up paid). The unique top_up_id makes a second credit
- * fail instead of doubling Points. Returns the new balance.
+ * transaction (the one marking the top-up paid). The unique purchase row per top_up_id makes a
+ * second credit fail instead of doubling Points. Returns the new balance.
  */
 export async function creditTopUp(tx: Db, topUp: TopUp, now: Date): Promise<number> {
   const [updated] = await tx
@@ -19,12 +22,88 @@ export async function creditTopUp(tx: Db, topUp: TopUp, now: Date): Promise<numb
     id: newId("ledger"),
     organizationId: topUp.organizationId,
     topUpId: topUp.id,
+    kind: "purchase",
     delta: topUp.points,
     balanceAfter: updated.pointsBalance,
     reason: "top_up",
     createdAt: now,
   });
   return updated.pointsBalance;
+}
+
+/**
+ * One movement after a purchase, in words of the balance it touches:
+ * - `take`: Points to take from the spendable balance, as many as it has; what it lacks (spent
+ *   already) is the shortfall, recorded on the row, since the balance never goes below zero;
+ * - `toHeld`: the taken Points are held (a dispute's hold) rather than gone;
+ * - `give`: Points back to the spendable balance;
+ * - `unhold`: Points leaving the held balance (released back, or lost).
+ */
+export interface Movement {
+  organizationId: string;
+  topUpId: string | null;
+  kind: Exclude<LedgerKind, "purchase">;
+  /** The provider's refund or dispute behind it: a (kind, cause) pair moves Points at most once. */
+  causeId: string | null;
+  eventId?: string | null;
+  take?: number;
+  toHeld?: boolean;
+  give?: number;
+  unhold?: number;
+  now: Date;
+}
+
+export interface MovementResult {
+  /** Change to the spendable balance. */
+  delta: number;
+  heldDelta: number;
+  shortfall: number;
+  pointsBalance: number;
+  heldPoints: number;
+}
+
+/**
+ * Writes one movement: the organisation's row locked, its balances changed and the ledger row
+ * appended, in the caller's transaction, so the balances always equal the ledger's sums.
+ */
+export async function recordMovement(tx: Db, movement: Movement): Promise<MovementResult> {
+  const [org] = await tx
+    .select({ pointsBalance: organizations.pointsBalance, heldPoints: organizations.heldPoints })
+    .from(organizations)
+    .where(eq(organizations.id, movement.organizationId))
+    .for("update");
+  if (!org) throw new Error(`Organisation ${movement.organizationId} vanished while moving Points.`);
+  const wanted = movement.take ?? 0;
+  const taken = Math.min(wanted, org.pointsBalance);
+  const unheld = Math.min(movement.unhold ?? 0, org.heldPoints);
+  const delta = (movement.give ?? 0) - taken;
+  const heldDelta = (movement.toHeld ? taken : 0) - unheld;
+  const result: MovementResult = {
+    delta,
+    heldDelta,
+    shortfall: wanted - taken,
+    pointsBalance: org.pointsBalance + delta,
+    heldPoints: org.heldPoints + heldDelta,
+  };
+  await tx
+    .update(organizations)
+    .set({ pointsBalance: result.pointsBalance, heldPoints: result.heldPoints, updatedAt: movement.now })
+    .where(eq(organizations.id, movement.organizationId));
+  await tx.insert(pointsLedger).values({
+    id: newId("ledger"),
+    organizationId: movement.organizationId,
+    topUpId: movement.topUpId,
+    kind: movement.kind,
+    delta,
+    heldDelta,
+    balanceAfter: result.pointsBalance,
+    shortfall: result.shortfall,
+    causeId: movement.causeId,
+    eventId: movement.eventId ?? null,
+    reason: movement.kind,
+    createdAt: movement.now,
+  });
+  return result;
 }
 
 export async function getPointsBalance(db: Db, organizationId: string): Promise<number> {

@@ -1,8 +1,5 @@
-import { count, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
-import { topUps } from "@/lib/db/schema";
-import { dailyPointsFilter, frequencyWindowFilter, type LimitSettings, pendingPoints } from "./limits";
-
+import { type LimitSettings, readLimitState } from "./limits";
 
 /** An organisation's limits (null: none set) and how much of each is in use right now. */
 export interface LimitUsage {
@@ -27,44 +24,21 @@ export interface LimitUsage {
 }
 
 /**
- * What the Limits page shows. The counts use the same filters as assertWithinLimits
- * (lib/points/limits.ts), so "used" here is exactly what the next purchase is checked against.
+ * What the Limits page shows. The counts come from readLimitState (lib/points/limits.ts), the same
+ * read assertWithinLimits checks a purchase against, so "used" here is exactly what the next
+ * purchase is held to.
  */
 export async function getLimitUsage(db: Db, organization: LimitSettings, now: Date): Promise<LimitUsage> {
-  const frequencyLimit =
-    organization.frequencyLimitCount !== null && organization.frequencyLimitWindowSeconds !== null
-      ? { count: organization.frequencyLimitCount, windowSeconds: organization.frequencyLimitWindowSeconds }
-      : null;
-  const [pending, purchasesInWindow, dailyPoints] = await Promise.all([
-    pendingPoints(db, organization.id),
-    frequencyLimit ? countPurchasesSince(db, organization.id, now, frequencyLimit.windowSeconds) : null,
-    pointsInLastDay(db, organization.id, now),
-  ]);
+  const { maxPointsPerTopUp, balance, frequency, daily } = await readLimitState(db, organization, now);
   return {
-    maxPointsPerTopUp: organization.maxPointsPerTopUp,
+    maxPointsPerTopUp,
     balance: {
-      limit: organization.maxPointsBalance,
-      pointsBalance: organization.pointsBalance,
-      pendingPoints: pending,
-      used: organization.pointsBalance + pending,
+      limit: balance.limit,
+      pointsBalance: balance.pointsBalance,
+      pendingPoints: balance.pendingPoints,
+      used: balance.used,
     },
-    frequency: { limit: frequencyLimit, used: purchasesInWindow },
-    daily: { limit: organization.dailyPointsLimit, used: dailyPoints },
+    frequency: { limit: frequency.limit, used: frequency.used },
+    daily: { limit: daily.limit, used: daily.used },
   };
-}
-
-async function countPurchasesSince(db: Db, organizationId: string, now: Date, windowSeconds: number): Promise<number> {
-  const [row] = await db
-    .select({ total: count() })
-    .from(topUps)
-    .where(frequencyWindowFilter(organizationId, new Date(now.getTime() - windowSeconds * 1000)));
-  return Number(row?.total ?? 0);
-}
-
-async function pointsInLastDay(db: Db, organizationId: string, now: Date): Promise<number> {
-  const [row] = await db
-    .select({ total: sql<string>`coalesce(sum(${topUps.points}), 0)` })
-    .from(topUps)
-    .where(dailyPointsFilter(organizationId, now));
-  return Number(row?.total ?? 0);
 }

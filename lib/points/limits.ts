@@ -32,6 +32,21 @@ export function dailyPointsFilter(organizationId: string, now: Date): SQL | unde
   );
 }
 
+/** Purchases made with one API key whose Points count toward its own daily cap: the same rule, per key. */
+export function keyDailyPointsFilter(apiKeyId: string, now: Date): SQL | undefined {
+  return and(
+    eq(topUps.apiKeyId, apiKeyId),
+    ne(topUps.status, "failed"),
+    gt(topUps.createdAt, new Date(now.getTime() - DAY_MS)),
+  );
+}
+
+/** The key a purchase is made with, as its daily cap sees it; the dashboard's purchases have none. */
+export interface KeyCap {
+  id: string;
+  dailyPointsCap: number | null;
+}
+
 /** The organisation settings the limits read. */
 export type LimitSettings = Pick<
   Organization,
@@ -50,11 +65,138 @@ export function exceedsPerTopUpLimit(org: Pick<Organization, "maxPointsPerTopUp"
 }
 
 /**
- * Steps 8 and 9 of docs/contract.md §4, in that order. Must run inside the transaction that holds the
- * organisation's row lock and inserts the purchase, so concurrent purchases cannot both slip under
- * a limit. Counts are read from top_ups in Postgres, so every app instance shares them.
+ * What the limits count right now, read once: the one source of "used", "remaining" and "when a
+ * purchase passes" for the purchase's checks (assertWithinLimits), the Limits page
+ * (lib/points/limit-usage.ts) and GET /v3/points/balance (lib/points/balance.ts).
  */
-export async function assertWithinLimits(tx: Db, org: LimitSettings, points: number, now: Date): Promise<void> {
+export interface LimitState {
+  maxPointsPerTopUp: number | null;
+  balance: {
+    limit: number | null;
+    pointsBalance: number;
+    /** Points of unresolved purchases: they may still be credited, so they count against the cap. */
+    pendingPoints: number;
+    used: number;
+    /** Points that may still be bought before the cap; null when no cap is set. */
+    remaining: number | null;
+  };
+  frequency: {
+    limit: { count: number; windowSeconds: number } | null;
+    /** Purchases (failed ones too) in the current window; null when no window is set. */
+    used: number | null;
+    remaining: number | null;
+    /** When the next purchase passes the frequency limit (ms since the epoch): now, or when a place frees. */
+    freeAt: number;
+  };
+  daily: {
+    limit: number | null;
+    /** Points bought in the last 24 hours, failed purchases excluded. */
+    used: number;
+    remaining: number | null;
+    /** The purchases behind `used`, oldest first: when each rolls out of the 24 hours. */
+    purchases: { createdAt: Date; points: number }[];
+  };
+}
+
+/** Reads the counts every limit is held to. Inside a purchase, run it in the transaction holding the row lock. */
+export async function readLimitState(tx: Db, org: LimitSettings, now: Date): Promise<LimitState> {
+  const count = org.frequencyLimitCount;
+  const windowSeconds = org.frequencyLimitWindowSeconds;
+  const frequencyLimit = count !== null && windowSeconds !== null ? { count, windowSeconds } : null;
+  // One query after another: inside a transaction they share one connection.
+  const pending = await pendingPoints(tx, org.id);
+  const inWindow = frequencyLimit
+    ? await tx
+        .select({ createdAt: topUps.createdAt })
+        .from(topUps)
+        .where(frequencyWindowFilter(org.id, new Date(now.getTime() - frequencyLimit.windowSeconds * 1000)))
+        .orderBy(desc(topUps.createdAt))
+    : null;
+  const daily = await tx
+    .select({ createdAt: topUps.createdAt, points: topUps.points })
+    .from(topUps)
+    .where(dailyPointsFilter(org.id, now))
+    .orderBy(asc(topUps.createdAt));
+  const balanceUsed = org.pointsBalance + pending;
+  const dailyUsed = daily.reduce((sum, row) => sum + row.points, 0);
+  return {
+    maxPointsPerTopUp: org.maxPointsPerTopUp,
+    balance: {
+      limit: org.maxPointsBalance,
+      pointsBalance: org.pointsBalance,
+      pendingPoints: pending,
+      used: balanceUsed,
+      remaining: org.maxPointsBalance === null ? null : Math.max(0, org.maxPointsBalance - balanceUsed),
+    },
+    frequency: {
+      limit: frequencyLimit,
+      used: inWindow ? inWindow.length : null,
+      remaining: frequencyLimit && inWindow ? Math.max(0, frequencyLimit.count - inWindow.length) : null,
+      freeAt: frequencyFreeAt(frequencyLimit, inWindow ?? [], now),
+    },
+    daily: {
+      limit: org.dailyPointsLimit,
+      used: dailyUsed,
+      remaining: org.dailyPointsLimit === null ? null : Math.max(0, org.dailyPointsLimit - dailyUsed),
+      purchases: daily,
+    },
+  };
+}
+
+/** A key's daily cap as it stands: the organisation's daily count, over this key's purchases only. */
+export async function readKeyDailyState(tx: Db, key: KeyCap, now: Date): Promise<LimitState["daily"]> {
+  const purchases = await tx
+    .select({ createdAt: topUps.createdAt, points: topUps.points })
+    .from(topUps)
+    .where(keyDailyPointsFilter(key.id, now))
+    .orderBy(asc(topUps.createdAt));
+  const used = purchases.reduce((sum, row) => sum + row.points, 0);
+  const limit = key.dailyPointsCap;
+  return { limit, used, remaining: limit === null ? null : Math.max(0, limit - used), purchases };
+}
+
+/** The window frees a place when the oldest of the last COUNT purchases leaves it. */
+function frequencyFreeAt(
+  limit: { count: number; windowSeconds: number } | null,
+  newestFirst: { createdAt: Date }[],
+  now: Date,
+): number {
+  if (!limit) return now.getTime();
+  const oldest = newestFirst[limit.count - 1];
+  if (limit.count > 0 && !oldest) return now.getTime();
+  return oldest ? oldest.createdAt.getTime() + limit.windowSeconds * 1000 : now.getTime() + limit.windowSeconds * 1000;
+}
+
+/**
+ * When a purchase of `points` passes the daily limit (ms since the epoch): now, or when enough of the
+ * oldest purchases have rolled out of the 24 hours; 24 hours from now if the bundle alone is too big.
+ */
+export function dailyFreeAt(daily: LimitState["daily"], points: number, now: Date): number {
+  const { limit } = daily;
+  if (limit === null || daily.used + points <= limit) return now.getTime();
+  if (points > limit) return now.getTime() + DAY_MS;
+  let used = daily.used;
+  for (const row of daily.purchases) {
+    used -= row.points;
+    if (used + points <= limit) return row.createdAt.getTime() + DAY_MS;
+  }
+  return now.getTime() + DAY_MS;
+}
+
+/**
+ * Steps 8 and 9 of docs/contract.md §4, in that order; last, the API key's own daily cap when it
+ * has one. Must run inside the transaction that holds the organisation's row lock and inserts the
+ * purchase, so concurrent purchases cannot both slip under a limit. Counts are read from top_ups in
+ * Postgres, so every app instance shares them. A quote (lib/points/quote.ts) runs the same checks
+ * without the lock, and writes nothing.
+ */
+export async function assertWithinLimits(
+  tx: Db,
+  org: LimitSettings,
+  points: number,
+  now: Date,
+  key?: KeyCap,
+): Promise<void> {
   if (exceedsPerTopUpLimit(org, points)) {
     throw new PointsError(
       "limit_exceeded",
@@ -62,26 +204,69 @@ export async function assertWithinLimits(tx: Db, org: LimitSettings, points: num
       { details: { limit: "max_points_per_top_up", max_points_per_top_up: org.maxPointsPerTopUp, points } },
     );
   }
-  if (org.maxPointsBalance !== null) {
-    const pending = await pendingPoints(tx, org.id);
-    if (org.pointsBalance + pending + points > org.maxPointsBalance) {
-      throw new PointsError(
-        "limit_exceeded",
-        `This purchase would take the balance past the organisation's maximum of ${org.maxPointsBalance} Points.`,
-        {
-          details: {
-            limit: "max_points_balance",
-            max_points_balance: org.maxPointsBalance,
-            points_balance: org.pointsBalance,
-            pending_points: pending,
-            points,
-          },
+  const state = await readLimitState(tx, org, now);
+  const { balance, frequency, daily } = state;
+  if (balance.limit !== null && balance.used + points > balance.limit) {
+    throw new PointsError(
+      "limit_exceeded",
+      `This purchase would take the balance past the organisation's maximum of ${balance.limit} Points.`,
+      {
+        details: {
+          limit: "max_points_balance",
+          max_points_balance: balance.limit,
+          points_balance: balance.pointsBalance,
+          pending_points: balance.pendingPoints,
+          points,
         },
-      );
-    }
+      },
+    );
   }
-  await assertFrequency(tx, org, now);
-  await assertDailyPoints(tx, org, points, now);
+  if (frequency.limit && frequency.freeAt > now.getTime()) {
+    const { count, windowSeconds } = frequency.limit;
+    throw new PointsError(
+      "frequency_limit_reached",
+      `This organisation can make at most ${count} purchases in ${windowSeconds} seconds; retry after the time in Retry-After.`,
+      {
+        retryAfterSeconds: secondsUntil(frequency.freeAt, now),
+        details: { limit: "frequency", max_purchases: count, window_seconds: windowSeconds },
+      },
+    );
+  }
+  const dailyAt = dailyFreeAt(daily, points, now);
+  if (daily.limit !== null && dailyAt > now.getTime()) {
+    throw new PointsError(
+      "daily_limit_reached",
+      `This organisation can buy at most ${daily.limit} Points in 24 hours; retry after the time in Retry-After or choose a smaller bundle.`,
+      {
+        retryAfterSeconds: secondsUntil(dailyAt, now),
+        details: { limit: "daily_points", daily_points_limit: daily.limit, points_last_24h: daily.used, points },
+      },
+    );
+  }
+  if (key && key.dailyPointsCap !== null) await assertWithinKeyCap(tx, key, points, now);
+}
+
+/** The key's own cap: only this key is refused; the organisation's other keys may still buy. */
+async function assertWithinKeyCap(tx: Db, key: KeyCap, points: number, now: Date): Promise<void> {
+  const daily = await readKeyDailyState(tx, key, now);
+  const freeAt = dailyFreeAt(daily, points, now);
+  if (freeAt <= now.getTime()) return;
+  throw new PointsError(
+    "key_daily_limit_reached",
+    `This API key can buy at most ${daily.limit} Points in 24 hours; retry after the time in Retry-After, choose a smaller bundle, or use another key.`,
+    {
+      retryAfterSeconds: secondsUntil(freeAt, now),
+      details: { limit: "key_daily_points", key_daily_points_cap: daily.limit, key_points_last_24h: daily.used, points },
+    },
+  );
+}
+
+/**
+ * When the rate limits (frequency, then daily Points) let a purchase of `points` through: now, or
+ * the earliest time both do. A 429's Retry-After is this time, in whole seconds from now.
+ */
+export function nextPurchaseAt(state: LimitState, points: number, now: Date): Date {
+  return new Date(Math.max(state.frequency.freeAt, dailyFreeAt(state.daily, points, now)));
 }
 
 /** Points of purchases that may still be credited: they count against the balance cap. */
@@ -93,65 +278,7 @@ export async function pendingPoints(tx: Db, organizationId: string): Promise<num
   return Number(row?.total ?? 0);
 }
 
-/** More than COUNT purchases (failed ones too) within WINDOW seconds is refused. */
-async function assertFrequency(tx: Db, org: LimitSettings, now: Date): Promise<void> {
-  const count = org.frequencyLimitCount;
-  const windowSeconds = org.frequencyLimitWindowSeconds;
-  if (count === null || windowSeconds === null) return;
-  const windowStart = new Date(now.getTime() - windowSeconds * 1000);
-  const recent = await tx
-    .select({ createdAt: topUps.createdAt })
-    .from(topUps)
-    .where(frequencyWindowFilter(org.id, windowStart))
-    .orderBy(desc(topUps.createdAt))
-    .limit(count);
-  const oldest = recent[count - 1];
-  if (count > 0 && !oldest) return;
-  // The window frees a place when the oldest of the last COUNT purchases leaves it.
-  const freeAt = oldest ? oldest.createdAt.getTime() + windowSeconds * 1000 : now.getTime() + windowSeconds * 1000;
-  throw new PointsError(
-    "frequency_limit_reached",
-    `This organisation can make at most ${count} purchases in ${windowSeconds} seconds; retry after the time in Retry-After.`,
-    {
-      retryAfterSeconds: secondsUntil(freeAt, now),
-      details: { limit: "frequency", max_purchases: count, window_seconds: windowSeconds },
-    },
-  );
-}
-
-/** More than P Points in the last 24 hours (rolling; failed purchases excluded) is refused. */
-async function assertDailyPoints(tx: Db, org: LimitSettings, points: number, now: Date): Promise<void> {
-  const limit = org.dailyPointsLimit;
-  if (limit === null) return;
-  const rows = await tx
-    .select({ createdAt: topUps.createdAt, points: topUps.points })
-    .from(topUps)
-    .where(dailyPointsFilter(org.id, now))
-    .orderBy(asc(topUps.createdAt));
-  const usedLast24h = rows.reduce((sum, row) => sum + row.points, 0);
-  if (usedLast24h + points <= limit) return;
-  let used = usedLast24h;
-  // Retry when enough of the oldest purchases have rolled out of the 24 hours; never, if the bundle alone is too big.
-  let freeAt = now.getTime() + DAY_MS;
-  if (points <= limit) {
-    for (const row of rows) {
-      used -= row.points;
-      if (used + points <= limit) {
-        freeAt = row.createdAt.getTime() + DAY_MS;
-        break;
-      }
-    }
-  }
-  throw new PointsError(
-    "daily_limit_reached",
-    `This organisation can buy at most ${limit} Points in 24 hours; retry after the time in Retry-After or choose a smaller bundle.`,
-    {
-      retryAfterSeconds: secondsUntil(freeAt, now),
-      details: { limit: "daily_points", daily_points_limit: limit, points_last_24h: usedLast24h, points },
-    },
-  );
-}
-
-function secondsUntil(at: number, now: Date): number {
+/** Whole seconds from now until `at`, at least 1: what a 429's Retry-After says. */
+export function secondsUntil(at: number, now: Date): number {
   return Math.max(1, Math.ceil((at - now.getTime()) / 1000));
 }

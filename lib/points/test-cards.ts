@@ -18,6 +18,7 @@ export const TEST_CARD_BEHAVIOUR: Record<TestCardKind, string> = {
   authentication_required: "Asks for authentication; paid once completed",
   processing: "Unresolved at first; paid when retried",
   expired: "Expired: never offered or charged",
+  dispute: "Succeeds, then the cardholder disputes the charge",
 };
 
 /** What a saved card does when charged, when it is a test card; undefined for a real card. */

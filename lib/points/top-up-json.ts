@@ -1,4 +1,5 @@
 import type { TopUp } from "@/lib/db/schema";
+import { disputeOf } from "./disputes";
 
 /** The TopUp object of docs/contract.md §2, built field by field so nothing internal leaks. */
 export function toTopUpJson(topUp: TopUp) {
@@ -18,6 +19,9 @@ export function toTopUpJson(topUp: TopUp) {
     source: topUp.source,
     created_at: topUp.createdAt.toISOString(),
     paid_at: topUp.paidAt ? topUp.paidAt.toISOString() : null,
+    refunded_points: topUp.refundedPoints,
+    refunded_amount: topUp.refundedAmount,
+    dispute: disputeOf(topUp),
   };
 }
 

@@ -21,31 +21,50 @@ const fieldMessages = {
 const priceFields = new Set(["price", "amount", "unit_amount", "total", "cost"]);
 const customerFields = new Set(["customer", "customer_id", "organization_id", "organisation_id"]);
 
-const topUpRequestSchema = z.strictObject({
+const quoteRequestSchema = z.strictObject({
   points: z.number().refine((value) => (BUNDLES as readonly number[]).includes(value)),
   currency: z.enum(CURRENCIES).nullish(),
   payment_source_id: z.string().min(1).nullish(),
+});
+
+const topUpRequestSchema = quoteRequestSchema.extend({
   reference: z.string().min(1).max(REFERENCE_MAX_LENGTH).regex(REFERENCE_PATTERN),
 });
+
+/** What a quote (POST /v3/points/quotes) asks about: a purchase's fields but its reference. */
+export type QuoteRequest = Omit<TopUpRequest, "reference">;
 
 /**
  * Validates a purchase body strictly and reports every offending field at once in
  * details.fields, as docs/contract.md §1 and §4 step 4 require.
  */
 export function parseTopUpRequest(body: unknown): TopUpRequest {
+  const { reference, ...terms } = parseStrictly(topUpRequestSchema, body);
+  return { ...toRequest(terms), reference };
+}
+
+/**
+ * Validates a quote body by the same rules as a purchase's, without `reference`: a quote names no
+ * purchase, so a `reference` is refused like any other unknown field.
+ */
+export function parseQuoteRequest(body: unknown): QuoteRequest {
+  return toRequest(parseStrictly(quoteRequestSchema, body));
+}
+
+function toRequest(data: z.infer<typeof quoteRequestSchema>): QuoteRequest {
+  return {
+    points: data.points as Bundle,
+    currency: data.currency ?? undefined,
+    paymentSourceId: data.payment_source_id ?? undefined,
+  };
+}
+
+function parseStrictly<T>(schema: z.ZodType<T>, body: unknown): T {
   if (typeof body !== "object" || body === null || Array.isArray(body)) {
     throw invalidRequest({ body: "must be a JSON object" });
   }
-  const parsed = topUpRequestSchema.safeParse(body);
-  if (parsed.success) {
-    const { points, currency, payment_source_id, reference } = parsed.data;
-    return {
-      points: points as Bundle,
-      currency: currency ?? undefined,
-      paymentSourceId: payment_source_id ?? undefined,
-      reference,
-    };
-  }
+  const parsed = schema.safeParse(body);
+  if (parsed.success) return parsed.data;
   const fields = Object.create(null) as Record<string, string>; // Null prototype: a body key "__proto__" stays a field.
   for (const issue of parsed.error.issues) {
     if (issue.code === "unrecognized_keys") {
@@ -59,6 +78,7 @@ export function parseTopUpRequest(body: unknown): TopUpRequest {
 }
 
 function unknownFieldMessage(key: string): string {
+  if (key === "reference") return "is not accepted: a quote buys nothing, so it names no purchase";
   if (priceFields.has(key)) return "is not accepted: prices are set by the billing provider";
   if (customerFields.has(key)) return "is not accepted: the customer is the organisation that owns the API key";
   return "is not an accepted field";

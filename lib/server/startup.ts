@@ -1,10 +1,13 @@
 import { authSecret } from "@/lib/auth/secret";
 import { checkBillingCredentials, printBanner } from "./banner";
 import { env } from "@/lib/env";
+import { deliverPendingEvents } from "@/lib/points/provider-events";
 import { reconcileTopUps } from "@/lib/points/purchase";
 import { getRuntime, type Runtime } from "./runtime";
 
 const RECONCILE_EVERY_MS = 60_000;
+/** The simulated provider's queued webhooks are handed over this often, as Stripe's arrive within seconds. */
+const DELIVER_EVENTS_EVERY_MS = 1_000;
 /** Leaves a purchase to its own client's retry for this long before the reconciler steps in. */
 const RECONCILE_MIN_AGE_MS = 60_000;
 
@@ -22,6 +25,7 @@ export async function startServer(): Promise<void> {
     // Not awaited: a slow provider must not hold the server's start.
     void checkBillingCredentials(runtime);
     startReconciler(runtime);
+    startEventDelivery(runtime);
   } catch (error) {
     console.error("\nThe Points service could not start:", error instanceof Error ? error.message : error);
     process.exit(1);
@@ -50,5 +54,27 @@ function startReconciler(runtime: Runtime): void {
       running = false;
     }
   }, RECONCILE_EVERY_MS);
+  timer.unref();
+}
+
+/**
+ * A provider without webhooks (the simulated one) queues its events; every instance hands them
+ * over each second, through the same handling as Stripe's webhook. Two instances taking the same
+ * event move nothing twice (events are deduplicated, each movement is unique).
+ */
+function startEventDelivery(runtime: Runtime): void {
+  if (!runtime.provider.testMode?.pendingEvents) return;
+  let running = false;
+  const timer = setInterval(async () => {
+    if (running) return;
+    running = true;
+    try {
+      await deliverPendingEvents(runtime);
+    } catch (error) {
+      console.error("Event delivery failed:", error instanceof Error ? error.message : error);
+    } finally {
+      running = false;
+    }
+  }, DELIVER_EVENTS_EVERY_MS);
   timer.unref();
 }

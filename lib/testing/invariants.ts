@@ -30,13 +30,13 @@ export async function ledgerState(
   const [org] = await db.select().from(organizations).where(eq(organizations.id, organizationId));
   if (!org) throw new Error(`No organisation ${organizationId}`);
   const [ledger] = await db
-    .select({ sum: sql<string>`coalesce(sum(${pointsLedger.delta}), 0)`, count: sql<string>`count(*)` })
+    .select({ sum: sql<string>`coalesce(sum(${pointsLedger.delta}), 0)`, count: sql<string>`count(*) filter (where ${pointsLedger.kind} = 'purchase')` })
     .from(pointsLedger)
     .where(eq(pointsLedger.organizationId, organizationId));
   const perTopUp = await db
     .select({
       status: topUps.status,
-      credits: sql<string>`(select count(*) from points_ledger l where l.top_up_id = "top_ups"."id")`,
+      credits: sql<string>`(select count(*) from points_ledger l where l.top_up_id = "top_ups"."id" and l.kind = 'purchase')`,
     })
     .from(topUps)
     .where(eq(topUps.organizationId, organizationId));
@@ -61,7 +61,10 @@ export async function ledgerState(
 
 /**
  * I2 and I3 as assertions: the balance is the sum of the ledger, every paid top-up is credited
- * exactly its Points once, and nothing else is credited.
+ * exactly its Points once, and nothing else is credited. After the charge, too: the held Points are
+ * the sum of the ledger's held deltas; each top-up's Points credited, less those refunded and
+ * lost to a dispute, are never below zero, and its recorded refunds and dispute agree with its
+ * ledger rows; each provider refund and dispute step moved Points at most once.
  */
 export async function expectBooksBalance(db: Db, organizationId: string): Promise<void> {
   const { expect } = await import("vitest");
@@ -69,14 +72,29 @@ export async function expectBooksBalance(db: Db, organizationId: string): Promis
   const ledger = await db.select().from(pointsLedger).where(eq(pointsLedger.organizationId, organizationId));
   const purchases = await db.select().from(topUps).where(eq(topUps.organizationId, organizationId));
   expect(ledger.reduce((sum, row) => sum + row.delta, 0)).toBe(org?.pointsBalance);
+  expect(ledger.reduce((sum, row) => sum + row.heldDelta, 0), "held Points equal the ledger's held deltas").toBe(org?.heldPoints);
   for (const topUp of purchases) {
-    const credits = ledger.filter((row) => row.topUpId === topUp.id).map((row) => row.delta);
+    const rows = ledger.filter((row) => row.topUpId === topUp.id);
+    const credits = rows.filter((row) => row.kind === "purchase").map((row) => row.delta);
     expect(credits, `credits of ${topUp.status} top-up ${topUp.reference}`).toEqual(
       topUp.status === "paid" ? [topUp.points] : [],
     );
+    // Points a refund took, or should have taken but had been spent (its shortfall).
+    const refunded = rows.filter((row) => row.kind === "refund").reduce((sum, row) => sum - row.delta + row.shortfall, 0);
+    expect(refunded, `Points refunded of top-up ${topUp.reference}`).toBe(topUp.refundedPoints);
+    const lost = topUp.disputePointsState === "removed" ? (topUp.disputePoints ?? 0) : 0;
+    expect(topUp.points - topUp.refundedPoints - lost, `Points left of top-up ${topUp.reference}`).toBeGreaterThanOrEqual(
+      topUp.status === "paid" ? 0 : topUp.points,
+    );
+    const heldNow = rows.reduce((sum, row) => sum + row.heldDelta, 0);
+    expect(heldNow, `Points held for top-up ${topUp.reference}`).toBe(
+      topUp.disputePointsState === "held" ? rows.find((row) => row.kind === "dispute_hold")?.heldDelta ?? 0 : 0,
+    );
   }
+  const causes = ledger.filter((row) => row.causeId !== null).map((row) => `${row.kind} ${row.causeId}`);
+  expect(new Set(causes).size, "each provider refund and dispute step moves Points at most once").toBe(causes.length);
   const purchaseIds = new Set(purchases.map((topUp) => topUp.id));
-  expect(ledger.every((row) => row.topUpId !== null && purchaseIds.has(row.topUpId))).toBe(true);
+  expect(ledger.every((row) => row.kind === "usage" || (row.topUpId !== null && purchaseIds.has(row.topUpId)))).toBe(true);
 }
 
 /**

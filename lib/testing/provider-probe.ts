@@ -1,7 +1,8 @@
 import { and, asc, eq } from "drizzle-orm";
 import type Stripe from "stripe";
-import type { ChargeRequest } from "@/lib/billing/provider";
+import type { ChargeRequest, ProviderRefund, ReceivedBillingEvent } from "@/lib/billing/provider";
 import type { SimulatedBillingProvider } from "@/lib/billing/simulated";
+import { billingEventOf } from "@/lib/billing/stripe/events";
 import type { StripeBillingProvider } from "@/lib/billing/stripe/provider";
 import type { Db } from "@/lib/db/client";
 import { type SimPayment, simPaymentMethods, simPayments } from "@/lib/db/schema";
@@ -59,6 +60,14 @@ export interface ProviderProbe {
   setCardExpiry(customerId: string, paymentMethodId: string, expMonth: number, expYear: number): Promise<void>;
   /** A saved card is removed at the provider (it stops being the default). */
   detachCard(customerId: string, paymentMethodId: string): Promise<void>;
+  /**
+   * The provider's events not yet taken, in the service's terms, oldest first: the simulated
+   * provider's queued webhooks, or the Stripe test server's events (through the product's own
+   * translation). A test hands them to handleBillingEvent in whatever order it means to test.
+   */
+  takeEvents(): Promise<ReceivedBillingEvent[]>;
+  /** The payment's refunds at the provider, oldest first. */
+  refunds(paymentId: string): Promise<ProviderRefund[]>;
   /** Drops what one test left switched on at the provider (faults, held requests). */
   reset(): void;
 }
@@ -115,6 +124,12 @@ export function simulatedProbe(db: Db, provider: SimulatedBillingProvider, log: 
     detachCard: async (customerId, paymentMethodId) => {
       if (!(await provider.removePaymentMethod(customerId, paymentMethodId))) throw new Error(`No card ${paymentMethodId} for ${customerId}`);
     },
+    takeEvents: async () => {
+      const events = await provider.pendingEvents(1_000);
+      await provider.markEventsDelivered(events.map((event) => event.id));
+      return events;
+    },
+    refunds: (paymentId) => provider.listRefunds(paymentId),
     reset: () => {},
   };
 }
@@ -144,6 +159,8 @@ export function stripeProbe(
       .slice()
       .sort((a, b) => a.created - b.created);
   const customerPath = (customerId: string) => `/v1/customers/${customerId}`;
+  // The last event taken: those after it are new. A server reset (its events gone) starts over.
+  let lastTaken: string | null = null;
   return {
     name: "stripe",
     payments: async (customerId) => intents(customerId).map(toProbedIntent),
@@ -187,6 +204,15 @@ export function stripeProbe(
       await stripe.paymentMethods.detach(paymentMethodId);
       provider.invalidatePaymentMethods(customerId);
     },
+    takeEvents: async () => {
+      const events = fake.control.events();
+      const start = lastTaken === null ? 0 : events.findIndex((event) => event.id === lastTaken) + 1;
+      const taken = events.slice(start);
+      lastTaken = taken.at(-1)?.id ?? lastTaken;
+      // The product's own translation, as a webhook delivery would get it (the events are Stripe's, oldest first).
+      return taken.map(billingEventOf);
+    },
+    refunds: (paymentId) => provider.listRefunds(paymentId),
     reset: () => {
       fake.control.clearFaults();
       fake.control.releaseHeld();

@@ -4,7 +4,7 @@ import { NavLink } from "@/components/dashboard/nav-link";
 import { SignOutButton } from "@/components/dashboard/sign-out-button";
 import { Badge } from "@/components/ui/badge";
 import { requireUser } from "@/lib/auth/session";
-import { getPointsBalance } from "@/lib/points/ledger";
+import { getBalances } from "@/lib/points/after-payment-view";
 import { getRuntime } from "@/lib/server/runtime";
 
 export const dynamic = "force-dynamic";
@@ -23,7 +23,7 @@ const NAV = [
 export default async function DashboardLayout({ children }: { children: ReactNode }) {
   const user = await requireUser();
   const runtime = await getRuntime();
-  const balance = await getPointsBalance(runtime.db, user.organizationId);
+  const balances = await getBalances(runtime.db, user.organizationId);
   return (
     <div className="min-h-screen">
       <header className="border-b border-slate-200 bg-white">
@@ -40,9 +40,8 @@ export default async function DashboardLayout({ children }: { children: ReactNod
             </div>
           </div>
           <div className="flex items-center gap-4">
-            <div className="text-right" data-testid="points-balance">
-              <p className="text-xs font-medium uppercase tracking-wide text-slate-500">Points balance</p>
-              <HeaderBalance initial={balance} />
+            <div className="text-right">
+              <HeaderBalance initial={balances} />
             </div>
             <SignOutButton />
           </div>

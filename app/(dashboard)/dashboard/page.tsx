@@ -7,6 +7,7 @@ import { buttonClasses } from "@/components/ui/button";
 import { Card, PageHeader } from "@/components/ui/card";
 import { dashboardContext } from "@/lib/dashboard/context";
 import { formatPoints } from "@/lib/format";
+import { getBalances, heldPointsText } from "@/lib/points/after-payment-view";
 import { currentBillingProblem } from "@/lib/points/billing-status";
 import { listTopUps, paymentMethodLabels } from "@/lib/points/history";
 
@@ -21,11 +22,12 @@ const QUICK_LINKS = [
 
 export default async function OverviewPage() {
   const { user, runtime, organization } = await dashboardContext();
-  const [recent, awaiting, labels, billingProblem] = await Promise.all([
+  const [recent, awaiting, labels, billingProblem, balances] = await Promise.all([
     listTopUps(runtime.db, organization.id, { limit: 5 }),
     listTopUps(runtime.db, organization.id, { status: "awaiting_payment", limit: 1 }),
     paymentMethodLabels(runtime, organization),
     currentBillingProblem(runtime, organization),
+    getBalances(runtime.db, organization.id),
   ]);
   const waiting = awaiting.topUps[0];
 
@@ -52,9 +54,18 @@ export default async function OverviewPage() {
                 Points balance
               </h2>
               <p className="mt-2 text-5xl font-semibold tabular-nums" data-testid="overview-balance">
-                {formatPoints(organization.pointsBalance)}
+                {formatPoints(balances.pointsBalance)}
               </p>
               <p className="mt-1 text-sm text-indigo-100">Points available to your organisation</p>
+              {balances.heldPoints > 0 && (
+                <p className="mt-3 rounded-md bg-white/10 px-3 py-2 text-sm text-white" data-testid="overview-held">
+                  <span className="font-semibold tabular-nums">{heldPointsText(balances)}</span>, apart from the balance:
+                  they cannot be spent until it is settled, and come back if it is won.{" "}
+                  <Link href="/dashboard/history?after=disputed" className="font-semibold underline">
+                    Disputed purchases
+                  </Link>
+                </p>
+              )}
             </div>
             {user.role === "admin" && (
               <Link

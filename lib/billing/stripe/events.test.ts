@@ -60,6 +60,64 @@ describe("Stripe events as billing events", () => {
     });
   });
 
+  it("says a payment's refunds may have changed, from a Charge's event or a Refund's", () => {
+    const charge = { id: "ch_1", object: "charge", payment_intent: "pi_1", customer: "cus_1" };
+    expect(billingEventOf(event("charge.refunded", charge))).toEqual({
+      id: "evt_1",
+      type: "charge.refunded",
+      kind: "refunds_changed",
+      paymentId: "pi_1",
+      customerId: "cus_1",
+    });
+    const refund = { id: "re_1", object: "refund", payment_intent: { id: "pi_2" }, customer: null };
+    for (const type of ["charge.refund.updated", "refund.created", "refund.updated", "refund.failed"]) {
+      expect(billingEventOf(event(type, refund))).toEqual({ id: "evt_1", type, kind: "refunds_changed", paymentId: "pi_2", customerId: null });
+    }
+    // A refund of a charge made without a PaymentIntent is no purchase of this service's.
+    expect(billingEventOf(event("refund.created", { ...refund, payment_intent: null }))).toMatchObject({
+      kind: "ignored",
+      reason: "a refund with no PaymentIntent",
+    });
+    expect(billingEventOf(event("charge.refunded", { ...charge, payment_intent: null }))).toMatchObject({
+      kind: "ignored",
+      reason: "a charge with no PaymentIntent",
+    });
+  });
+
+  it("says which dispute changed, and on which payment, for each dispute event", () => {
+    const dispute = { id: "du_1", object: "dispute", payment_intent: "pi_3", charge: "ch_3" };
+    const types = [
+      "charge.dispute.created",
+      "charge.dispute.updated",
+      "charge.dispute.closed",
+      "charge.dispute.funds_withdrawn",
+      "charge.dispute.funds_reinstated",
+    ];
+    for (const type of types) {
+      expect(billingEventOf(event(type, dispute))).toEqual({ id: "evt_1", type, kind: "dispute_changed", disputeId: "du_1", paymentId: "pi_3" });
+    }
+    expect(billingEventOf(event("charge.dispute.created", { ...dispute, payment_intent: null }))).toMatchObject({
+      kind: "ignored",
+      reason: "a dispute with no PaymentIntent",
+    });
+  });
+
+  it("ignores a refund or dispute event whose object is not what its type promises", () => {
+    vi.spyOn(console, "warn").mockImplementation(() => {});
+    expect(billingEventOf(event("charge.refunded", { id: "re_1", object: "refund", payment_intent: "pi_1" }))).toMatchObject({
+      kind: "ignored",
+      reason: "not a charge",
+    });
+    expect(billingEventOf(event("refund.created", { id: "ch_1", object: "charge", payment_intent: "pi_1" }))).toMatchObject({
+      kind: "ignored",
+      reason: "not a refund",
+    });
+    expect(billingEventOf(event("charge.dispute.closed", { id: "ch_1", object: "charge", payment_intent: "pi_1" }))).toMatchObject({
+      kind: "ignored",
+      reason: "not a dispute",
+    });
+  });
+
   it("ignores other events, and an object that is not what its type promises, saying why", () => {
     vi.spyOn(console, "warn").mockImplementation(() => {});
     expect(billingEventOf(event("invoice.paid", { id: "in_1", object: "invoice" }))).toEqual({

@@ -22,9 +22,24 @@ const PAYMENT_METHOD_EVENTS = new Set([
   "customer.deleted",
 ]);
 
+/** Events after which a payment's refunds may have changed: a Charge's, then a Refund's. */
+const CHARGE_REFUND_EVENTS = new Set(["charge.refunded"]);
+const REFUND_EVENTS = new Set(["charge.refund.updated", "refund.created", "refund.updated", "refund.failed"]);
+/** A dispute opened, moved money or closed. */
+const DISPUTE_EVENTS = new Set([
+  "charge.dispute.created",
+  "charge.dispute.updated",
+  "charge.dispute.closed",
+  "charge.dispute.funds_withdrawn",
+  "charge.dispute.funds_reinstated",
+]);
+
 /** The kinds of object an event this service acts on must carry, or null for any other event. */
 function expectedObject(type: string): string[] | null {
   if (Object.hasOwn(PAYMENT_INTENT_EVENTS, type)) return ["payment_intent"];
+  if (CHARGE_REFUND_EVENTS.has(type)) return ["charge"];
+  if (REFUND_EVENTS.has(type)) return ["refund"];
+  if (DISPUTE_EVENTS.has(type)) return ["dispute"];
   if (type === "checkout.session.completed") return ["checkout.session"];
   if (PAYMENT_METHOD_EVENTS.has(type)) return type.startsWith("customer.") ? ["customer"] : ["payment_method"];
   return null;
@@ -33,7 +48,9 @@ function expectedObject(type: string): string[] | null {
 /**
  * A verified Stripe event (its envelope checked by malformedEvent) in the service's own terms.
  * Only what the domain needs to know whom to ask is taken from it: the PaymentIntent's id, its
- * customer and metadata.top_up_id. An event whose object is not what its type promises is ignored.
+ * customer and metadata.top_up_id; for a refund or a dispute, its PaymentIntent (and dispute) id.
+ * An event whose object is not what its type promises is ignored, as is a refund or dispute on a
+ * charge with no PaymentIntent (no purchase of this service's is made without one).
  */
 export function billingEventOf(event: Stripe.Event): ReceivedBillingEvent {
   const envelope = { id: event.id, type: event.type };
@@ -58,6 +75,18 @@ export function billingEventOf(event: Stripe.Event): ReceivedBillingEvent {
       customerId: idOf(intent.customer),
       topUpId: intent.metadata?.top_up_id || null,
     };
+  }
+  if (CHARGE_REFUND_EVENTS.has(event.type) || REFUND_EVENTS.has(event.type)) {
+    const changed = event.data.object as Stripe.Charge | Stripe.Refund;
+    const paymentId = idOf(changed.payment_intent);
+    if (!paymentId) return ignored(`a ${changed.object} with no PaymentIntent`);
+    return { ...envelope, kind: "refunds_changed", paymentId, customerId: idOf(changed.customer) };
+  }
+  if (DISPUTE_EVENTS.has(event.type)) {
+    const dispute = event.data.object as Stripe.Dispute;
+    const paymentId = idOf(dispute.payment_intent);
+    if (!paymentId) return ignored("a dispute with no PaymentIntent");
+    return { ...envelope, kind: "dispute_changed", disputeId: dispute.id, paymentId };
   }
   if (event.type === "checkout.session.completed") {
     const session = event.data.object as Stripe.Checkout.Session;

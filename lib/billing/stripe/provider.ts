@@ -6,8 +6,12 @@ import type {
   FindPaymentRequest,
   PaymentFacts,
   PriceTable,
+  ProviderDispute,
   ProviderPaymentMethod,
+  ProviderRefund,
   ProvisionCardsInput,
+  RefundRefusal,
+  RefundRequest,
   TestMode,
   WebhookVerdict,
 } from "@/lib/billing/provider";
@@ -18,6 +22,14 @@ import { STRIPE_CALL_BUDGET_MS, stripeErrorType } from "./client";
 import { billingEventOf, idOf } from "./events";
 import { failureCode, outcomeOfPaymentIntent } from "./map-outcome";
 import { rethrowRefusal, stripeReadError } from "./refusals";
+import {
+  assertStripeTestMode,
+  createStripeRefund,
+  DISPUTE_TEST_EVIDENCE,
+  listStripeRefunds,
+  retrieveStripeDispute,
+  toProviderRefund,
+} from "./refunds-disputes";
 import { stripeTestCardKind, stripeTestCardKinds, stripeTestCardToken } from "./test-cards";
 import { malformedEvent, verifyStripeWebhook, WebhookRefusal } from "./webhook";
 
@@ -46,13 +58,18 @@ export class StripeBillingProvider implements BillingProvider {
   readonly keyVariable = "STRIPE_SECRET_KEY";
   readonly callBudgetMs = STRIPE_CALL_BUDGET_MS;
   readonly idempotencyKeyTtlMs = STRIPE_IDEMPOTENCY_KEY_TTL_MS;
-  /** Test cards only: the cardholder authenticates on Stripe's side. */
+  /**
+   * Test cards, and what Stripe's test mode lets an operator do: decide a dispute by its magic
+   * evidence, refund as the dashboard would. The cardholder authenticates on Stripe's side.
+   */
   readonly testMode: TestMode = {
     cardKinds: () => stripeTestCardKinds(this.testServer),
     cardKindRefusal: (kind) => {
       const mapped = this.testCardToken(kind);
       return "refused" in mapped ? mapped.refused : null;
     },
+    settleDispute: (disputeId, outcome) => this.settleDispute(disputeId, outcome),
+    refundAtProvider: (paymentId, amount) => this.refundAtProvider(paymentId, amount),
   };
   private prices: { table: PriceTable; at: number } | null = null;
   private methods = new Map<string, { list: ProviderPaymentMethod[]; at: number }>();
@@ -191,6 +208,39 @@ export class StripeBillingProvider implements BillingProvider {
       if (stripeErrorType(error) === "StripeInvalidRequestError" && (error as { statusCode?: number }).statusCode === 404) return null;
       throw error;
     }
+  }
+
+  refund(request: RefundRequest): Promise<ProviderRefund | RefundRefusal> {
+    return createStripeRefund(this.stripe, request);
+  }
+
+  listRefunds(paymentId: string): Promise<ProviderRefund[]> {
+    return listStripeRefunds(this.stripe, paymentId);
+  }
+
+  retrieveDispute(disputeId: string): Promise<ProviderDispute | null> {
+    return retrieveStripeDispute(this.stripe, disputeId);
+  }
+
+  /**
+   * Test mode only: submits the evidence Stripe's test mode decides a dispute by. Refused, before
+   * any request, unless the key is a test key (or the API a test server): on a live dispute that
+   * text would be this merchant's real answer to the bank.
+   */
+  private async settleDispute(disputeId: string, outcome: "won" | "lost"): Promise<void> {
+    assertStripeTestMode(this.stripe, this.testServer, `submit test evidence on dispute ${disputeId}`);
+    const dispute = await this.stripe.disputes.retrieve(disputeId);
+    if (dispute.livemode) throw new Error(`Refusing to submit test evidence on ${disputeId}: it is a live dispute.`);
+    await this.stripe.disputes.update(disputeId, {
+      evidence: { uncategorized_text: DISPUTE_TEST_EVIDENCE[outcome] },
+      submit: true,
+    });
+  }
+
+  /** Test mode only: a refund made at Stripe, as its dashboard makes one (no metadata, no idempotency key). */
+  private async refundAtProvider(paymentId: string, amount: number): Promise<ProviderRefund> {
+    assertStripeTestMode(this.stripe, this.testServer, `refund ${paymentId} outside the service`);
+    return toProviderRefund(await this.stripe.refunds.create({ payment_intent: paymentId, amount }), paymentId);
   }
 
   async verifyWebhook(request: Request, secret: string | undefined, now: Date): Promise<WebhookVerdict> {

@@ -8,6 +8,7 @@ describe("test cards with Stripe (docs/contract.md §6)", () => {
     ["mastercard", "pm_card_mastercard"],
     ["authentication_required", "pm_card_authenticationRequired"],
     ["declined", "pm_card_chargeCustomerFail"],
+    ["dispute", "pm_card_createDispute"],
   ])("attaches %s as Stripe's %s", (kind, token) => {
     expect(stripeTestCardToken(kind, false)).toEqual({ token });
   });

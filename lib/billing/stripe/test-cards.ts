@@ -8,6 +8,8 @@ export const STRIPE_TEST_CARD_TOKENS: Record<string, string> = {
   mastercard: "pm_card_mastercard",
   authentication_required: "pm_card_authenticationRequired",
   declined: "pm_card_chargeCustomerFail",
+  /** Its charge succeeds, then the cardholder disputes it (a dispute opens, the amount withdrawn). */
+  dispute: "pm_card_createDispute",
 };
 
 /**
@@ -45,6 +47,7 @@ const TEST_CARD_KIND_BY_NUMBER: Record<string, string> = {
   "mastercard 4444": "mastercard",
   "visa 0341": "declined",
   "visa 3184": "authentication_required",
+  "visa 0259": "dispute",
   "visa 1881": "processing",
   "visa 9995": "insufficient_funds",
   "visa 0069": "expired",

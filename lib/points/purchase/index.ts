@@ -11,3 +11,4 @@ export { AWAITING_PAYMENT_EXPIRES_MS, keyResendWindowMs, resolveTopUp } from "./
 export { type PurchaseInput, resolveCurrency } from "./start";
 export { type PurchaseOptions, type PurchasePhase, SimulatedCrash } from "./test-hooks";
 export { heldElsewhere, resolveTopUpWhenFree, SETTLE_WAIT_MS } from "./when-free";
+export { type Quote, quotePurchase, toQuoteJson } from "./quote";

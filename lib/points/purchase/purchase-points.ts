@@ -1,10 +1,9 @@
 import { randomString } from "@/lib/ids";
-import { getPriceTable } from "../prices";
 import type { Services } from "../services";
 import { DEFAULT_LEASE_MS } from "./lease";
 import { currentResult, type PurchaseResult } from "./outcome";
 import { settleTopUp } from "./settle";
-import { type PurchaseInput, resolvePurchaseTerms, startPurchase } from "./start";
+import { type PurchaseInput, readPrices, resolvePurchaseTerms, startPurchase } from "./start";
 import type { PurchaseOptions } from "./test-hooks";
 
 /**
@@ -27,10 +26,7 @@ export async function purchasePoints(
   const { organization, request } = input;
   const terms = await resolvePurchaseTerms(services, organization, request);
   // Priced now, before any transaction; a failure only matters if this turns out to be a new purchase.
-  const priced = await getPriceTable(services).then(
-    (table) => ({ table }),
-    (error: unknown) => ({ error }),
-  );
+  const priced = await readPrices(services);
   const now = services.clock.now();
   const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
   const lockToken = randomString(24);

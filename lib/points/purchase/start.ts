@@ -1,11 +1,12 @@
 import { and, eq } from "drizzle-orm";
 import { organizations, type Organization, type TopUp, topUps } from "@/lib/db/schema";
 import { newId } from "@/lib/ids";
-import type { Currency } from "../catalog";
+import type { Bundle, Currency } from "../catalog";
 import { PointsError } from "../errors";
-import { assertWithinLimits } from "../limits";
-import { listUsablePaymentMethods, resolvePaymentMethod } from "../payment-methods";
-import type { getPriceTable } from "../prices";
+import type { Db } from "@/lib/db/client";
+import { assertWithinLimits, type KeyCap, type LimitSettings } from "../limits";
+import { listUsablePaymentMethods, type PaymentMethod, resolvePaymentMethod } from "../payment-methods";
+import { getPriceTable } from "../prices";
 import type { Services } from "../services";
 import type { TopUpRequest } from "../top-up-request";
 import { takeLease } from "./lease";
@@ -16,6 +17,8 @@ export interface PurchaseInput {
   organization: Organization;
   request: TopUpRequest;
   source: "api" | "dashboard";
+  /** The API key an API purchase is made with: recorded on the purchase, and its cap applies. */
+  apiKey?: KeyCap;
 }
 
 export type Started =
@@ -38,7 +41,7 @@ export async function startPurchase(
   lease: { now: Date; leaseMs: number; lockToken: string },
   options: PurchaseOptions,
 ): Promise<Started> {
-  const { organization, request, source } = input;
+  const { organization, request, source, apiKey } = input;
   const { currency, paymentMethodId, paymentMethodLabel } = terms;
   const { now, leaseMs, lockToken } = lease;
   return services.db.transaction(async (tx) => {
@@ -74,16 +77,7 @@ export async function startPurchase(
       return { kind: "work", topUp: leased, replayed: true } satisfies Started;
     }
 
-    await assertWithinLimits(tx, org, request.points, now);
-    if ("error" in priced) throw priced.error;
-    const amount = priced.table[currency]?.[request.points];
-    if (amount === undefined) {
-      throw new PointsError(
-        "currency_not_available",
-        `The ${request.points} Points bundle has no price in ${currency}; choose another currency.`,
-        { details: { points: request.points, currency } },
-      );
-    }
+    const amount = await checkNewPurchase(tx, org, request.points, currency, priced, now, apiKey);
     const id = newId("topUp");
     const [created] = await tx
       .insert(topUps)
@@ -98,6 +92,7 @@ export async function startPurchase(
         paymentMethodLabel,
         billingCustomerId: org.billingCustomerId,
         source,
+        apiKeyId: apiKey?.id ?? null,
         status: "pending",
         providerIdempotencyKey: `topup_${id}`,
         lockToken,
@@ -158,10 +153,55 @@ export async function resolvePurchaseTerms(
       throw error;
     }
   }
+  const { currency, method } = await resolveNewPurchaseTerms(services, organization, request);
+  return { currency, paymentMethodId: method.id, paymentMethodLabel: method.label };
+}
+
+/** Steps 5 and 6 for a purchase that no stored one answers (and for a quote): currency, then method. */
+export async function resolveNewPurchaseTerms(
+  services: Services,
+  organization: Organization,
+  request: Pick<TopUpRequest, "currency" | "paymentSourceId">,
+): Promise<{ currency: Currency; method: PaymentMethod }> {
   const currency = resolveCurrency(organization, request.currency);
   const methods = await listUsablePaymentMethods(services, organization);
   const method = resolvePaymentMethod(methods, request.paymentSourceId);
-  return { currency, paymentMethodId: method.id, paymentMethodLabel: method.label };
+  return { currency, method };
+}
+
+/** The provider's prices, read before any transaction; a failure only matters for a new purchase. */
+export function readPrices(services: Services): Promise<Priced> {
+  return getPriceTable(services).then(
+    (table) => ({ table }),
+    (error: unknown) => ({ error }),
+  );
+}
+
+/**
+ * Steps 8 to 10's price, for a new purchase: the limits, the rate limits, then the bundle's price
+ * in the currency, which it returns. The purchase runs it under the organisation's row lock just
+ * before it records the purchase; a quote runs the same function and records nothing.
+ */
+export async function checkNewPurchase(
+  tx: Db,
+  org: LimitSettings,
+  points: Bundle,
+  currency: Currency,
+  priced: Priced,
+  now: Date,
+  apiKey?: KeyCap,
+): Promise<number> {
+  await assertWithinLimits(tx, org, points, now, apiKey);
+  if ("error" in priced) throw priced.error;
+  const amount = priced.table[currency]?.[points];
+  if (amount === undefined) {
+    throw new PointsError(
+      "currency_not_available",
+      `The ${points} Points bundle has no price in ${currency}; choose another currency.`,
+      { details: { points, currency } },
+    );
+  }
+  return amount;
 }
 
 /** Why a default method cannot be named now; for a stored purchase its own method stands. */

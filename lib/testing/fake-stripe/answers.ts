@@ -26,6 +26,9 @@ export type StripeObject =
   | Stripe.PaymentIntent
   | Stripe.Checkout.Session
   | Stripe.SetupIntent
+  | Stripe.Charge
+  | Stripe.Refund
+  | Stripe.Dispute
   | Stripe.Event;
 
 /**

@@ -19,6 +19,8 @@ export interface TestCard {
   expired?: boolean;
   /** A processing payment on it succeeds once it is next retrieved (a debit that clears in between). */
   settlesWhenAsked?: boolean;
+  /** Its charge succeeds, then the cardholder disputes it (a dispute opens, the amount withdrawn). */
+  disputes?: boolean;
 }
 
 const declined = { code: "card_declined", decline_code: "generic_decline", message: "Your card was declined." };
@@ -35,6 +37,7 @@ export const TEST_CARD_TOKENS: Record<string, TestCard> = {
     attach: "ok",
     charge: "authentication_required",
   },
+  pm_card_createDispute: { brand: "visa", number: "4000000000000259", attach: "ok", charge: "succeeded", disputes: true },
   pm_card_chargeDeclined: { brand: "visa", number: "4000000000000002", attach: declined, charge: declined },
   pm_card_visa_chargeDeclined: { brand: "visa", number: "4000000000000002", attach: declined, charge: declined },
   pm_card_chargeDeclinedInsufficientFunds: { brand: "visa", number: "4000000000009995", attach: insufficient, charge: insufficient },
@@ -56,5 +59,6 @@ export const CHECKOUT_CARDS: { token: string; label: string }[] = [
   { token: "pm_card_mastercard", label: "Mastercard 4444 (succeeds)" },
   { token: "pm_card_authenticationRequired", label: "Visa 3184 (needs 3-D Secure)" },
   { token: "pm_card_chargeCustomerFail", label: "Visa 0341 (attaches, every charge declines)" },
+  { token: "pm_card_createDispute", label: "Visa 0259 (succeeds, then disputed)" },
   { token: "pm_card_fake_processing", label: "Visa 1881 (test server only: processing)" },
 ];

@@ -33,6 +33,10 @@ export interface FakeStripeControl {
   now(): number;
   requests(filter?: { method?: string; path?: string }): RequestLogEntry[];
   paymentIntents(filter?: { customer?: string }): Stripe.PaymentIntent[];
+  /** Refunds, oldest first (optionally one PaymentIntent's). */
+  refunds(filter?: { paymentIntent?: string }): Stripe.Refund[];
+  /** Disputes, oldest first (optionally one PaymentIntent's). */
+  disputes(filter?: { paymentIntent?: string }): Stripe.Dispute[];
   /** The cardholder's step on the 3-D Secure page, without a browser. */
   completeAuthentication(paymentIntentId: string, succeed: boolean): Stripe.PaymentIntent;
   /** A processing PaymentIntent settles (a bank debit clearing, or failing). */
@@ -71,6 +75,9 @@ export function createControl({ store, keys, faults, requests }: FakeStripeParts
     requests: (filter = {}) =>
       requests.filter((entry) => (!filter.method || entry.method === filter.method) && (!filter.path || entry.path.startsWith(filter.path))),
     paymentIntents: (filter = {}) => [...store.intents.values()].filter((intent) => !filter.customer || intent.customer === filter.customer),
+    refunds: (filter = {}) => [...store.refunds.values()].filter((refund) => !filter.paymentIntent || refund.payment_intent === filter.paymentIntent),
+    disputes: (filter = {}) =>
+      [...store.disputes.values()].filter((dispute) => !filter.paymentIntent || dispute.payment_intent === filter.paymentIntent),
     completeAuthentication: (id, succeed) => finishAuthentication(store, id, succeed),
     settleProcessing: (id, succeed) => settleProcessing(store, id, succeed),
     events: () => events.all(),

@@ -2,10 +2,19 @@ import type { Answer, Reply, StripeErrorBody } from "./answers";
 
 /*
  * Faults tests inject into the Stripe API: a delay, an answer or a dropped connection before the
- * request runs, a request held until released, or a 500 or a drop after it ran (its effects kept).
+ * request runs, a request held until released, or a 500, a drop or a delay (the client's timeout)
+ * after it ran (its effects kept).
  */
 
-export type FaultKind = "delay" | "500_before" | "execute_then_drop" | "execute_then_500" | "hold" | "409" | "drop_before";
+export type FaultKind =
+  | "delay"
+  | "500_before"
+  | "execute_then_drop"
+  | "execute_then_500"
+  | "execute_then_delay"
+  | "hold"
+  | "409"
+  | "drop_before";
 
 export interface FaultSpec {
   method?: string;
@@ -82,6 +91,11 @@ export async function faultBefore(fault: Fault | undefined): Promise<Reply | und
     };
   }
   return undefined;
+}
+
+/** After the request ran, its effects kept: its answer waits delayMs (past the client's timeout, say). */
+export async function delayAfter(fault: Fault | undefined): Promise<void> {
+  if (fault?.kind === "execute_then_delay") await sleep(fault.delayMs);
 }
 
 /** After the request ran, its effects kept: a 500 instead of its answer. */

@@ -89,6 +89,55 @@ describe("a state directory", () => {
     expect(second.control.paymentIntents({ customer: customer.id })).toHaveLength(1);
   });
 
+  it("keeps charges, refunds and disputes: a restarted server refunds only what is left and decides the open dispute", async () => {
+    const dir = stateDir();
+    const first = await start({ stateDir: dir });
+    const stripe = client(first);
+    const customer = await stripe.customers.create({ name: "Acme" });
+    const pay = async (token: string) => {
+      const card = await stripe.paymentMethods.attach(token, { customer: customer.id });
+      return stripe.paymentIntents.create({ amount: 1000, currency: "usd", customer: customer.id, payment_method: card.id, off_session: true, confirm: true });
+    };
+    const refunded = await pay("pm_card_visa");
+    const refund = await stripe.refunds.create({ payment_intent: refunded.id, amount: 600 }, { idempotencyKey: "refund_rf_1" });
+    const disputed = await pay("pm_card_createDispute");
+    const [dispute] = first.control.disputes({ paymentIntent: disputed.id });
+    await first.close();
+    servers.splice(servers.indexOf(first), 1);
+
+    const second = await start({ stateDir: dir });
+    const again = client(second);
+    expect((await again.charges.retrieve(String(refunded.latest_charge))).amount_refunded).toBe(600);
+    expect((await again.refunds.list({ payment_intent: refunded.id })).data.map((kept) => kept.id)).toEqual([refund.id]);
+    const replay = await again.refunds.create({ payment_intent: refunded.id, amount: 600 }, { idempotencyKey: "refund_rf_1" });
+    expect(replay.id).toBe(refund.id);
+    await expect(again.refunds.create({ payment_intent: refunded.id, amount: 500 })).rejects.toMatchObject({ code: "amount_too_large" });
+    const won = await again.disputes.update(dispute?.id ?? "", { evidence: { uncategorized_text: "winning_evidence" }, submit: true });
+    expect(won.status).toBe("won");
+  });
+
+  it("reads a state file from before refunds and disputes as having none", async () => {
+    const dir = stateDir();
+    const fake = await start({ stateDir: dir });
+    const stripe = client(fake);
+    const customer = await stripe.customers.create({ name: "Acme" });
+    const card = await stripe.paymentMethods.attach("pm_card_visa", { customer: customer.id });
+    await stripe.paymentIntents.create({ amount: 500, currency: "usd", customer: customer.id, payment_method: card.id, off_session: true, confirm: true });
+    await fake.close();
+    servers.splice(servers.indexOf(fake), 1);
+    const file = path.join(dir, "state.json");
+    const { charges: _charges, refunds: _refunds, disputes: _disputes, ...older } = JSON.parse(fs.readFileSync(file, "utf8")) as Record<string, unknown>;
+    fs.writeFileSync(file, JSON.stringify(older));
+    const restarted = await start({ stateDir: dir });
+    expect(restarted.restored).toBe(true);
+    expect(restarted.control.refunds()).toEqual([]);
+    // A payment made then names a Charge the file never held: it can still be refunded.
+    const intent = restarted.control.paymentIntents()[0];
+    expect(intent?.latest_charge).toMatch(/^ch_/);
+    const refund = await client(restarted).refunds.create({ payment_intent: intent?.id ?? "", amount: 100 });
+    expect([refund.status, refund.charge]).toEqual(["succeeded", intent?.latest_charge]);
+  });
+
   it("has each answered change on disk before the answer, a payment settled by a read included", async () => {
     const dir = stateDir();
     const fake = await start({ stateDir: dir });

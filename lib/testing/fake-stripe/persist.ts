@@ -26,11 +26,17 @@ export interface SavedState {
   intents: Stripe.PaymentIntent[];
   sessions: Stripe.Checkout.Session[];
   setupIntents: Stripe.SetupIntent[];
+  /** Added with refunds and disputes: a state file written before them has none, which reads as empty. */
+  charges: Stripe.Charge[];
+  refunds: Stripe.Refund[];
+  disputes: Stripe.Dispute[];
   events: Stripe.Event[];
   idempotency: [string, StoredKey][];
 }
 
 const LISTS = ["customers", "methods", "products", "prices", "intents", "sessions", "setupIntents", "events", "idempotency"] as const;
+/** Lists a state file from before refunds and disputes does not have: absent reads as empty. */
+const LATER_LISTS = ["charges", "refunds", "disputes"] as const;
 
 /** The state kept in `dir`, or null when there is none yet. A file this server cannot read is an error, never an empty start. */
 export function readState(dir: string): SavedState | null {
@@ -54,6 +60,10 @@ export function readState(dir: string): SavedState | null {
   if (typeof state.secretKey !== "string" || !state.secretKey.startsWith("sk_test_")) throw refuse("no sk_test_ secret key");
   if (typeof state.webhookSecret !== "string" || typeof state.clockOffsetMs !== "number") throw refuse("no webhook secret or clock");
   for (const list of LISTS) if (!Array.isArray(state[list])) throw refuse(`no ${list} list`);
+  for (const list of LATER_LISTS) {
+    if (state[list] === undefined) state[list] = [];
+    else if (!Array.isArray(state[list])) throw refuse(`no ${list} list`);
+  }
   return state as SavedState;
 }
 
@@ -69,6 +79,9 @@ export function restoreState(state: SavedState, store: Store, keys: IdempotencyK
   byId(store.intents, state.intents);
   byId(store.sessions, state.sessions);
   byId(store.setupIntents, state.setupIntents);
+  byId(store.charges, state.charges);
+  byId(store.refunds, state.refunds);
+  byId(store.disputes, state.disputes);
   store.events.restore(state.events);
   store.clock.advance(state.clockOffsetMs);
   keys.restore(state.idempotency);
@@ -86,6 +99,9 @@ function snapshot(store: Store, keys: IdempotencyKeys, secrets: { secretKey: str
     intents: [...store.intents.values()],
     sessions: [...store.sessions.values()],
     setupIntents: [...store.setupIntents.values()],
+    charges: [...store.charges.values()],
+    refunds: [...store.refunds.values()],
+    disputes: [...store.disputes.values()],
     events: store.events.all(),
     idempotency: keys.answered(),
   };

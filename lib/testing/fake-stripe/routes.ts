@@ -1,8 +1,10 @@
 import { type Answer, type Ctx, ok, StripeFakeError } from "./answers";
 import { listPage } from "./lists";
 import { createSession, retrieveSession, retrieveSetupIntent } from "./resources/checkout";
+import { retrieveCharge } from "./resources/charges";
 import { createCustomer, deleteCustomer, retrieveCustomer, searchCustomers, updateCustomer } from "./resources/customers";
 import { cancelIntent, confirmIntent, createIntent, listIntents, retrieveIntent, searchIntents } from "./resources/payment-intents";
+import { listDisputes, retrieveDispute, updateDispute } from "./resources/disputes";
 import {
   attach,
   detach,
@@ -11,6 +13,7 @@ import {
   retrieveMethod,
   updateMethod,
 } from "./resources/payment-methods";
+import { createRefund, listRefunds, retrieveRefund } from "./resources/refunds";
 import { createPrice, createProduct, listPrices, retrievePrice, retrieveProduct, updatePrice } from "./resources/prices";
 import type { Store } from "./store";
 
@@ -45,6 +48,13 @@ const routes: [method: string, pattern: RegExp, handler: Handler][] = [
   ["GET", /^\/v1\/payment_intents\/([^/]+)$/, retrieveIntent],
   ["POST", /^\/v1\/payment_intents\/([^/]+)\/confirm$/, confirmIntent],
   ["POST", /^\/v1\/payment_intents\/([^/]+)\/cancel$/, cancelIntent],
+  ["GET", /^\/v1\/charges\/([^/]+)$/, retrieveCharge],
+  ["POST", /^\/v1\/refunds$/, createRefund],
+  ["GET", /^\/v1\/refunds$/, listRefunds],
+  ["GET", /^\/v1\/refunds\/([^/]+)$/, retrieveRefund],
+  ["GET", /^\/v1\/disputes$/, listDisputes],
+  ["GET", /^\/v1\/disputes\/([^/]+)$/, retrieveDispute],
+  ["POST", /^\/v1\/disputes\/([^/]+)$/, updateDispute],
   ["POST", /^\/v1\/checkout\/sessions$/, createSession],
   ["GET", /^\/v1\/checkout\/sessions\/([^/]+)$/, retrieveSession],
   ["GET", /^\/v1\/setup_intents\/([^/]+)$/, retrieveSetupIntent],

@@ -3,7 +3,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Answer, Ctx, Reply } from "./answers";
 import { createControl, type FakeStripeControl, type FakeStripeParts, type RequestLogEntry, testApi } from "./control";
-import { type Fault, Faults, faultAfter, faultBefore } from "./faults";
+import { delayAfter, type Fault, Faults, faultAfter, faultBefore } from "./faults";
 import { parseForm } from "./form";
 import { type DeliveryLogEntry, newWebhookSecret } from "./events";
 import { IdempotencyKeys } from "./idempotency";
@@ -212,6 +212,7 @@ async function call(parts: FakeStripeParts, ctx: Ctx, apiKey: string, entry: Req
   if (fault?.kind === "hold") await parts.faults.hold();
   const answer = faultAfter(fault, route(parts.store, ctx));
   if (key) parts.keys.settle(apiKey, key, answer);
+  await delayAfter(fault);
   return executed(answer, fault);
 }
 

@@ -57,6 +57,10 @@ export class Store {
   readonly intents = new Map<string, Stripe.PaymentIntent>();
   readonly sessions = new Map<string, Stripe.Checkout.Session>();
   readonly setupIntents = new Map<string, Stripe.SetupIntent>();
+  /** Each succeeded PaymentIntent's Charge (its latest_charge), which refunds and disputes hang on. */
+  readonly charges = new Map<string, Stripe.Charge>();
+  readonly refunds = new Map<string, Stripe.Refund>();
+  readonly disputes = new Map<string, Stripe.Dispute>();
 
   constructor(webhook: WebhookEndpoint) {
     this.events = new Events(this.clock, webhook);
@@ -77,8 +81,17 @@ export class Store {
   price(id: string): StoredPrice {
     return found(this.prices.get(id), "price", id);
   }
-  intent(id: string): Stripe.PaymentIntent {
-    return found(this.intents.get(id), "payment_intent", id);
+  intent(id: string, param = "id"): Stripe.PaymentIntent {
+    return found(this.intents.get(id), "payment_intent", id, param);
+  }
+  charge(id: string, param = "id"): Stripe.Charge {
+    return found(this.charges.get(id), "charge", id, param);
+  }
+  refund(id: string): Stripe.Refund {
+    return found(this.refunds.get(id), "refund", id);
+  }
+  dispute(id: string): Stripe.Dispute {
+    return found(this.disputes.get(id), "dispute", id);
   }
   session(id: string): Stripe.Checkout.Session {
     return found(this.sessions.get(id), "checkout.session", id);
@@ -95,13 +108,16 @@ export class Store {
     for (const map of [this.customers, this.methods, this.products, this.prices, this.intents, this.sessions, this.setupIntents]) {
       map.clear();
     }
+    for (const map of [this.charges, this.refunds, this.disputes]) {
+      map.clear();
+    }
     this.deletedCustomers.clear();
     this.events.clear();
     this.clock.reset();
   }
 }
 
-function found<T>(value: T | undefined, kind: string, id: string): T {
-  if (value === undefined) throw missing(kind, id);
+function found<T>(value: T | undefined, kind: string, id: string, param = "id"): T {
+  if (value === undefined) throw missing(kind, id, param);
   return value;
 }

@@ -5,7 +5,7 @@ import { RevokeKeyForm } from "@/components/dashboard/account/revoke-key-form";
 import { Badge } from "@/components/ui/badge";
 import { Card, PageHeader } from "@/components/ui/card";
 import { requireUser } from "@/lib/auth/session";
-import { formatDateTime } from "@/lib/format";
+import { formatDateTime, formatPoints } from "@/lib/format";
 import { listApiKeys } from "@/lib/points/api-keys";
 import { getRuntime } from "@/lib/server/runtime";
 import { createApiKeyAction, revokeApiKeyAction } from "./actions";
@@ -26,7 +26,8 @@ export default async function ApiKeysPage() {
         description={
           <>
             Keys authenticate your REST requests: send <code className="font-mono text-xs">Authorization: Bearer &lt;key&gt;</code>.
-            Anyone with a key can buy Points for your organisation, so keep keys secret.
+            Anyone with a purchase key can buy Points for your organisation, so keep keys secret; a read-only key
+            can read and quote but never buy.
           </>
         }
       />
@@ -50,16 +51,24 @@ export default async function ApiKeysPage() {
                   className="flex flex-col gap-3 py-4 sm:flex-row sm:items-center sm:justify-between"
                   data-testid="api-key-row"
                   data-prefix={key.prefix}
+                  data-scope={key.scope}
                 >
                   <div className="min-w-0">
                     <p className="flex flex-wrap items-center gap-2">
                       <span className="font-mono text-sm font-semibold text-slate-900">{key.prefix}…</span>
                       {key.revokedAt ? <Badge tone="red">Revoked</Badge> : <Badge tone="green">Active</Badge>}
+                      {key.scope === "read" ? <Badge tone="blue">Read only</Badge> : <Badge tone="indigo">Purchase</Badge>}
                     </p>
                     <dl className="mt-1.5 grid gap-x-6 gap-y-1 text-xs text-slate-600 sm:grid-flow-col">
                       <div>
                         <dt className="inline">Created </dt>
                         <dd className="inline text-slate-800">{formatDateTime(key.createdAt)}</dd>
+                      </div>
+                      <div>
+                        <dt className="inline">Daily cap </dt>
+                        <dd className="inline text-slate-800">
+                          {key.dailyPointsCap === null ? "None" : `${formatPoints(key.dailyPointsCap)} Points`}
+                        </dd>
                       </div>
                       <div>
                         <dt className="inline">Last used </dt>

@@ -1,6 +1,6 @@
-// GET /dashboard/balance – the signed-in organisation's Points balance, for the header after each navigation
+// GET /dashboard/balance – the signed-in organisation's Points balance (and Points held by disputes), for the header after each navigation
 import { getSessionUser } from "@/lib/auth/session";
-import { getPointsBalance } from "@/lib/points/ledger";
+import { getBalances } from "@/lib/points/after-payment-view";
 import { getRuntime } from "@/lib/server/runtime";
 
 export const dynamic = "force-dynamic";
@@ -9,6 +9,9 @@ export async function GET(): Promise<Response> {
   const user = await getSessionUser();
   if (!user) return Response.json({ error: "Sign in to see the balance." }, { status: 401 });
   const runtime = await getRuntime();
-  const pointsBalance = await getPointsBalance(runtime.db, user.organizationId);
-  return Response.json({ points_balance: pointsBalance }, { headers: { "Cache-Control": "no-store" } });
+  const balances = await getBalances(runtime.db, user.organizationId);
+  return Response.json(
+    { points_balance: balances.pointsBalance, held_points: balances.heldPoints, held_disputes: balances.heldDisputes },
+    { headers: { "Cache-Control": "no-store" } },
+  );
 }

@@ -24,6 +24,7 @@ export default async function HistoryPage({
   const filterQuery = new URLSearchParams();
   if (filters.status) filterQuery.set("status", filters.status);
   if (filters.source) filterQuery.set("source", filters.source);
+  if (filters.after) filterQuery.set("after", filters.after);
   const withQuery = (path: string, extra: Record<string, string> = {}) => {
     const query = new URLSearchParams(filterQuery);
     for (const [key, value] of Object.entries(extra)) query.set(key, value);
@@ -40,7 +41,7 @@ export default async function HistoryPage({
     pageError = error.message;
   }
   const labels = await paymentMethodLabels(runtime, organization);
-  const filtered = Boolean(filters.status || filters.source);
+  const filtered = Boolean(filters.status || filters.source || filters.after);
 
   return (
     <>

@@ -1,7 +1,10 @@
 // POST /v3/points/top-ups – buy a bundle of Points with a saved payment method
-import { handleApi, otherMethods, purchaseResponse, readJsonBody } from "@/lib/http/api";
-import { authenticateApiRequest } from "@/lib/points/api-keys";
+// GET /v3/points/top-ups – list the organisation's purchases, newest first
+import { handleApi, otherMethods, purchaseResponse, readJsonBody, successResponse } from "@/lib/http/api";
+import { authenticateApiPurchase, authenticateApiRequest } from "@/lib/points/api-keys";
 import { purchasePoints } from "@/lib/points/purchase";
+import { toTopUpJson } from "@/lib/points/top-up-json";
+import { listTopUpsPage, parseTopUpListQuery } from "@/lib/points/top-up-list";
 import { parseTopUpRequest } from "@/lib/points/top-up-request";
 import { getRuntime } from "@/lib/server/runtime";
 
@@ -10,17 +13,34 @@ export const dynamic = "force-dynamic";
 export function POST(request: Request): Promise<Response> {
   return handleApi(request, async (requestId) => {
     const runtime = await getRuntime();
-    const organization = await authenticateApiRequest(runtime.db, request.headers.get("authorization"), runtime.clock);
+    const { organization, key } = await authenticateApiPurchase(
+      runtime.db,
+      request.headers.get("authorization"),
+      runtime.clock,
+    );
     const topUpRequest = parseTopUpRequest(await readJsonBody(request));
     const result = await purchasePoints(
       runtime,
-      { organization, request: topUpRequest, source: "api" },
+      { organization, request: topUpRequest, source: "api", apiKey: key },
       { leaseMs: runtime.leaseMs },
     );
     return purchaseResponse(result, requestId);
   });
 }
 
-const { notAllowed, options } = otherMethods("POST", "Use POST to buy Points at /v3/points/top-ups.");
+export function GET(request: Request): Promise<Response> {
+  return handleApi(request, async (requestId) => {
+    const runtime = await getRuntime();
+    const organization = await authenticateApiRequest(runtime.db, request.headers.get("authorization"), runtime.clock);
+    const query = parseTopUpListQuery(new URL(request.url).searchParams);
+    const page = await listTopUpsPage(runtime.db, organization.id, query);
+    return successResponse(200, { top_ups: page.topUps.map(toTopUpJson), has_more: page.hasMore }, requestId);
+  });
+}
 
-export { notAllowed as GET, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE, options as OPTIONS };
+const { notAllowed, options } = otherMethods(
+  "GET, POST",
+  "Use POST to buy Points, or GET to list purchases, at /v3/points/top-ups.",
+);
+
+export { notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE, options as OPTIONS };

@@ -5,6 +5,8 @@ import { bool, type FormObject, int, metadataOf, obj, str } from "../form";
 import { listPage, matchesQuery, searchResult } from "../lists";
 import { paymentIntentObject, stripeId } from "../objects";
 import type { Store } from "../store";
+import { chargeIntent } from "./charges";
+import { openDispute } from "./disputes";
 import { resolveMethod } from "./payment-methods";
 
 type Decline = { code: string; decline_code?: string; message: string; type?: Stripe.PaymentIntent.LastPaymentError.Type };
@@ -174,13 +176,16 @@ function methodIdOf(intent: Stripe.PaymentIntent): string | undefined {
   return typeof intent.payment_method === "string" ? intent.payment_method : intent.payment_method?.id;
 }
 
+/** The payment succeeds with a Charge; on a disputing test card, its dispute then opens. */
 function succeed(store: Store, intent: Stripe.PaymentIntent): void {
   intent.status = "succeeded";
   intent.amount_received = intent.amount;
-  intent.latest_charge = stripeId("ch");
+  const charge = chargeIntent(store, intent);
   intent.next_action = null;
   intent.last_payment_error = null;
   store.events.emit("payment_intent.succeeded", intent);
+  const methodId = methodIdOf(intent);
+  if (methodId && store.methods.get(methodId)?.card.disputes) openDispute(store, charge);
 }
 
 function decline(store: Store, intent: Stripe.PaymentIntent, error: Decline): void {

@@ -10,6 +10,7 @@ import { buttonClasses } from "@/components/ui/button";
 import { Card, PageHeader } from "@/components/ui/card";
 import { dashboardContext } from "@/lib/dashboard/context";
 import { formatDateTime, formatMoney, formatPoints } from "@/lib/format";
+import { type AfterPaymentEntry, loadAfterPayment } from "@/lib/points/after-payment-view";
 import { needsAttention } from "@/lib/points/attention";
 import { getTopUp, paymentMethodLabels, purchaseCardLabel } from "@/lib/points/history";
 import { getPointsBalance } from "@/lib/points/ledger";
@@ -34,9 +35,10 @@ export default async function PurchasePage({
   // Another organisation's purchase is not found, exactly like one that does not exist.
   const topUp = await getTopUp(runtime.db, organization.id, topUpId);
   if (!topUp) notFound();
-  const [pointsBalance, labels] = await Promise.all([
+  const [pointsBalance, labels, afterPayment] = await Promise.all([
     getPointsBalance(runtime.db, organization.id),
     paymentMethodLabels(runtime, organization),
+    loadAfterPayment(runtime.db, topUp, runtime.provider),
   ]);
   const isAdmin = user.role === "admin";
   const unresolved = topUp.status === "pending" || topUp.status === "processing";
@@ -101,6 +103,8 @@ export default async function PurchasePage({
           </Link>
         </div>
 
+        {afterPayment.length > 0 && <AfterPayment entries={afterPayment} />}
+
         <Card title="Details">
           <dl className="grid gap-x-8 gap-y-4 text-sm sm:grid-cols-2 lg:grid-cols-3">
             <Detail label="Status">
@@ -129,6 +133,39 @@ export default async function PurchasePage({
         </Card>
       </div>
     </>
+  );
+}
+
+const toneDots: Record<AfterPaymentEntry["tone"], string> = {
+  neutral: "bg-slate-400",
+  warning: "bg-amber-500",
+  good: "bg-emerald-500",
+  bad: "bg-rose-500",
+};
+
+/** Refunds and a dispute, oldest first, in words; the same for admins and members (nothing to act on here). */
+function AfterPayment({ entries }: { entries: AfterPaymentEntry[] }) {
+  return (
+    <Card title="After payment" description="Refunds and disputes of this purchase, oldest first. Times are UTC.">
+      <ol className="space-y-4" data-testid="after-payment">
+        {entries.map((entry) => (
+          <li key={`${entry.at.toISOString()} ${entry.title}`} className="flex gap-3 text-sm">
+            <span aria-hidden="true" className={`mt-1.5 h-2 w-2 shrink-0 rounded-full ${toneDots[entry.tone]}`} />
+            <div>
+              <p className="font-medium text-slate-900">{entry.title}</p>
+              <p className="text-xs text-slate-500">
+                <time dateTime={entry.at.toISOString()}>{formatDateTime(entry.at)}</time>
+              </p>
+              {entry.details.map((detail) => (
+                <p key={detail} className="mt-0.5 text-slate-600">
+                  {detail}
+                </p>
+              ))}
+            </div>
+          </li>
+        ))}
+      </ol>
+    </Card>
   );
 }
 

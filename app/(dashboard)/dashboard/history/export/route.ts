@@ -19,7 +19,7 @@ export async function GET(request: Request): Promise<Response> {
   );
   const runtime = await getRuntime();
   const date = new Date().toISOString().slice(0, 10);
-  const suffix = [filters.status, filters.source].filter(Boolean).join("-");
+  const suffix = [filters.status, filters.source, filters.after].filter(Boolean).join("-");
   return new Response(streamTopUpsCsv(runtime.db, user.organizationId, filters), {
     headers: {
       "Content-Type": "text/csv; charset=utf-8",

@@ -1,0 +1,20 @@
+// GET /v3/points/balance – the balance, the limits as they stand, and when a purchase may next pass them
+import { handleApi, otherMethods, successResponse } from "@/lib/http/api";
+import { authenticateApiRequest } from "@/lib/points/api-keys";
+import { getBalance, toBalanceJson } from "@/lib/points/balance";
+import { getRuntime } from "@/lib/server/runtime";
+
+export const dynamic = "force-dynamic";
+
+export function GET(request: Request): Promise<Response> {
+  return handleApi(request, async (requestId) => {
+    const runtime = await getRuntime();
+    const organization = await authenticateApiRequest(runtime.db, request.headers.get("authorization"), runtime.clock);
+    const balance = await getBalance(runtime.db, organization, runtime.clock.now());
+    return successResponse(200, toBalanceJson(balance), requestId);
+  });
+}
+
+const { notAllowed, options } = otherMethods("GET", "Use GET to read the balance at /v3/points/balance.");
+
+export { notAllowed as POST, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE, options as OPTIONS };

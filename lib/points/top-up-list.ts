@@ -1,0 +1,168 @@
+import { z } from "zod";
+import type { Db } from "@/lib/db/client";
+import type { TopUp } from "@/lib/db/schema";
+import { REFERENCE_MAX_LENGTH, REFERENCE_PATTERN } from "./catalog";
+import { PointsError } from "./errors";
+import { getTopUp, listTopUpRange, TOP_UP_SOURCES, TOP_UP_STATUSES, type TopUpSource, type TopUpStatus, topUpPosition } from "./history";
+
+export const DEFAULT_LIST_LIMIT = 20;
+export const MAX_LIST_LIMIT = 100;
+
+/** GET /v3/points/top-ups's query after validation. */
+export interface TopUpListQuery {
+  limit: number;
+  startingAfter?: string;
+  endingBefore?: string;
+  reference?: string;
+  status?: TopUpStatus;
+  source?: TopUpSource;
+  createdGte?: string;
+  createdLt?: string;
+}
+
+export interface TopUpListPage {
+  topUps: TopUp[];
+  hasMore: boolean;
+}
+
+/** The shape of a top-up ID: anything else is no top-up (and is never sent to the database). */
+const TOP_UP_ID = /^tu_[A-Za-z0-9_]{1,64}$/;
+
+/** ISO 8601 in UTC, to the minute at least and the microsecond at most: 2026-11-22T12:00:00Z. */
+const ISO_UTC = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,6})?)?Z$/;
+
+function isUtcInstant(value: string): boolean {
+  const match = ISO_UTC.exec(value);
+  if (!match) return false;
+  const [, year, month, day, hour, minute, second] = match.map(Number);
+  // Date.UTC rolls 2026-02-30 over to March: a real date is one that comes back unchanged.
+  const date = new Date(Date.UTC(year ?? 0, (month ?? 1) - 1, day ?? 0, hour ?? 0, minute ?? 0, second ?? 0));
+  return (
+    date.getUTCFullYear() === year &&
+    date.getUTCMonth() + 1 === month &&
+    date.getUTCDate() === day &&
+    date.getUTCHours() === hour &&
+    date.getUTCMinutes() === minute &&
+    (match[6] === undefined || date.getUTCSeconds() === second)
+  );
+}
+
+const parameterMessages = {
+  limit: `must be a whole number from 1 to ${MAX_LIST_LIMIT}`,
+  starting_after: "must be the ID of one of the organisation's top-ups (tu_…)",
+  ending_before: "must be the ID of one of the organisation's top-ups (tu_…)",
+  reference: `must be 1 to ${REFERENCE_MAX_LENGTH} letters, digits, '.', '_', ':' or '-'`,
+  status: `must be one of ${TOP_UP_STATUSES.join(", ")}`,
+  source: `must be one of ${TOP_UP_SOURCES.join(", ")}`,
+  "created[gte]": "must be a time in ISO 8601 UTC, such as 2026-11-22T12:00:00Z",
+  "created[lt]": "must be a time in ISO 8601 UTC, such as 2026-11-22T12:00:00Z",
+} as const;
+
+const topUpId = z.string().regex(TOP_UP_ID);
+const instant = z.string().refine(isUtcInstant);
+
+const topUpListSchema = z.strictObject({
+  limit: z
+    .string()
+    .regex(/^\d{1,3}$/)
+    .transform(Number)
+    .pipe(z.number().int().min(1).max(MAX_LIST_LIMIT))
+    .optional(),
+  starting_after: topUpId.optional(),
+  ending_before: topUpId.optional(),
+  reference: z.string().min(1).max(REFERENCE_MAX_LENGTH).regex(REFERENCE_PATTERN).optional(),
+  status: z.enum(TOP_UP_STATUSES).optional(),
+  source: z.enum(TOP_UP_SOURCES).optional(),
+  "created[gte]": instant.optional(),
+  "created[lt]": instant.optional(),
+});
+
+/**
+ * Validates GET /v3/points/top-ups's query strictly, naming every offending parameter at once
+ * in details.fields: unknown ones, repeated ones, bad values, and both cursors together.
+ */
+export function parseTopUpListQuery(params: URLSearchParams): TopUpListQuery {
+  const fields = Object.create(null) as Record<string, string>; // Null prototype: a parameter "__proto__" stays a field.
+  const values = Object.create(null) as Record<string, string>;
+  for (const [name, value] of params) {
+    if (name in values) fields[name] = "appears more than once; send each parameter once";
+    values[name] = value;
+  }
+  const parsed = topUpListSchema.safeParse(values);
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) {
+      if (issue.code === "unrecognized_keys") {
+        for (const key of issue.keys) fields[key] = "is not an accepted parameter";
+        continue;
+      }
+      const name = String(issue.path[0] ?? "query");
+      fields[name] ??= parameterMessages[name as keyof typeof parameterMessages] ?? "is invalid";
+    }
+  }
+  if (values.starting_after !== undefined && values.ending_before !== undefined) {
+    const both = "cannot be combined with the other cursor: send starting_after or ending_before, not both";
+    fields.starting_after ??= both;
+    fields.ending_before ??= both;
+  }
+  if (!parsed.success || Object.keys(fields).length > 0) throw invalidQuery(fields);
+  const query = parsed.data;
+  return {
+    limit: query.limit ?? DEFAULT_LIST_LIMIT,
+    startingAfter: query.starting_after,
+    endingBefore: query.ending_before,
+    reference: query.reference,
+    status: query.status,
+    source: query.source,
+    createdGte: query["created[gte]"],
+    createdLt: query["created[lt]"],
+  };
+}
+
+/**
+ * One page of the organisation's top-ups, newest first, through the History's listing. A cursor
+ * names a top-up of this organisation: another's, or an unknown one, is a bad parameter, and
+ * both get the same words so an ID says nothing about who owns it.
+ */
+export async function listTopUpsPage(db: Db, organizationId: string, query: TopUpListQuery): Promise<TopUpListPage> {
+  const cursorName = query.startingAfter !== undefined ? "starting_after" : query.endingBefore !== undefined ? "ending_before" : null;
+  const cursorId = query.startingAfter ?? query.endingBefore;
+  let from: Parameters<typeof listTopUpRange>[2]["from"];
+  if (cursorName && cursorId !== undefined) {
+    const position = await topUpPosition(db, organizationId, cursorId);
+    if (!position) {
+      throw invalidQuery({ [cursorName]: "is not the ID of one of the organisation's top-ups" });
+    }
+    from = { position, direction: cursorName === "starting_after" ? "older" : "newer" };
+  }
+  const page = await listTopUpRange(db, organizationId, {
+    limit: query.limit,
+    from,
+    reference: query.reference,
+    status: query.status,
+    source: query.source,
+    createdGte: query.createdGte,
+    createdLt: query.createdLt,
+  });
+  return { topUps: page.topUps.map(({ position: _position, ...topUp }) => topUp), hasMore: page.hasMore };
+}
+
+/**
+ * GET /v3/points/top-ups/{id}: one of the organisation's top-ups. Another organisation's ID, an
+ * unknown one and a malformed one all get the same 404, so an ID reveals nothing.
+ */
+export async function getTopUpOrThrow(db: Db, organizationId: string, topUpId: string): Promise<TopUp> {
+  const topUp = TOP_UP_ID.test(topUpId) ? await getTopUp(db, organizationId, topUpId) : undefined;
+  if (!topUp) {
+    throw new PointsError("not_found", "No top-up with this ID belongs to the organisation of this API key.");
+  }
+  return topUp;
+}
+
+function invalidQuery(fields: Record<string, string>): PointsError {
+  const names = Object.keys(fields);
+  return new PointsError(
+    "invalid_request",
+    `The query is invalid: check ${names.map((name) => `\`${name}\``).join(", ")} and send it again.`,
+    { details: { fields: { ...fields } } },
+  );
+}
