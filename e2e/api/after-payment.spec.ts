@@ -10,10 +10,6 @@ import { expectPaidReplay, postTopUp } from "../utils";
  */
 test.describe("a purchase's TopUp after its charge", () => {
   let after: AfterPaymentFixtures;
-  test.beforeAll(({ fx }) => {
-    after = (fx as unknown as { afterPayment: AfterPaymentFixtures }).afterPayment;
-  });
-
   const replay = (request: Parameters<typeof postTopUp>[0], purchase: AfterPaymentFixtures["refunded"] | AfterPaymentFixtures["disputed"]) =>
     postTopUp(request, after.apiKey, {
       points: purchase.points,
@@ -21,6 +17,15 @@ test.describe("a purchase's TopUp after its charge", () => {
       payment_source_id: purchase.paymentSourceId,
       reference: purchase.reference,
     });
+
+  test.beforeAll(async ({ fx, request }) => {
+    after = (fx as unknown as { afterPayment: AfterPaymentFixtures }).afterPayment;
+    // On Stripe the test server's webhooks bring the dispute a moment after the server starts;
+    // every test here reads a balance or a TopUp that includes it.
+    await expect
+      .poll(async () => (await (await replay(request, after.disputed)).json()).data?.top_up?.dispute?.status ?? null, { timeout: 20_000 })
+      .toBe("open");
+  });
 
   test("a partly refunded purchase says what was refunded, stays paid, and the balance is what is spendable", async ({ request }) => {
     const data = await expectPaidReplay(await replay(request, after.refunded), { source: "dashboard" });
@@ -30,10 +35,6 @@ test.describe("a purchase's TopUp after its charge", () => {
   });
 
   test("a disputed purchase says the dispute is open and where its Points stand", async ({ request, fx }) => {
-    // On Stripe the test server's webhooks bring the dispute a moment after the server starts.
-    await expect
-      .poll(async () => (await (await replay(request, after.disputed)).json()).data?.top_up?.dispute?.status ?? null, { timeout: 20_000 })
-      .toBe("open");
     const data = await expectPaidReplay(await replay(request, after.disputed), { source: "dashboard" });
     expect(data.top_up).toMatchObject({
       id: after.disputed.topUpId,
