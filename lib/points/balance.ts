@@ -2,6 +2,7 @@ import type { Db } from "@/lib/db/client";
 import type { Organization } from "@/lib/db/schema";
 import { BUNDLES } from "./catalog";
 import { type LimitState, nextPurchaseAt, readLimitState } from "./limits";
+import type { BalanceJson } from "./schemas";
 
 /** The smallest bundle: when it may be bought is when any purchase may be. */
 const SMALLEST_BUNDLE = Math.min(...BUNDLES);
@@ -38,9 +39,9 @@ export async function getBalance(
  * The balance as JSON. Only the limits an operator configured are listed; an unconfigured limit is
  * absent, so `limits` is `{}` for an organisation without any.
  */
-export function toBalanceJson(balance: Balance) {
+export function toBalanceJson(balance: Balance): BalanceJson {
   const { balance: cap, frequency, daily, maxPointsPerTopUp } = balance.limits;
-  const limits: Record<string, Record<string, number>> = {};
+  const limits: BalanceJson["limits"] = {};
   if (maxPointsPerTopUp !== null) limits.max_points_per_top_up = { limit: maxPointsPerTopUp };
   if (cap.limit !== null) {
     limits.max_points_balance = { limit: cap.limit, used: cap.used, remaining: cap.remaining ?? 0 };

@@ -15,3 +15,9 @@ export function isBundle(value: unknown): value is Bundle {
 export function isCurrency(value: unknown): value is Currency {
   return typeof value === "string" && (CURRENCIES as readonly string[]).includes(value);
 }
+
+export const TOP_UP_STATUSES = ["pending", "processing", "awaiting_payment", "failed", "paid"] as const;
+export type TopUpStatus = (typeof TOP_UP_STATUSES)[number];
+
+export const TOP_UP_SOURCES = ["api", "dashboard"] as const;
+export type TopUpSource = (typeof TOP_UP_SOURCES)[number];

@@ -7,11 +7,9 @@ import { listProvisionedPaymentMethods } from "./organizations";
 import type { Services } from "./services";
 import { type TopUpJson, toTopUpJson } from "./top-up-json";
 
-export const TOP_UP_STATUSES = ["pending", "processing", "awaiting_payment", "failed", "paid"] as const;
-export type TopUpStatus = (typeof TOP_UP_STATUSES)[number];
+import { TOP_UP_SOURCES, TOP_UP_STATUSES, type TopUpSource, type TopUpStatus } from "./catalog";
 
-export const TOP_UP_SOURCES = ["api", "dashboard"] as const;
-export type TopUpSource = (typeof TOP_UP_SOURCES)[number];
+export { TOP_UP_SOURCES, TOP_UP_STATUSES, type TopUpSource, type TopUpStatus };
 
 /** What happened after payment: refunded (in whole or in part), or disputed (whatever the outcome). */
 export const AFTER_PAYMENT_FILTERS = ["refunded", "disputed"] as const;

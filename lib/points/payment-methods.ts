@@ -3,6 +3,7 @@ import { type ProviderPaymentMethod, ProviderUnavailableError } from "@/lib/bill
 import type { Organization } from "@/lib/db/schema";
 import { billingProblemOf, forgetBillingProblems } from "./billing-problems";
 import { PointsError } from "./errors";
+import type { PaymentMethodJson } from "./schemas";
 import type { Services } from "./services";
 
 export interface PaymentMethod {
@@ -103,7 +104,7 @@ export function resolvePaymentMethod(methods: PaymentMethod[], requestedId: stri
   );
 }
 
-export function toPaymentMethodJson(method: PaymentMethod) {
+export function toPaymentMethodJson(method: PaymentMethod): PaymentMethodJson {
   return {
     id: method.id,
     label: method.label,

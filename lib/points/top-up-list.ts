@@ -61,20 +61,41 @@ const parameterMessages = {
 const topUpId = z.string().regex(TOP_UP_ID);
 const instant = z.string().refine(isUtcInstant);
 
-const topUpListSchema = z.strictObject({
+/** GET /v3/points/top-ups's query: the parser below and the OpenAPI document both read it. */
+export const topUpListQuerySchema = z.strictObject({
   limit: z
     .string()
     .regex(/^\d{1,3}$/)
     .transform(Number)
     .pipe(z.number().int().min(1).max(MAX_LIST_LIMIT))
-    .optional(),
-  starting_after: topUpId.optional(),
-  ending_before: topUpId.optional(),
-  reference: z.string().min(1).max(REFERENCE_MAX_LENGTH).regex(REFERENCE_PATTERN).optional(),
-  status: z.enum(TOP_UP_STATUSES).optional(),
-  source: z.enum(TOP_UP_SOURCES).optional(),
-  "created[gte]": instant.optional(),
-  "created[lt]": instant.optional(),
+    .optional()
+    .meta({
+      description: `How many to answer, 1 to ${MAX_LIST_LIMIT}.`,
+      // Parsed from the query's text, but what a client sends is a whole number.
+      override: ({ jsonSchema }) => {
+        delete jsonSchema.pattern;
+        Object.assign(jsonSchema, { type: "integer", minimum: 1, maximum: MAX_LIST_LIMIT, default: DEFAULT_LIST_LIMIT });
+      },
+    }),
+  starting_after: topUpId.optional().meta({ description: "A top-up id: answer the ones older than it (the next page)." }),
+  ending_before: topUpId
+    .optional()
+    .meta({ description: "A top-up id: answer the ones newer than it (the previous page). Not with `starting_after`." }),
+  reference: z
+    .string()
+    .min(1)
+    .max(REFERENCE_MAX_LENGTH)
+    .regex(REFERENCE_PATTERN)
+    .optional()
+    .meta({ description: "Only the purchase with this reference (exact, case-sensitive)." }),
+  status: z.enum(TOP_UP_STATUSES).optional().meta({ description: "Only purchases in this status." }),
+  source: z.enum(TOP_UP_SOURCES).optional().meta({ description: "Only purchases made here." }),
+  "created[gte]": instant
+    .optional()
+    .meta({ description: "Only purchases made at or after this time (ISO 8601, UTC).", override: { type: "string", format: "date-time" } }),
+  "created[lt]": instant
+    .optional()
+    .meta({ description: "Only purchases made before this time (ISO 8601, UTC).", override: { type: "string", format: "date-time" } }),
 });
 
 /**
@@ -88,7 +109,7 @@ export function parseTopUpListQuery(params: URLSearchParams): TopUpListQuery {
     if (name in values) fields[name] = "appears more than once; send each parameter once";
     values[name] = value;
   }
-  const parsed = topUpListSchema.safeParse(values);
+  const parsed = topUpListQuerySchema.safeParse(values);
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
       if (issue.code === "unrecognized_keys") {

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { BUNDLES, type Bundle, CURRENCIES, type Currency, REFERENCE_MAX_LENGTH, REFERENCE_PATTERN } from "./catalog";
 import { PointsError } from "./errors";
+import { bundleSchema, currencySchema } from "./schemas";
 
 /** A purchase request after validation; optional fields that were omitted or null are undefined. */
 export interface TopUpRequest {
@@ -21,15 +22,36 @@ const fieldMessages = {
 const priceFields = new Set(["price", "amount", "unit_amount", "total", "cost"]);
 const customerFields = new Set(["customer", "customer_id", "organization_id", "organisation_id"]);
 
-const quoteRequestSchema = z.strictObject({
-  points: z.number().refine((value) => (BUNDLES as readonly number[]).includes(value)),
-  currency: z.enum(CURRENCIES).nullish(),
-  payment_source_id: z.string().min(1).nullish(),
-});
+/** POST /v3/points/quotes's body: the parser below and the OpenAPI document both read it. */
+export const quoteRequestSchema = z
+  .strictObject({
+    points: bundleSchema,
+    currency: currencySchema.nullish().meta({ description: "Omit (or null) to use the organisation's saved currency." }),
+    payment_source_id: z
+      .string()
+      .min(1)
+      .nullish()
+      .meta({
+        description: "A saved payment method's id (GET /v3/points/payment-methods); omit (or null) to use the default.",
+        example: "pm_1QabcDEF",
+      }),
+  })
+  .meta({ id: "QuoteRequest" });
 
-const topUpRequestSchema = quoteRequestSchema.extend({
-  reference: z.string().min(1).max(REFERENCE_MAX_LENGTH).regex(REFERENCE_PATTERN),
-});
+/** POST /v3/points/top-ups's body. */
+export const topUpRequestSchema = quoteRequestSchema
+  .extend({
+    reference: z
+      .string()
+      .min(1)
+      .max(REFERENCE_MAX_LENGTH)
+      .regex(REFERENCE_PATTERN)
+      .meta({
+        description: "Your id for this purchase, unique per organisation: retrying with it never charges twice.",
+        example: "order-1042",
+      }),
+  })
+  .meta({ id: "TopUpRequest" });
 
 /** What a quote (POST /v3/points/quotes) asks about: a purchase's fields but its reference. */
 export type QuoteRequest = Omit<TopUpRequest, "reference">;
@@ -53,7 +75,7 @@ export function parseQuoteRequest(body: unknown): QuoteRequest {
 
 function toRequest(data: z.infer<typeof quoteRequestSchema>): QuoteRequest {
   return {
-    points: data.points as Bundle,
+    points: data.points,
     currency: data.currency ?? undefined,
     paymentSourceId: data.payment_source_id ?? undefined,
   };

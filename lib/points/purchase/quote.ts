@@ -1,14 +1,15 @@
 import type { Organization } from "@/lib/db/schema";
-import type { Currency } from "../catalog";
+import type { Bundle, Currency } from "../catalog";
 import type { KeyCap } from "../limits";
 import { type PaymentMethod, toPaymentMethodJson } from "../payment-methods";
+import type { QuoteJson } from "../schemas";
 import type { Services } from "../services";
 import type { QuoteRequest } from "../top-up-request";
 import { checkNewPurchase, readPrices, resolveNewPurchaseTerms } from "./start";
 
 /** What a purchase with these terms would do now, if it were sent instead of the quote. */
 export interface Quote {
-  points: number;
+  points: Bundle;
   currency: Currency;
   /** Minor units, as the billing provider prices the bundle now. */
   amount: number;
@@ -44,7 +45,7 @@ export async function quotePurchase(
 }
 
 /** The quote as JSON: a TopUp's terms, the method that would pay in full, and the balance it would leave. */
-export function toQuoteJson(quote: Quote) {
+export function toQuoteJson(quote: Quote): QuoteJson {
   return {
     points: quote.points,
     currency: quote.currency,

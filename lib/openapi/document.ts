@@ -1,0 +1,269 @@
+/**
+ * The OpenAPI 3.1 document of the API, generated from the zod schemas the routes parse requests
+ * with (lib/points/top-up-request.ts, lib/points/top-up-list.ts) and type their answers by
+ * (lib/points/schemas.ts). Served at GET /v3/openapi.json and rendered at /docs.
+ */
+import { z } from "zod";
+import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiResponseObject } from "zod-openapi";
+import type { ErrorCode } from "@/lib/points/errors";
+import {
+  balanceSchema,
+  paymentMethodSchema,
+  quoteSchema,
+  topUpIdSchema,
+  topUpSchema,
+} from "@/lib/points/schemas";
+import { topUpListQuerySchema } from "@/lib/points/top-up-list";
+import { quoteRequestSchema, topUpRequestSchema } from "@/lib/points/top-up-request";
+import { errorEnvelopeSchema, errorResponses, purchaseDataSchema, requestIdHeader } from "./errors";
+import { exampleBalance, examplePaymentMethod, exampleQuote, exampleTopUp } from "./examples";
+
+export const OPENAPI_PATH = "/v3/openapi.json";
+
+/** The first checks of every endpoint with a key (docs/contract.md §4 steps 1-3). */
+const KEY_CHECKS = ["invalid_api_key", "not_available", "api_purchases_disabled"] as const satisfies readonly ErrorCode[];
+/** What asking the billing provider may answer (docs/contract.md §4 step 6, §5). */
+const PROVIDER_REFUSALS = [
+  "payment_methods_unavailable",
+  "billing_customer_missing",
+  "billing_credentials_refused",
+] as const satisfies readonly ErrorCode[];
+/** The checks a purchase and its quote share after the key (§4 steps 4-6, 8-10). */
+const TERMS_CHECKS = [
+  "request_too_large",
+  "invalid_request",
+  "currency_required",
+  ...PROVIDER_REFUSALS,
+  "invalid_payment_method",
+  "payment_method_required",
+  "no_payment_method",
+  "limit_exceeded",
+  "frequency_limit_reached",
+  "daily_limit_reached",
+  "key_daily_limit_reached",
+  "currency_not_available",
+] as const satisfies readonly ErrorCode[];
+
+const requestHeaders = z.object({
+  "X-Request-Id": z
+    .string()
+    .regex(/^[A-Za-z0-9._:-]{1,100}$/)
+    .optional()
+    .meta({ description: "Your id for this request, echoed back; one is made when absent or malformed." }),
+});
+
+function success(description: string, data: z.ZodType, example: unknown, headers: Record<string, unknown> = {}): ZodOpenApiResponseObject {
+  return {
+    description,
+    headers: { ...requestIdHeader, ...headers } as ZodOpenApiResponseObject["headers"],
+    content: {
+      "application/json": {
+        schema: z.object({ status: z.literal("success"), data }),
+        example: { status: "success", data: example },
+      },
+    },
+  };
+}
+
+const replayedHeader = {
+  "Idempotent-Replayed": {
+    description: "`true` when this request made no new purchase: `data.top_up` is the one stored under this reference.",
+    schema: { type: "string", enum: ["true"] },
+  },
+};
+
+function operation(
+  spec: Omit<ZodOpenApiOperationObject, "responses" | "security"> & {
+    responses: Record<string, ZodOpenApiResponseObject>;
+    errors: readonly ErrorCode[];
+  },
+): ZodOpenApiOperationObject {
+  const { errors, responses, requestParams, ...rest } = spec;
+  return {
+    ...rest,
+    security: [{ apiKey: [] }],
+    requestParams: { ...requestParams, header: requestHeaders },
+    responses: { ...responses, ...errorResponses(errors) },
+  };
+}
+
+const createTopUp = operation({
+  operationId: "createTopUp",
+  summary: "Buy a bundle of Points",
+  description:
+    "Charges a saved payment method for a bundle and credits its Points once paid. The `reference` makes it idempotent for the life of the organisation: the same request again answers the stored purchase and charges nothing. The checks run in the order of the error codes below; the first that fails answers. Needs a `purchase` key.",
+  tags: ["Top-ups"],
+  requestBody: {
+    required: true,
+    content: {
+      "application/json": {
+        schema: topUpRequestSchema,
+        example: { points: 1000, currency: "EUR", payment_source_id: examplePaymentMethod.id, reference: "order-1042" },
+      },
+    },
+  },
+  responses: {
+    "201": success("Paid now: the Points are credited.", purchaseDataSchema, { top_up: exampleTopUp, points_balance: 9350 }, replayedHeader),
+    "200": success("Paid by an earlier request with this reference: nothing was charged again.", purchaseDataSchema, {
+      top_up: exampleTopUp,
+      points_balance: 9350,
+    }, replayedHeader),
+  },
+  errors: [
+    ...KEY_CHECKS,
+    "insufficient_scope",
+    ...TERMS_CHECKS,
+    "reference_conflict",
+    "purchase_in_progress",
+    "payment_failed",
+    "payment_action_required",
+    "payment_unresolved",
+  ],
+});
+
+const listTopUps = operation({
+  operationId: "listTopUps",
+  summary: "List purchases",
+  description: "The organisation's purchases, newest first, a page at a time: pass the last id as `starting_after` while `has_more` is true.",
+  tags: ["Top-ups"],
+  requestParams: { query: topUpListQuerySchema },
+  responses: {
+    "200": success(
+      "A page of purchases.",
+      z.object({
+        top_ups: z.array(topUpSchema),
+        has_more: z.boolean().meta({ description: "Whether there are more past this page." }),
+      }),
+      { top_ups: [exampleTopUp], has_more: false },
+    ),
+  },
+  errors: [...KEY_CHECKS, "invalid_request"],
+});
+
+const getTopUp = operation({
+  operationId: "getTopUp",
+  summary: "Read a purchase",
+  description: "One of the organisation's purchases. Another organisation's id answers 404 like an unknown one.",
+  tags: ["Top-ups"],
+  requestParams: { path: z.object({ id: topUpIdSchema }) },
+  responses: {
+    "200": success("The purchase.", z.object({ top_up: topUpSchema }), { top_up: exampleTopUp }),
+  },
+  errors: [...KEY_CHECKS, "not_found"],
+});
+
+const listPaymentMethods = operation({
+  operationId: "listPaymentMethods",
+  summary: "List payment methods",
+  description: "The saved payment methods a purchase can use, the default first. Pass an `id` as `payment_source_id`.",
+  tags: ["Payment methods"],
+  responses: {
+    "200": success(
+      "The usable payment methods.",
+      z.object({ payment_methods: z.array(paymentMethodSchema) }),
+      { payment_methods: [examplePaymentMethod] },
+    ),
+  },
+  errors: [...KEY_CHECKS, ...PROVIDER_REFUSALS],
+});
+
+const getBalance = operation({
+  operationId: "getBalance",
+  summary: "Read the balance and limits",
+  description:
+    "The spendable balance, the Points held by disputes, each configured limit with what is used and what remains, and when the rate limits let the next purchase through.",
+  tags: ["Balance"],
+  responses: {
+    "200": success("The balance.", balanceSchema, exampleBalance),
+  },
+  errors: KEY_CHECKS,
+});
+
+const createQuote = operation({
+  operationId: "createQuote",
+  summary: "Quote a purchase",
+  description:
+    "What a purchase with these terms would do now: its price, the card it would charge, or the first check that would refuse it, with the purchase's own code and status. It charges nothing, writes nothing and counts toward no limit. A `read` key may quote.",
+  tags: ["Top-ups"],
+  requestBody: {
+    required: true,
+    content: {
+      "application/json": {
+        schema: quoteRequestSchema,
+        example: { points: 1000, currency: "EUR" },
+      },
+    },
+  },
+  responses: {
+    "200": success("The purchase would pass.", z.object({ quote: quoteSchema }), { quote: exampleQuote }),
+  },
+  errors: [...KEY_CHECKS, ...TERMS_CHECKS],
+});
+
+const getOpenApi: ZodOpenApiOperationObject = {
+  operationId: "getOpenApiDocument",
+  summary: "This document",
+  description: "The OpenAPI 3.1 document of the API. Needs no key.",
+  tags: ["Reference"],
+  security: [],
+  responses: {
+    "200": {
+      description: "The document.",
+      content: { "application/json": { schema: { type: "object", properties: { openapi: { type: "string", const: "3.1.0" } }, required: ["openapi"] } } },
+    },
+  },
+};
+
+const DESCRIPTION = `Buy fixed bundles of prepaid Points for an organisation, charged to a saved payment method, and read what happened.
+
+Every answer under \`/v3/points/\` is JSON in an envelope: \`{"status": "success", "data": {…}}\` or \`{"status": "error", "error": {"code", "message", "details"}}\`. Branch on \`error.code\`: it is stable. An error about a stored purchase also carries \`data.top_up\`.
+
+Authenticate with an organisation's API key as \`Authorization: Bearer <key>\`. A \`purchase\` key may buy; a \`read\` key may call every GET and the quote.
+
+Money is in minor units of the currency (cents). Times are ISO 8601 in UTC.`;
+
+let built: ReturnType<typeof createDocument> | undefined;
+
+/** The document, built once per process. */
+export function openApiDocument(): ReturnType<typeof createDocument> {
+  built ??= createDocument({
+    openapi: "3.1.0",
+    info: {
+      title: "Points purchase API",
+      version: "3",
+      description: DESCRIPTION,
+    },
+    servers: [{ url: "/", description: "This service" }],
+    tags: [
+      { name: "Top-ups", description: "Buying Points, and the purchases made." },
+      { name: "Payment methods", description: "The saved cards a purchase can charge." },
+      { name: "Balance", description: "Points and limits." },
+      { name: "Reference", description: "This document." },
+    ],
+    security: [{ apiKey: [] }],
+    paths: {
+      "/v3/points/top-ups": { post: createTopUp, get: listTopUps },
+      "/v3/points/top-ups/{id}": { get: getTopUp },
+      "/v3/points/payment-methods": { get: listPaymentMethods },
+      "/v3/points/balance": { get: getBalance },
+      "/v3/points/quotes": { post: createQuote },
+      [OPENAPI_PATH]: { get: getOpenApi },
+    },
+    components: {
+      securitySchemes: {
+        apiKey: {
+          type: "http",
+          scheme: "bearer",
+          description: "An organisation's API key, from the dashboard's API keys page or `npm run points -- key create`.",
+        },
+      },
+      responses: {
+        Error: {
+          description: "Any error, whatever its code: what an unknown path or method under /v3 answers.",
+          content: { "application/json": { schema: errorEnvelopeSchema } },
+        },
+      },
+    },
+  });
+  return built;
+}
