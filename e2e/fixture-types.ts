@@ -45,6 +45,7 @@ export const FIXTURE_ORGANIZATIONS = [
   "webhooks",
   "reads",
   "balanceQuotes",
+  "typedClient",
 ] as const;
 
 export type FixtureOrganizationName = (typeof FIXTURE_ORGANIZATIONS)[number];

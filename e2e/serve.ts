@@ -91,6 +91,8 @@ const scenarios: Record<FixtureOrganizationName, Omit<CreateOrganizationInput, "
   webhooks: { settings: enabledUsd, cards: ["visa", "authentication_required"], defaultCardIndex: 0 },
   // e2e/api/read-top-ups: purchases only its spec makes, so listing them all is deterministic.
   reads: { settings: enabledUsd, cards: ["visa", "declined", "authentication_required"], defaultCardIndex: 0 },
+  // e2e/api/typed-client.spec.ts: a journey through the client generated from the OpenAPI document.
+  typedClient: { settings: enabledUsd, cards: ["visa", "declined"], defaultCardIndex: 0 },
 };
 
 interface Backend {

@@ -4,6 +4,7 @@ import { validate } from "@readme/openapi-parser";
 import { describe, expect, it } from "vitest";
 import { type ErrorCode, errorStatus } from "@/lib/points/errors";
 import { checkAgainstDocument, matchesDocument } from "@/lib/testing/openapi-check";
+import { CLIENT_TYPES_FILE, generateClientTypes } from "./client-types";
 import { exampleTopUp } from "./examples";
 import { openApiDocument } from "./document";
 
@@ -103,6 +104,12 @@ describe("the OpenAPI document", () => {
       }
     }
     expect(checked).toBeGreaterThan(30);
+  });
+});
+
+describe("the typed client", () => {
+  it("is typed by what the document generates now (run npm run openapi:types after changing it)", async () => {
+    expect(fs.readFileSync(path.join(process.cwd(), CLIENT_TYPES_FILE), "utf8")).toBe(await generateClientTypes());
   });
 });
 
