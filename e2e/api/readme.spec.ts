@@ -69,3 +69,8 @@ test("the README's reading examples answer as its comments say, every time they 
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test("the README's OpenAPI example answers the document", ({ baseURL }) => {
+  const block = shellBlockAfter("no key; feed it to a client generator");
+  expect(runBlock(block, baseURL ?? "", {})).toEqual([200]);
+});
