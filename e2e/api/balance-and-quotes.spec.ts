@@ -100,6 +100,16 @@ test("both endpoints answer the availability checks of the payment methods, in t
   await expectPlainError(await request.get(QUOTES, { headers: bearer(fx.organizations.balanceQuotes) }), 405, "method_not_allowed");
 });
 
+test("a quote answers the provider's outage as the purchase would: 502 with Retry-After, after the body's checks", async ({ request, fx }) => {
+  // The outage organisation has no saved currency: without one the quote stops at step 5, before the provider.
+  await expectPlainError(await postQuote(request, fx.organizations.outage, { points: 100 }), 422, "currency_required");
+  const refused = await postQuote(request, fx.organizations.outage, { points: 100, currency: "EUR" });
+  await expectPlainError(refused, 502, "payment_methods_unavailable");
+  expect(Number(refused.headers()["retry-after"])).toBeGreaterThan(0);
+  // The balance asks no provider: it still answers.
+  expect((await getBalance(request, fx.organizations.outage)).status()).toBe(200);
+});
+
 test("a quote validates a purchase's body without a reference, naming every bad field", async ({ request, fx }) => {
   const org = fx.organizations.balanceQuotes;
   const fields = await expectInvalidFields(
