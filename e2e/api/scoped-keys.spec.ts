@@ -90,7 +90,16 @@ test("a capped key: failed purchases and replays do not count; past the cap 429 
     key_points_last_24h: CAPPED_KEY_DAILY_POINTS,
     points: 100,
   });
-  expect(expectRetryAfter(over, 24 * 3600)).toBeGreaterThan(23 * 3600);
+  const retryAfter = expectRetryAfter(over, 24 * 3600);
+  expect(retryAfter).toBeGreaterThan(23 * 3600);
+
+  // The balance the capped key reads shows its cap used up, and its next purchase when the 429 said.
+  const balance = (key: string) => request.get("/v3/points/balance", { headers: bearer(key) });
+  const capped = await expectSuccess(await balance(keys.cappedKey), 200);
+  expect(capped.limits).toMatchObject({ key_daily_points: { limit: CAPPED_KEY_DAILY_POINTS, used: CAPPED_KEY_DAILY_POINTS, remaining: 0 } });
+  expect(Math.abs((Date.parse(String(capped.next_purchase_at)) - Date.now()) / 1000 - retryAfter)).toBeLessThan(5);
+  const other = await expectSuccess(await balance(keys.purchaseKey), 200);
+  expect(other.limits).not.toHaveProperty("key_daily_points");
 
   // The quote with the same key says the same; a quote with the organisation's other key passes.
   const quoted = await quote(request, keys.cappedKey, { points: 100 });

@@ -323,10 +323,16 @@ export type components = {
                     used: number;
                     remaining: number;
                 };
+                /** @description The asking key's own cap: at most `limit` Points of its purchases in a rolling 24 hours. */
+                key_daily_points?: {
+                    limit: number;
+                    used: number;
+                    remaining: number;
+                };
             };
             /**
              * Format: date-time
-             * @description When the rate limits let a 100-Point purchase through: now when one would pass. ISO 8601, UTC.
+             * @description When the rate limits, and the asking key's own cap, let a 100-Point purchase through: now when one would pass. ISO 8601, UTC.
              * @example 2026-11-24T09:30:00.000Z
              */
             next_purchase_at: string;

@@ -1,7 +1,7 @@
 import type { Db } from "@/lib/db/client";
 import type { Organization } from "@/lib/db/schema";
 import { BUNDLES } from "./catalog";
-import { type LimitState, nextPurchaseAt, readLimitState } from "./limits";
+import { dailyFreeAt, type KeyCap, type LimitState, nextPurchaseAt, readKeyDailyState, readLimitState } from "./limits";
 import type { BalanceJson } from "./schemas";
 
 /** The smallest bundle: when it may be bought is when any purchase may be. */
@@ -13,7 +13,9 @@ export interface Balance {
   /** Points a dispute holds: not spendable until the dispute is settled. */
   pointsHeld: number;
   limits: LimitState;
-  /** Now, or the earliest time the frequency and daily limits let the smallest bundle through. */
+  /** The asking key's own daily cap as it stands, when it has one. */
+  keyDaily: LimitState["daily"] | null;
+  /** Now, or the earliest time the frequency and daily limits (and the key's cap) let the smallest bundle through. */
   nextPurchaseAt: Date;
 }
 
@@ -25,13 +27,18 @@ export async function getBalance(
   db: Db,
   organization: Organization,
   now: Date,
+  key?: KeyCap,
 ): Promise<Balance> {
   const limits = await readLimitState(db, organization, now);
+  const keyDaily = key && key.dailyPointsCap !== null ? await readKeyDailyState(db, key, now) : null;
+  const organizationNext = nextPurchaseAt(limits, SMALLEST_BUNDLE, now).getTime();
+  const keyNext = keyDaily ? dailyFreeAt(keyDaily, SMALLEST_BUNDLE, now) : now.getTime();
   return {
     pointsBalance: organization.pointsBalance,
     pointsHeld: organization.heldPoints,
     limits,
-    nextPurchaseAt: nextPurchaseAt(limits, SMALLEST_BUNDLE, now),
+    keyDaily,
+    nextPurchaseAt: new Date(Math.max(organizationNext, keyNext)),
   };
 }
 
@@ -56,6 +63,10 @@ export function toBalanceJson(balance: Balance): BalanceJson {
   }
   if (daily.limit !== null) {
     limits.daily_points_limit = { limit: daily.limit, used: daily.used, remaining: daily.remaining ?? 0 };
+  }
+  const key = balance.keyDaily;
+  if (key && key.limit !== null) {
+    limits.key_daily_points = { limit: key.limit, used: key.used, remaining: key.remaining ?? 0 };
   }
   return {
     points_balance: balance.pointsBalance,

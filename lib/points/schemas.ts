@@ -99,9 +99,13 @@ export const balanceSchema = z
           .object({ limit: z.number().int(), ...limitUse })
           .optional()
           .meta({ description: "At most `limit` Points in a rolling 24 hours." }),
+        key_daily_points: z
+          .object({ limit: z.number().int(), ...limitUse })
+          .optional()
+          .meta({ description: "The asking key's own cap: at most `limit` Points of its purchases in a rolling 24 hours." }),
       })
       .meta({ description: "Each limit the organisation has, with what is used and what remains; an absent key is no limit." }),
-    next_purchase_at: instant("When the rate limits let a 100-Point purchase through: now when one would pass."),
+    next_purchase_at: instant("When the rate limits, and the asking key's own cap, let a 100-Point purchase through: now when one would pass."),
   })
   .meta({ id: "Balance" });
 

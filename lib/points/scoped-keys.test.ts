@@ -11,8 +11,8 @@ import {
   createApiKey,
   listApiKeys,
 } from "./api-keys";
-import { getBalance } from "./balance";
-import { createOrganization, type OrganizationSettings } from "./organizations";
+import { getBalance, toBalanceJson } from "./balance";
+import { createOrganization, type OrganizationSettings, requireOrganization } from "./organizations";
 import { listUsablePaymentMethods } from "./payment-methods";
 import { purchasePoints, quotePurchase } from "./purchase";
 import { getTopUpOrThrow, listTopUpsPage } from "./top-up-list";
@@ -136,7 +136,20 @@ describe.each(backendsAndProviders())("scoped API keys on %s with the %s provide
     expect(await rows(id)).toHaveLength(1);
 
     // A bundle that still fits passes, and the organisation's first key is not held by this cap.
+    const asKey = async (key: { keyId: string; dailyPointsCap: number | null }) =>
+      toBalanceJson(await getBalance(ctx.db, await requireOrganization(ctx.db, id), ctx.clock.now(), { id: key.keyId, dailyPointsCap: key.dailyPointsCap }));
+    // The balance the capped key reads shows its own cap, and a 100-Point purchase may still be made now.
+    expect(await asKey(capped)).toMatchObject({
+      limits: { key_daily_points: { limit: 600, used: 500, remaining: 100 } },
+      next_purchase_at: ctx.clock.now().toISOString(),
+    });
     expect((await buy(capped, 100, "capped-3")).outcome).toBe("paid_now");
+    // Now full: the key's next purchase waits until the first one leaves the 24 hours; the other key's does not.
+    const full = await asKey(capped);
+    expect(full.limits.key_daily_points).toEqual({ limit: 600, used: 600, remaining: 0 });
+    expect(full.next_purchase_at).toBe(new Date(ctx.clock.now().getTime() + 23 * 3600_000).toISOString());
+    const unlimited = await asKey(created.apiKey);
+    expect([unlimited.limits.key_daily_points, unlimited.next_purchase_at]).toEqual([undefined, ctx.clock.now().toISOString()]);
     const other = await buy(created.apiKey, 2500, "other-key");
     expect([other.outcome, other.topUp.apiKeyId]).toEqual(["paid_now", created.apiKey.keyId]);
 

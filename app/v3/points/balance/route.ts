@@ -1,6 +1,6 @@
 // GET /v3/points/balance – the balance, the limits as they stand, and when a purchase may next pass them
 import { handleApi, otherMethods, successResponse } from "@/lib/http/api";
-import { authenticateApiRequest } from "@/lib/points/api-keys";
+import { authenticateApiCaller } from "@/lib/points/api-keys";
 import { getBalance, toBalanceJson } from "@/lib/points/balance";
 import { getRuntime } from "@/lib/server/runtime";
 
@@ -9,8 +9,8 @@ export const dynamic = "force-dynamic";
 export function GET(request: Request): Promise<Response> {
   return handleApi(request, async (requestId) => {
     const runtime = await getRuntime();
-    const organization = await authenticateApiRequest(runtime.db, request.headers.get("authorization"), runtime.clock);
-    const balance = await getBalance(runtime.db, organization, runtime.clock.now());
+    const { organization, key } = await authenticateApiCaller(runtime.db, request.headers.get("authorization"), runtime.clock);
+    const balance = await getBalance(runtime.db, organization, runtime.clock.now(), key);
     return successResponse(200, toBalanceJson(balance), requestId);
   });
 }
