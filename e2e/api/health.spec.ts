@@ -2,6 +2,7 @@ import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import { expect, test } from "../fixtures";
+import { runBlock, shellBlockAfter } from "../readme";
 
 /*
  * What a load balancer and an orchestrator see of an instance (issue 17): /healthz says the process
@@ -90,5 +91,10 @@ test.describe("health and readiness", () => {
     } finally {
       agent.destroy();
     }
+  });
+
+  test("the README's health and readiness calls answer as written", async ({ baseURL }) => {
+    const block = shellBlockAfter("For a load balancer or an orchestrator");
+    expect(runBlock(block, baseURL ?? "", {})).toEqual([200, 200]);
   });
 });
