@@ -4,6 +4,7 @@ import { sql } from "drizzle-orm";
 import { withDeadline } from "@/lib/billing/deadline";
 import { type BillingProvider, ProviderRefusedError } from "@/lib/billing/provider";
 import type { Db } from "@/lib/db/client";
+import { stripeEnv } from "@/lib/env";
 import { migrationsFolder as defaultMigrationsFolder } from "@/lib/db/migrate";
 import { isShuttingDown } from "./lifecycle";
 
@@ -13,7 +14,8 @@ export const DATABASE_CHECK_MS = 3_000;
 export const BILLING_CHECK_EVERY_MS = 30_000;
 export const BILLING_CHECK_MS = 3_000;
 
-export type BillingReachability = "reachable" | "unreachable" | "refused";
+/** `unknown`: not asked yet (a report made without checks, before the first probe). */
+export type BillingReachability = "reachable" | "unreachable" | "refused" | "unknown";
 
 /**
  * GET /readyz's body, and what metrics report: ready means the database answers and its migrations
@@ -88,7 +90,7 @@ export function uncheckedReport(status: "shutting_down" | "not_ready"): Readines
     status,
     database: last?.database ?? { status: "ok" },
     migrations: last?.migrations ?? { status: "unknown", latest: null, applied: null },
-    billing: last?.billing ?? { provider: "simulated", status: "reachable", checked_at: null },
+    billing: last?.billing ?? { provider: stripeEnv() ? "stripe" : "simulated", status: "unknown", checked_at: null },
   };
 }
 
