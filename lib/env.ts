@@ -13,6 +13,15 @@ const envSchema = z.object({
   NEXTAUTH_SECRET: optionalString,
   /** Seconds a request may work on a purchase before another instance may take it over. */
   POINTS_LEASE_SECONDS: z.preprocess(emptyAsUndefined, z.coerce.number().int().positive().optional()),
+  /**
+   * Seconds a shutdown (SIGTERM) lets purchases in flight finish before it closes what is left;
+   * shorter than the lease, so no other instance takes over a purchase this one is still finishing.
+   */
+  POINTS_DRAIN_SECONDS: z.preprocess(emptyAsUndefined, z.coerce.number().int().positive().optional()),
+  /** Seconds an idle kept-alive connection stays open: longer than the load balancer's idle timeout. */
+  POINTS_KEEP_ALIVE_SECONDS: z.preprocess(emptyAsUndefined, z.coerce.number().int().positive().optional()),
+  /** Seconds a client has to send a request's headers; longer than the keep-alive. */
+  POINTS_HEADERS_TIMEOUT_SECONDS: z.preprocess(emptyAsUndefined, z.coerce.number().int().positive().optional()),
   /** "off" stops the per-instance reconciler timer. */
   POINTS_RECONCILE: z.preprocess(emptyAsUndefined, z.enum(["on", "off"]).optional()),
   /** "false" for transaction-mode poolers (PgBouncer), which cannot keep prepared statements. */

@@ -11,4 +11,6 @@ if (process.env.NEXT_TELEMETRY_DISABLED === "0") delete process.env.NEXT_TELEMET
 const socketAddress = new URL("./socket-address.mjs", import.meta.url).href;
 await import(socketAddress);
 process.env.NODE_OPTIONS = `${process.env.NODE_OPTIONS ?? ""} --import="${socketAddress}"`.trim();
+// `next start` drains and exits 0 on SIGTERM (scripts/graceful-shutdown.mjs); `next dev` keeps Next's own handling.
+if (process.argv[2] === "start") await import(new URL("./graceful-shutdown.mjs", import.meta.url).href);
 await import("next/dist/bin/next");

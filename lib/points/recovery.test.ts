@@ -154,4 +154,30 @@ describe.each(backendsAndProviders())("the scheduled reconciler (%s, %s provider
     expect(await ledgerState(ctx.db, organization.id, ctx.probe)).toMatchObject({ charges: 1, credits: 1, balance: 100 });
     await expectInvariants(ctx, organization.id);
   });
+
+  it("stops between purchases when a shutdown asks it to, leaving the rest for a later run", async () => {
+    const { organization } = await createOrganization(ctx, {
+      name: `Stopping ${randomString(4)}`,
+      settings: { currency: "USD", apiPurchasesEnabled: true },
+      cards: ["processing"],
+      defaultCardIndex: 0,
+    });
+    for (const reference of ["first", "second", "third"]) {
+      const result = await purchasePoints(ctx, { organization, request: { points: 100, reference }, source: "api" });
+      expect(result.outcome).toBe("unresolved");
+    }
+    ctx.clock.advance(61_000);
+    let asked = 0;
+    const stoppingAfterOne = () => {
+      asked += 1;
+      return asked > 1;
+    };
+    const settled = await reconcileTopUps(ctx, { minAgeMs: 60_000, stopping: stoppingAfterOne });
+    expect(settled.map((result) => result.topUp.status)).toEqual(["paid"]);
+    const rest = await reconcileTopUps(ctx, { minAgeMs: 60_000 });
+    const references = [...settled, ...rest].map((result) => result.topUp.reference);
+    expect(references.sort()).toEqual(["first", "second", "third"]);
+    expect(await ledgerState(ctx.db, organization.id, ctx.probe)).toMatchObject({ charges: 3, credits: 3, balance: 300 });
+    await expectInvariants(ctx, organization.id);
+  });
 });

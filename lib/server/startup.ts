@@ -3,6 +3,8 @@ import { checkBillingCredentials, printBanner } from "./banner";
 import { env } from "@/lib/env";
 import { deliverPendingEvents } from "@/lib/points/provider-events";
 import { reconcileTopUps } from "@/lib/points/purchase";
+import { adoptHttpServers, connectionSettings } from "./http-servers";
+import { onClose, shutdown, startBackgroundLoop } from "./lifecycle";
 import { getRuntime, type Runtime } from "./runtime";
 
 const RECONCILE_EVERY_MS = 60_000;
@@ -10,6 +12,11 @@ const RECONCILE_EVERY_MS = 60_000;
 const DELIVER_EVENTS_EVERY_MS = 1_000;
 /** Leaves a purchase to its own client's retry for this long before the reconciler steps in. */
 const RECONCILE_MIN_AGE_MS = 60_000;
+/** Within Kubernetes' default 30 s between SIGTERM and SIGKILL, with room to close the database. */
+export const DEFAULT_DRAIN_MS = 25_000;
+
+/** Where scripts/graceful-shutdown.mjs finds the shutdown to run on SIGTERM. */
+const SHUTDOWN = Symbol.for("points.shutdown");
 
 /**
  * Opens and migrates the database (seeding the demo organisation on the embedded default),
@@ -20,7 +27,12 @@ export async function startServer(): Promise<void> {
   try {
     // First: in production a missing or short secret stops the server before it serves anything.
     authSecret();
+    const settings = connectionSettings(env());
     const runtime = await getRuntime();
+    const drainMs = drainDeadlineMs(runtime.leaseMs);
+    const servers = adoptHttpServers(settings);
+    onClose("the database", () => runtime.database.close());
+    (globalThis as unknown as { [SHUTDOWN]?: () => Promise<unknown> })[SHUTDOWN] = () => shutdown({ drainMs, servers });
     printBanner(runtime);
     // Not awaited: a slow provider must not hold the server's start.
     void checkBillingCredentials(runtime);
@@ -33,28 +45,32 @@ export async function startServer(): Promise<void> {
 }
 
 /**
+ * POINTS_DRAIN_SECONDS, refused unless shorter than the lease: a purchase still running when its
+ * lease ran out could be taken over by another instance while this one still sends its charge.
+ */
+export function drainDeadlineMs(leaseMs: number, drainSeconds = env().POINTS_DRAIN_SECONDS): number {
+  const drainMs = drainSeconds === undefined ? Math.min(DEFAULT_DRAIN_MS, leaseMs / 2) : drainSeconds * 1000;
+  if (drainMs >= leaseMs) {
+    throw new Error(
+      `POINTS_DRAIN_SECONDS=${drainMs / 1000} must be shorter than a purchase's lease (${leaseMs / 1000} s, POINTS_LEASE_SECONDS).`,
+    );
+  }
+  return drainMs;
+}
+
+/**
  * Every instance settles, once a minute, the purchases nobody came back for (a crashed request,
  * a client that gave up), so "it will resolve" holds without a retry. Instances can run it at
- * once: each purchase is taken under its lease.
+ * once: each purchase is taken under its lease. A shutdown stops it between purchases.
  */
 function startReconciler(runtime: Runtime): void {
   if (env().POINTS_RECONCILE === "off") return;
-  let running = false;
-  const timer = setInterval(async () => {
-    if (running) return;
-    running = true;
-    try {
-      const settled = await reconcileTopUps(runtime, { leaseMs: runtime.leaseMs, minAgeMs: RECONCILE_MIN_AGE_MS });
-      if (settled.length > 0) {
-        console.log(`Reconciler: ${settled.map((result) => `${result.topUp.id} ${result.topUp.status}`).join(", ")}`);
-      }
-    } catch (error) {
-      console.error("Reconciler run failed:", error instanceof Error ? error.message : error);
-    } finally {
-      running = false;
+  startBackgroundLoop("Reconciler run", RECONCILE_EVERY_MS, async (stopping) => {
+    const settled = await reconcileTopUps(runtime, { leaseMs: runtime.leaseMs, minAgeMs: RECONCILE_MIN_AGE_MS, stopping });
+    if (settled.length > 0) {
+      console.log(`Reconciler: ${settled.map((result) => `${result.topUp.id} ${result.topUp.status}`).join(", ")}`);
     }
-  }, RECONCILE_EVERY_MS);
-  timer.unref();
+  });
 }
 
 /**
@@ -64,17 +80,7 @@ function startReconciler(runtime: Runtime): void {
  */
 function startEventDelivery(runtime: Runtime): void {
   if (!runtime.provider.testMode?.pendingEvents) return;
-  let running = false;
-  const timer = setInterval(async () => {
-    if (running) return;
-    running = true;
-    try {
-      await deliverPendingEvents(runtime);
-    } catch (error) {
-      console.error("Event delivery failed:", error instanceof Error ? error.message : error);
-    } finally {
-      running = false;
-    }
-  }, DELIVER_EVENTS_EVERY_MS);
-  timer.unref();
+  startBackgroundLoop("Event delivery", DELIVER_EVENTS_EVERY_MS, async () => {
+    await deliverPendingEvents(runtime);
+  });
 }

@@ -23,7 +23,13 @@ export const RECONCILE_BATCH = 50;
  */
 export async function reconcileTopUps(
   services: Services,
-  options: PurchaseOptions & { limit?: number; minAgeMs?: number; ignoreBackoff?: boolean } = {},
+  options: PurchaseOptions & {
+    limit?: number;
+    minAgeMs?: number;
+    ignoreBackoff?: boolean;
+    /** Asked before each purchase: true stops the batch there (a shutdown), leaving the rest for later. */
+    stopping?: () => boolean;
+  } = {},
 ): Promise<PurchaseResult[]> {
   const now = services.clock.now();
   const untouchedSince = new Date(now.getTime() - (options.minAgeMs ?? 0));
@@ -42,6 +48,7 @@ export async function reconcileTopUps(
     .limit(options.limit ?? RECONCILE_BATCH);
   const results: PurchaseResult[] = [];
   for (const { id } of candidates) {
+    if (options.stopping?.()) break;
     try {
       const result = await resolveTopUp(services, id, options);
       if (result) results.push(result);

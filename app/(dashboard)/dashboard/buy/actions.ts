@@ -8,6 +8,7 @@ import { beginAuthentication, completeSimulatedAuthentication } from "@/lib/poin
 import { getOrganization } from "@/lib/points/organizations";
 import { purchasePoints } from "@/lib/points/purchase";
 import { parseTopUpRequest } from "@/lib/points/top-up-request";
+import { trackInFlight } from "@/lib/server/lifecycle";
 
 /*
  * Only the actions are exported: every export of a "use server" file is a public endpoint, and
@@ -30,7 +31,9 @@ export const buyPoints = adminAction(
     const request = parseTopUpRequest(form);
     const organization = await getOrganization(runtime.db, user.organizationId);
     if (!organization) return { ok: false, error: "Your organisation no longer exists." };
-    const result = await purchasePoints(runtime, { organization, request, source: "dashboard" }, { leaseMs: runtime.leaseMs });
+    const result = await trackInFlight(() =>
+      purchasePoints(runtime, { organization, request, source: "dashboard" }, { leaseMs: runtime.leaseMs }),
+    );
     if (result.outcome === "reference_conflict") {
       return {
         ok: false,

@@ -6,6 +6,7 @@ import { purchasePoints } from "@/lib/points/purchase";
 import { toTopUpJson } from "@/lib/points/top-up-json";
 import { listTopUpsPage, parseTopUpListQuery } from "@/lib/points/top-up-list";
 import { parseTopUpRequest } from "@/lib/points/top-up-request";
+import { trackInFlight } from "@/lib/server/lifecycle";
 import { getRuntime } from "@/lib/server/runtime";
 
 export const dynamic = "force-dynamic";
@@ -19,10 +20,8 @@ export function POST(request: Request): Promise<Response> {
       runtime.clock,
     );
     const topUpRequest = parseTopUpRequest(await readJsonBody(request));
-    const result = await purchasePoints(
-      runtime,
-      { organization, request: topUpRequest, source: "api", apiKey: key },
-      { leaseMs: runtime.leaseMs },
+    const result = await trackInFlight(() =>
+      purchasePoints(runtime, { organization, request: topUpRequest, source: "api", apiKey: key }, { leaseMs: runtime.leaseMs }),
     );
     return purchaseResponse(result, requestId);
   });
