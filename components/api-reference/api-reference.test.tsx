@@ -60,6 +60,8 @@ describe("the API reference rendered from an OpenAPI document", () => {
       "getTopUp",
       "tag-Payment-methods",
       "listPaymentMethods",
+      "schemas",
+      ...["TopUpRequest", "Failure", "TopUp", "TopUpAnswer", "PaymentMethod", "Error"].map((name) => `schema-${name}`),
     ]);
   });
 
@@ -75,11 +77,16 @@ describe("the API reference rendered from an OpenAPI document", () => {
   it("resolves an error response given as a $ref to components.responses, with its schema and example", () => {
     const operation = part(html, "data-operation", "createTopUp");
     const paymentFailed = textOf(part(operation, "data-status", "402"));
-    expect(paymentFailed).toContain("402 Payment Required The payment failed, or awaits the cardholder; data.top_up is the purchase. PaymentFailed");
-    // The envelope's fields, from the Error schema the response refers to in turn.
-    expect(paymentFailed).toContain("error.code required string What went wrong, in snake_case.");
-    expect(paymentFailed).toContain("data.top_up.status required string pending and processing are not known yet; paid and failed are final. One of: pending , processing");
+    expect(paymentFailed).toContain(
+      "402 Payment Required The payment failed, or awaits the cardholder; data.top_up is the purchase. PaymentFailed Error · The error envelope. Example: Declined",
+    );
+    // The envelope the response refers to in turn links to its one entry under Schemas.
+    expect(part(operation, "data-status", "402")).toContain('<a href="#schema-Error"');
     expect(paymentFailed).toContain('"code": "payment_failed"');
+    const envelope = textOf(part(html, "data-schema", "Error"));
+    expect(envelope).toContain("error.code required string What went wrong, in snake_case.");
+    expect(envelope).toContain("data.top_up optional TopUp One purchase of a bundle. data.points_balance optional integer");
+    expect(part(html, "data-schema", "Error")).toContain('<a href="#schema-TopUp"');
     const rateLimited = textOf(part(operation, "data-status", "429"));
     expect(rateLimited).toContain("Header Retry-After (integer) : Whole seconds to wait.");
   });
@@ -97,25 +104,34 @@ describe("the API reference rendered from an OpenAPI document", () => {
     );
 
     const getTopUp = part(html, "data-operation", "getTopUp");
-    expect(textOf(part(getTopUp, "data-parameter", "id"))).toBe("id required path string The purchase's id .");
+    expect(textOf(part(getTopUp, "data-parameter", "id"))).toBe("id required in path string The purchase's id .");
     const list = part(html, "data-operation", "listTopUps");
-    expect(textOf(part(list, "data-parameter", "status"))).toContain("status optional query string Only purchases in this state. One of: pending , processing , awaiting_payment , failed , paid");
-    expect(textOf(part(list, "data-parameter", "limit"))).toContain("limit optional query integer");
+    expect(textOf(part(list, "data-parameter", "status"))).toContain("status optional in query string Only purchases in this state. One of: pending , processing , awaiting_payment , failed , paid");
+    expect(textOf(part(list, "data-parameter", "limit"))).toContain("limit optional in query integer");
   });
 
-  it("lays out nested objects and arrays of $ref'd objects under their parent's path", () => {
+  it("lays out inline nested objects under their parent's path, and each named object once, linked from its uses", () => {
     const list = part(html, "data-operation", "listTopUps");
     const ok = textOf(part(list, "data-status", "200"));
     expect(ok).toContain("data.top_ups required array of TopUp");
-    expect(ok).toContain("data.top_ups[].failure required Failure or null When failed or awaiting_payment , else null.");
-    expect(ok).toContain("data.top_ups[].paid_at required string (date-time) or null Null until paid.");
     expect(ok).toContain("data.has_more required boolean More purchases remain past this page.");
+    expect(part(list, "data-status", "200")).toContain('<a href="#schema-TopUp"');
+
+    const topUp = textOf(part(html, "data-schema", "TopUp"));
+    expect(topUp).toContain("TopUp object · One purchase of a bundle.");
+    expect(topUp).toContain("failure required Failure or null When failed or awaiting_payment , else null.");
+    expect(topUp).toContain("paid_at required string (date-time) or null Null until paid.");
+    expect(topUp).toContain("status required string pending and processing are not known yet; paid and failed are final. One of: pending , processing");
+    expect(part(html, "data-schema", "TopUp")).toContain('<a href="#schema-Failure"');
+    expect(textOf(part(html, "data-schema", "Failure"))).toContain("code required string Why, e.g. card_declined .");
+    // Inline objects are laid out in place, under their parent's path.
+    expect(textOf(part(html, "data-schema", "Error"))).toContain("error.code required string What went wrong, in snake_case.");
   });
 
   it("builds a curl example from the examples: the key, the path parameter, the JSON body", () => {
     const create = textOf(part(html, "data-operation", "createTopUp"));
     expect(create).toContain(
-      `Example request curl -X POST http://localhost:3000/v3/points/top-ups \\ -H "Authorization: Bearer $API_KEY" \\ -H 'Content-Type: application/json' \\ -d '{"points":500,"currency":"USD","payment_source_id":"pm_1Q2w3E4r5T6y7U8i","reference":"order-7f3a"}'`,
+      `Example request curl -X POST http://localhost:3000/v3/points/top-ups \\ -H "Authorization: Bearer $API_KEY" \\ -H 'Content-Type: application/json' \\ -d '{ "points": 500, "currency": "USD", "payment_source_id": "pm_1Q2w3E4r5T6y7U8i", "reference": "order-7f3a" }'`,
     );
     const get = textOf(part(html, "data-operation", "getTopUp"));
     expect(get).toContain(`curl -X GET http://localhost:3000/v3/points/top-ups/tu_EvTZ9NpBS3UeZkEZhVoL \\ -H "Authorization: Bearer $API_KEY"`);
@@ -166,9 +182,10 @@ describe("the API reference rendered from an OpenAPI document", () => {
     expect(ok).toContain("parent optional Node or null");
     expect(ok).toContain("children optional array of Node");
     expect(ok).toContain("odd optional A");
-    // Node is listed once: its own fields are not expanded inside themselves.
+    // Node is laid out once: its own fields are not expanded inside themselves.
     expect(ok).not.toContain("parent.name");
     expect(ok).not.toContain("children[].name");
+    expect(textOf(part(rendered, "data-schema", "Node"))).toContain("Node object Field Type Description name required string parent optional Node or null");
     expect(textOf(rendered)).toContain("400: not described");
     expect(textOf(rendered)).toContain("404: not described");
   });

@@ -2,10 +2,10 @@ import type { ReactNode } from "react";
 import { baseUrlOf, curlCommand, examplesOf } from "./curl";
 import { asDocument, groupByTag, type OperationEntry } from "./operations";
 import { Inline, Prose } from "./prose";
-import { resolve } from "./resolve";
-import { enumValues, layOutSchema, typeLabel } from "./schema";
-import { EnumValues, SchemaView } from "./schema-view";
-import type { Header, OpenApiDocument, RequestBody, Response, SecurityScheme } from "./types";
+import { isReference, refName, resolve } from "./resolve";
+import { enumValues, isListedSchema, layOutSchema, typeLabel } from "./schema";
+import { EnumValues, SchemaView, schemaAnchor } from "./schema-view";
+import type { Header, OpenApiDocument, RequestBody, Response, Schema, SecurityScheme } from "./types";
 
 const REASONS: Record<string, string> = {
   "200": "OK",
@@ -72,8 +72,8 @@ function Parameters({ entry, document }: { entry: OperationEntry; document: Open
     <>
       <SubHeading>Parameters</SubHeading>
       <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white">
-        <table className="w-full min-w-[32rem] text-left text-sm">
-          <thead className="border-b border-slate-200 bg-slate-50 text-slate-600">
+        <table className="w-full text-left text-sm sm:min-w-[32rem]">
+          <thead className="border-b border-slate-200 bg-slate-50 text-slate-600 max-sm:sr-only">
             <tr>
               <th scope="col" className="px-3 py-2 font-medium">Name</th>
               <th scope="col" className="px-3 py-2 font-medium">In</th>
@@ -81,20 +81,23 @@ function Parameters({ entry, document }: { entry: OperationEntry; document: Open
               <th scope="col" className="px-3 py-2 font-medium">Description</th>
             </tr>
           </thead>
-          <tbody className="divide-y divide-slate-100">
+          <tbody className="divide-y divide-slate-100 max-sm:block">
             {entry.parameters.map((parameter) => (
-              <tr key={`${parameter.in}:${parameter.name}`} data-parameter={parameter.name} className="align-top">
-                <td className="px-3 py-2">
-                  <code className="font-mono font-medium text-slate-900 [overflow-wrap:anywhere]">{parameter.name}</code>
+              <tr key={`${parameter.in}:${parameter.name}`} data-parameter={parameter.name} className="align-top max-sm:block max-sm:py-2">
+                <td className="px-3 py-2 max-sm:block max-sm:py-0.5">
+                  <code className="font-mono font-medium whitespace-nowrap text-slate-900">{parameter.name}</code>
                   {parameter.required ? (
                     <span className="ml-2 rounded bg-rose-50 px-1.5 py-0.5 text-xs font-medium text-rose-700">required</span>
                   ) : (
                     <span className="ml-2 text-xs text-slate-500">optional</span>
                   )}
                 </td>
-                <td className="px-3 py-2 text-slate-600">{parameter.in}</td>
-                <td className="px-3 py-2 font-mono text-slate-600 [overflow-wrap:anywhere]">{typeLabel(document, parameter.schema)}</td>
-                <td className="px-3 py-2 text-slate-700">
+                <td className="px-3 py-2 text-slate-600 max-sm:block max-sm:py-0.5">
+                  <span className="sm:hidden">in </span>
+                  {parameter.in}
+                </td>
+                <td className="px-3 py-2 font-mono text-slate-600 max-sm:block max-sm:py-0.5">{typeLabel(document, parameter.schema)}</td>
+                <td className="px-3 py-2 text-slate-700 max-sm:block max-sm:py-0.5">
                   {parameter.description ? <Inline text={parameter.description} /> : null}
                   <EnumValues values={enumValues(document, parameter.schema)} />
                 </td>
@@ -120,6 +123,30 @@ function RequestBodyView({ entry, document }: { entry: OperationEntry; document:
       <Prose text={body.description} className="mb-2 text-sm" />
       <SchemaView layout={layOutSchema(document, media?.schema)} />
     </>
+  );
+}
+
+/**
+ * A success's body is laid out in place. An error's body is most often the one shared envelope:
+ * when it is a named schema, it links to its entry under Schemas instead of repeating it for
+ * every status, and the examples show each error's code.
+ */
+function ResponseBody({ status, document, schema }: { status: string; document: OpenApiDocument; schema: Schema | undefined }) {
+  const name = schema && isReference(schema) && schema.$ref.startsWith("#/components/schemas/") ? refName(schema.$ref) : undefined;
+  if (status.startsWith("2") || !name || !isListedSchema(document, name)) return <SchemaView layout={layOutSchema(document, schema)} />;
+  const description = resolve<Schema>(document, schema)?.value.description;
+  return (
+    <p className="text-sm text-slate-600">
+      <a href={`#${schemaAnchor(name)}`} className="font-mono text-indigo-700 hover:underline">
+        {name}
+      </a>
+      {description ? (
+        <>
+          {" · "}
+          <Inline text={description} />
+        </>
+      ) : null}
+    </p>
   );
 }
 
@@ -157,7 +184,7 @@ function ResponseView({ status, response, document, name }: { status: string; re
             ))}
           </ul>
         ) : null}
-        {mediaType ? <SchemaView layout={layOutSchema(document, media?.schema)} /> : null}
+        {mediaType ? <ResponseBody status={status} document={document} schema={media?.schema} /> : null}
         {examplesOf(document, media).map((example) => (
           <div key={example.name}>
             <p className="mb-1 text-sm font-medium text-slate-700">Example: {example.summary ?? example.name}</p>
@@ -240,6 +267,26 @@ function Authentication({ document }: { document: OpenApiDocument }) {
   );
 }
 
+/** Each object schema of components.schemas once, for fields elsewhere to link to. */
+function Schemas({ document, names }: { document: OpenApiDocument; names: string[] }) {
+  if (names.length === 0) return null;
+  return (
+    <section id="schemas" aria-labelledby="schemas-title" className="space-y-8">
+      <h2 id="schemas-title" className="text-2xl font-semibold text-slate-900">
+        Schemas
+      </h2>
+      {names.map((name) => (
+        <section key={name} id={schemaAnchor(name)} aria-labelledby={`${schemaAnchor(name)}-title`} className="scroll-mt-6 border-t border-slate-200 pt-6" data-schema={name}>
+          <h3 id={`${schemaAnchor(name)}-title`} className="mb-2 font-mono text-lg font-semibold text-slate-900">
+            {name}
+          </h3>
+          <SchemaView layout={layOutSchema(document, { $ref: `#/components/schemas/${name.replace(/~/g, "~0").replace(/\//g, "~1")}` })} named />
+        </section>
+      ))}
+    </section>
+  );
+}
+
 /**
  * An OpenAPI 3.1 document as a reference page, rendered on the server with no client code: the
  * introduction, authentication, a table of contents, then each operation under its tag.
@@ -247,6 +294,7 @@ function Authentication({ document }: { document: OpenApiDocument }) {
 export function ApiReference({ document: value, guideHref }: { document: object; guideHref?: string }) {
   const document = asDocument(value);
   const groups = groupByTag(document);
+  const schemaNames = Object.keys(document.components?.schemas ?? {}).filter((name) => isListedSchema(document, name));
   return (
     <div className="space-y-12">
       <header className="space-y-4">
@@ -290,6 +338,22 @@ export function ApiReference({ document: value, guideHref }: { document: object;
               </ul>
             </li>
           ))}
+          {schemaNames.length > 0 ? (
+            <li>
+              <a href="#schemas" className="font-medium text-slate-900 hover:underline">
+                Schemas
+              </a>
+              <ul className="mt-1 flex flex-wrap gap-x-3 gap-y-1 pl-3 text-sm">
+                {schemaNames.map((name) => (
+                  <li key={name}>
+                    <a href={`#${schemaAnchor(name)}`} className="font-mono text-slate-900 hover:underline">
+                      {name}
+                    </a>
+                  </li>
+                ))}
+              </ul>
+            </li>
+          ) : null}
         </ul>
       </nav>
 
@@ -308,6 +372,8 @@ export function ApiReference({ document: value, guideHref }: { document: object;
           ))}
         </section>
       ))}
+
+      <Schemas document={document} names={schemaNames} />
     </div>
   );
 }

@@ -24,27 +24,56 @@ export function EnumValues({ values }: { values: string[] }) {
   );
 }
 
+/** The anchor of a component schema's entry in the Schemas section. */
+export function schemaAnchor(name: string): string {
+  return `schema-${name.replace(/[^A-Za-z0-9_-]+/g, "-")}`;
+}
+
+/** A type label whose named schemas link to their entries ("array of <TopUp>"). */
+function TypeText({ type, links }: { type: string; links: string[] }) {
+  if (links.length === 0) return <>{type}</>;
+  const names = new Set(links);
+  const alternatives = links.map((name) => name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|");
+  const pattern = new RegExp(`\\b(${alternatives})\\b`);
+  return (
+    <>
+      {type.split(pattern).map((part, index) =>
+        names.has(part) ? (
+          // biome-ignore lint/suspicious/noArrayIndexKey: a label split once; its parts never move.
+          <a key={index} href={`#${schemaAnchor(part)}`} className="text-indigo-700 underline-offset-2 hover:underline">
+            {part}
+          </a>
+        ) : (
+          part
+        ),
+      )}
+    </>
+  );
+}
+
 function Rows({ rows }: { rows: FieldRow[] }) {
   if (rows.length === 0) return null;
   return (
     <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white">
-      <table className="w-full min-w-[32rem] text-left text-sm">
-        <thead className="border-b border-slate-200 bg-slate-50 text-slate-600">
+      <table className="w-full text-left text-sm sm:min-w-[32rem]">
+        <thead className="border-b border-slate-200 bg-slate-50 text-slate-600 max-sm:sr-only">
           <tr>
             <th scope="col" className="px-3 py-2 font-medium">Field</th>
             <th scope="col" className="px-3 py-2 font-medium">Type</th>
             <th scope="col" className="px-3 py-2 font-medium">Description</th>
           </tr>
         </thead>
-        <tbody className="divide-y divide-slate-100">
+        <tbody className="divide-y divide-slate-100 max-sm:block">
           {rows.map((row) => (
-            <tr key={row.path} data-field={row.path} className="align-top">
-              <td className="px-3 py-2" style={{ paddingLeft: `${0.75 + row.depth * 1}rem` }}>
-                <code className="font-mono font-medium text-slate-900 [overflow-wrap:anywhere]">{row.path}</code>
+            <tr key={row.path} data-field={row.path} className="align-top max-sm:block max-sm:py-2">
+              <td className="px-3 py-2 max-sm:block max-sm:py-0.5" style={{ paddingLeft: `${0.75 + row.depth * 1}rem` }}>
+                <code className="font-mono font-medium whitespace-nowrap text-slate-900">{row.path}</code>
                 <RequiredMark required={row.required} />
               </td>
-              <td className="px-3 py-2 font-mono text-slate-600 [overflow-wrap:anywhere]">{row.type}</td>
-              <td className="px-3 py-2 text-slate-700">
+              <td className="px-3 py-2 font-mono text-slate-600 max-sm:block max-sm:py-0.5">
+                <TypeText type={row.type} links={row.links} />
+              </td>
+              <td className="px-3 py-2 text-slate-700 max-sm:block max-sm:py-0.5">
                 {row.description ? <Inline text={row.description} /> : null}
                 <EnumValues values={row.enumValues} />
                 {row.notes.length > 0 ? <p className="mt-1 text-sm text-slate-500">{row.notes.join(" · ")}</p> : null}
@@ -58,12 +87,12 @@ function Rows({ rows }: { rows: FieldRow[] }) {
 }
 
 /** A schema's fields as a table; alternatives (oneOf/anyOf) each under their own title. */
-export function SchemaView({ layout }: { layout: SchemaLayout | undefined }) {
+export function SchemaView({ layout, named = false }: { layout: SchemaLayout | undefined; named?: boolean }) {
   if (!layout) return null;
   return (
     <div className="space-y-2">
       <p className="text-sm text-slate-600">
-        <span className="font-mono">{layout.type}</span>
+        <span className="font-mono">{named ? layout.innerType : layout.type}</span>
         {layout.description ? (
           <>
             {" · "}

@@ -6,6 +6,8 @@ export interface FieldRow {
   path: string;
   depth: number;
   type: string;
+  /** Named object schemas (components.schemas) in the type: listed once each in the page's Schemas section. */
+  links: string[];
   required: boolean;
   description?: string;
   enumValues: string[];
@@ -17,6 +19,8 @@ export interface SchemaLayout {
   name?: string;
   description?: string;
   type: string;
+  /** The type behind the name: "object" for a named object. */
+  innerType: string;
   rows: FieldRow[];
   variants: { title: string; description?: string; rows: FieldRow[] }[];
 }
@@ -144,19 +148,57 @@ function notesOf(schema: Schema): string[] {
   return notes;
 }
 
-/** The object a field's rows come from: itself, its array's items, or its only non-null alternative. */
-function objectInside(document: OpenApiDocument, schema: Schema, expanding: ReadonlySet<string>): { schema: Schema; expanding: ReadonlySet<string>; suffix: string } | undefined {
+const SCHEMAS = "#/components/schemas/";
+
+function isNamedSchemaRef(schema: Schema): boolean {
+  return isReference(schema) && schema.$ref.startsWith(SCHEMAS);
+}
+
+/** Whether a component schema gets its own entry in the page's Schemas section: objects, and alternatives of objects. */
+export function isListedSchema(document: OpenApiDocument, name: string): boolean {
+  const followed = follow(document, { $ref: `${SCHEMAS}${name.replace(/~/g, "~0").replace(/\//g, "~1")}` }, new Set());
+  if (!followed) return false;
+  return isObjectLike(followed.schema) || Boolean((followed.schema.oneOf ?? followed.schema.anyOf)?.some((part) => isNamedSchemaRef(part)));
+}
+
+/** The listed component schemas a field's type names: itself, its items, its alternatives. */
+function linksOf(document: OpenApiDocument, schema: Schema | undefined, expanding: ReadonlySet<string>): string[] {
+  if (!schema) return [];
+  if (isReference(schema)) {
+    if (isNamedSchemaRef(schema) && isListedSchema(document, refName(schema.$ref))) return [refName(schema.$ref)];
+    if (expanding.has(schema.$ref)) return [];
+  }
+  const followed = follow(document, schema, expanding);
+  if (!followed) return [];
+  const inner = refsOf(schema, expanding);
+  const s = followed.schema;
+  const parts = [...(s.oneOf ?? []), ...(s.anyOf ?? []), ...(s.items ? [s.items] : [])];
+  return unique(parts.flatMap((part) => linksOf(document, part, inner)));
+}
+
+/**
+ * The object a field's rows come from: itself, its array's items, or its only non-null alternative.
+ * A named schema is not laid out again inside another (`expandNamed` false): the field links to
+ * its one entry in the Schemas section instead, which keeps the page small and ends every cycle.
+ */
+function objectInside(
+  document: OpenApiDocument,
+  schema: Schema,
+  expanding: ReadonlySet<string>,
+  expandNamed: boolean,
+): { schema: Schema; expanding: ReadonlySet<string>; suffix: string } | undefined {
+  if (!expandNamed && isNamedSchemaRef(schema)) return undefined;
   const followed = follow(document, schema, expanding);
   if (!followed) return undefined;
   const inner = refsOf(schema, expanding);
   const s = followed.schema;
   if (s.properties) return { schema: s, expanding: inner, suffix: "." };
   if (s.items) {
-    const item = objectInside(document, s.items, inner);
+    const item = objectInside(document, s.items, inner, expandNamed);
     return item ? { ...item, suffix: `[]${item.suffix}` } : undefined;
   }
   const alternatives = (s.oneOf ?? s.anyOf)?.filter((part) => !isNullSchema(part));
-  if (alternatives?.length === 1 && alternatives[0]) return objectInside(document, alternatives[0], inner);
+  if (alternatives?.length === 1 && alternatives[0]) return objectInside(document, alternatives[0], inner, expandNamed);
   return undefined;
 }
 
@@ -169,13 +211,14 @@ function collect(document: OpenApiDocument, schema: Schema, prefix: string, dept
       path,
       depth,
       type: typeLabel(document, property, expanding),
+      links: linksOf(document, property, expanding),
       required: required.has(name),
       description: property.description ?? followed?.schema.description,
       enumValues: enumValues(document, property, expanding),
       notes: notesOf(followed?.schema ?? property),
     });
     if (depth + 1 >= MAX_DEPTH) continue;
-    const inside = objectInside(document, property, expanding);
+    const inside = objectInside(document, property, expanding, false);
     if (inside) collect(document, inside.schema, `${path}${inside.suffix}`, depth + 1, inside.expanding, rows);
   }
 }
@@ -185,9 +228,16 @@ export function layOutSchema(document: OpenApiDocument, schema: Schema | undefin
   if (!schema) return undefined;
   const followed = follow(document, schema, new Set());
   const type = typeLabel(document, schema);
-  if (!followed) return { name: isReference(schema) ? refName(schema.$ref) : undefined, type, rows: [], variants: [] };
+  if (!followed) return { name: isReference(schema) ? refName(schema.$ref) : undefined, type, innerType: type, rows: [], variants: [] };
   const expanding = refsOf(schema, new Set());
-  const layout: SchemaLayout = { name: followed.name, description: followed.schema.description, type, rows: [], variants: [] };
+  const layout: SchemaLayout = {
+    name: followed.name,
+    description: followed.schema.description,
+    type,
+    innerType: typeLabel(document, followed.schema, expanding),
+    rows: [],
+    variants: [],
+  };
   const alternatives = followed.schema.oneOf ?? followed.schema.anyOf;
   if (alternatives && !followed.schema.properties) {
     alternatives.forEach((part, index) => {
@@ -202,7 +252,7 @@ export function layOutSchema(document: OpenApiDocument, schema: Schema | undefin
     });
     return layout;
   }
-  const inside = objectInside(document, schema, new Set());
+  const inside = objectInside(document, schema, new Set(), true);
   if (inside) collect(document, inside.schema, inside.suffix === "." ? "" : inside.suffix, 0, inside.expanding, layout.rows);
   return layout;
 }

@@ -333,6 +333,16 @@ export function sampleOpenApiDocument() {
             source: { type: "string", enum: ["api", "dashboard"] },
             created_at: { type: "string", format: "date-time" },
             paid_at: { type: ["string", "null"], format: "date-time", description: "Null until paid." },
+            refunded_points: { type: "integer", description: "Points refunds have taken back; 0 when none." },
+            refunded_amount: { type: "integer", description: "Money refunded, in the minor units of `amount`." },
+            dispute: {
+              type: ["object", "null"],
+              description: "The cardholder's dispute of the payment, if any.",
+              properties: {
+                status: { type: "string", enum: ["needs_response", "under_review", "won", "lost"] },
+                points: { type: "integer" },
+              },
+            },
           },
         },
         TopUpAnswer: {
