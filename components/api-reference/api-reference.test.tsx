@@ -1,7 +1,10 @@
+import { execFileSync } from "node:child_process";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { sampleOpenApiDocument } from "@/lib/openapi/sample-document";
 import { ApiReference } from "./api-reference";
+import { curlCommand } from "./curl";
+import { asDocument, listOperations } from "./operations";
 
 /** The page's text as a reader sees it: tags dropped, entities decoded, spaces collapsed. */
 function textOf(html: string): string {
@@ -137,6 +140,26 @@ describe("the API reference rendered from an OpenAPI document", () => {
     expect(get).toContain(`curl -X GET http://localhost:3000/v3/points/top-ups/tu_EvTZ9NpBS3UeZkEZhVoL \\ -H "Authorization: Bearer $API_KEY"`);
     const list = textOf(part(html, "data-operation", "listTopUps"));
     expect(list).toContain(`curl -X GET 'http://localhost:3000/v3/points/top-ups?created%5Bgte%5D=2026-11-01T00%3A00%3A00Z'`);
+  });
+
+  it("gives curl, run by a shell, the method, URL, key and body the document's examples hold", () => {
+    const document = asDocument(sample);
+    const create = listOperations(document).find((entry) => entry.id === "createTopUp");
+    if (!create) throw new Error("createTopUp is missing");
+    // A curl that prints its arguments, one per line with NUL between, instead of sending anything.
+    const printed = execFileSync("bash", ["-c", `curl() { printf '%s\\0' "$@"; }; API_KEY=key_123; ${curlCommand(document, create)}`]);
+    const argv = printed.toString().split("\0").slice(0, -1);
+    expect(argv.slice(0, 7)).toEqual([
+      "-X",
+      "POST",
+      "http://localhost:3000/v3/points/top-ups",
+      "-H",
+      "Authorization: Bearer key_123",
+      "-H",
+      "Content-Type: application/json",
+    ]);
+    expect(argv[7]).toBe("-d");
+    expect(JSON.parse(argv[8] ?? "")).toEqual(sample.paths["/v3/points/top-ups"].post.requestBody.content["application/json"].example);
   });
 
   it("survives schemas that refer to themselves, $refs that loop, and $refs to nothing", () => {

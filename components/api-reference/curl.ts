@@ -71,7 +71,7 @@ export function curlCommand(document: OpenApiDocument, entry: OperationEntry): s
   if (json) {
     lines.push(`-H 'Content-Type: application/json'`);
     const example = examplesOf(document, json)[0];
-    if (example) lines.push(`-d ${shellQuote(JSON.stringify(example.value, null, 2))}`);
+    if (example) lines.push(`-d ${shellQuote(JSON.stringify(example.value, null, 2).replace(/\n/g, "\n  "))}`);
   }
   return lines.join(" \\\n  ");
 }
