@@ -213,3 +213,22 @@ describe("the API reference rendered from an OpenAPI document", () => {
     expect(textOf(rendered)).toContain("404: not described");
   });
 });
+
+describe("the document's descriptions", () => {
+  it("render a little Markdown as elements: headings, bold, safe links; never raw HTML", () => {
+    const rendered = render({
+      info: {
+        title: "Prose",
+        description:
+          "## Retries\n\nSee **the guide** at [the guide](/docs/guide) or [Stripe](https://stripe.com), not [this](javascript:void).\n\n<script>alert(1)</script>",
+      },
+    });
+    expect(rendered).toContain('<p class="pt-2 font-semibold text-slate-900">Retries</p>');
+    expect(rendered).toContain('<strong class="font-semibold text-slate-900">the guide</strong>');
+    expect(rendered).toContain('href="/docs/guide"');
+    expect(rendered).toContain('href="https://stripe.com"');
+    expect(rendered).not.toContain("javascript:");
+    expect(rendered).not.toContain("<script>");
+    expect(textOf(rendered)).toContain("not this.");
+  });
+});
