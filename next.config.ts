@@ -13,6 +13,10 @@ const nextConfig: NextConfig = {
   },
   // PGlite ships wasm and postgres.js opens sockets: both stay plain Node modules, not bundled.
   serverExternalPackages: ["@electric-sql/pglite", "postgres"],
+  // The guide was served at /docs/api before the reference took /docs: old links keep working.
+  async redirects() {
+    return [{ source: "/docs/api", destination: "/docs/guide", permanent: true }];
+  },
   async headers() {
     const production = process.env.NODE_ENV === "production";
     return [

@@ -31,8 +31,11 @@ export default function Home() {
         <Link href="/signin" className={buttonClasses("primary")}>
           Sign in
         </Link>
-        <Link href="/docs/api" className={buttonClasses("secondary")}>
-          API documentation
+        <Link href="/docs" className={buttonClasses("secondary")}>
+          API reference
+        </Link>
+        <Link href="/docs/guide" className={buttonClasses("secondary")}>
+          API guide
         </Link>
       </div>
     </main>

@@ -9,10 +9,13 @@ import { headerBalance, readBuyFixtures, signIn } from "./buy.fixtures";
 test("the home page says what the product is and leads to sign-in and the API documentation", async ({ page }) => {
   await page.goto("/");
   await expect(page.getByRole("heading", { name: "Points", level: 1 })).toBeVisible();
-  await page.getByRole("link", { name: "API documentation" }).click();
-  await expect(page).toHaveURL(/\/docs\/api$/);
+  await page.getByRole("link", { name: "API guide" }).click();
+  await expect(page).toHaveURL(/\/docs\/guide$/);
   await expect(page.getByRole("heading", { name: "POST /v3/points/top-ups" })).toBeVisible();
   await expect(page.getByRole("cell", { name: "payment_action_required" })).toBeVisible();
+  // The guide's old address still leads to it.
+  await page.goto("/docs/api");
+  await expect(page).toHaveURL(/\/docs\/guide$/);
   await page.goto("/");
   await page.getByRole("link", { name: "Sign in" }).click();
   await expect(page.getByRole("heading", { name: "Sign in to Points" })).toBeVisible();

@@ -1,3 +1,4 @@
+import Link from "next/link";
 import type { ReactNode } from "react";
 import { HeaderBalance } from "@/components/dashboard/header-balance";
 import { NavLink } from "@/components/dashboard/nav-link";
@@ -58,6 +59,16 @@ export default async function DashboardLayout({ children }: { children: ReactNod
         </nav>
       </header>
       <main className="mx-auto max-w-6xl px-4 py-8 sm:px-6">{children}</main>
+      <footer className="mx-auto max-w-6xl border-t border-slate-200 px-4 py-6 text-sm text-slate-600 sm:px-6">
+        <nav aria-label="API documentation" className="flex flex-wrap gap-x-4 gap-y-1">
+          <Link href="/docs" className="font-medium text-indigo-700 hover:underline">
+            API reference
+          </Link>
+          <Link href="/docs/guide" className="font-medium text-indigo-700 hover:underline">
+            API guide
+          </Link>
+        </nav>
+      </footer>
     </div>
   );
 }

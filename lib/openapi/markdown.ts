@@ -1,0 +1,25 @@
+import { Marked, type Tokens } from "marked";
+import { gfmHeadingId } from "marked-gfm-heading-id";
+
+/**
+ * A guide kept in the repository (docs/*.md) as HTML for the app to serve. Headings get GitHub's ids,
+ * so the guide's own links (#reading-purchases) and links into it keep working. Links to another
+ * file of the repository mean nothing on the site: `api.md#x` becomes `#x`, and any other relative
+ * link is kept as its text.
+ */
+export function renderGuide(markdown: string, fileName: string): string {
+  const marked = new Marked({ gfm: true }, gfmHeadingId());
+  marked.use({
+    renderer: {
+      link(this: { parser: { parseInline(tokens: Tokens.Generic[]): string } }, token: Tokens.Link) {
+        const text = this.parser.parseInline(token.tokens);
+        const href = token.href;
+        if (/^(https?:|mailto:|#|\/)/.test(href)) return false;
+        const [file, anchor] = href.split("#");
+        if ((file === fileName || file === `./${fileName}`) && anchor) return `<a href="#${anchor}">${text}</a>`;
+        return text;
+      },
+    },
+  });
+  return marked.parse(markdown, { async: false });
+}
