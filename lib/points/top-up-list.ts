@@ -72,7 +72,7 @@ export const topUpListQuerySchema = z.strictObject({
     .meta({
       description: `How many to answer, 1 to ${MAX_LIST_LIMIT}.`,
       // Parsed from the query's text, but what a client sends is a whole number.
-      override: ({ jsonSchema }) => {
+      override: ({ jsonSchema }: { jsonSchema: Record<string, unknown> }) => {
         delete jsonSchema.pattern;
         Object.assign(jsonSchema, { type: "integer", minimum: 1, maximum: MAX_LIST_LIMIT, default: DEFAULT_LIST_LIMIT });
       },
