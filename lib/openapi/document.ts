@@ -264,6 +264,12 @@ export function openApiDocument(): ReturnType<typeof createDocument> {
         },
       },
     },
+  }, {
+    // zod bounds every integer to JavaScript's safe range; that says nothing to an integrator.
+    override: ({ jsonSchema }: { jsonSchema: Record<string, unknown> }) => {
+      if (jsonSchema.maximum === Number.MAX_SAFE_INTEGER) delete jsonSchema.maximum;
+      if (jsonSchema.minimum === Number.MIN_SAFE_INTEGER) delete jsonSchema.minimum;
+    },
   });
   return built;
 }
