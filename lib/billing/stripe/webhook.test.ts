@@ -59,6 +59,18 @@ describe("verifying a webhook delivery", () => {
     );
   });
 
+  it("accepts, while a secret is rotated, a delivery signed with any secret listed, and still refuses others", async () => {
+    const rotating = `whsec_the_new_one, ${SECRET}`;
+    expect((await verifyStripeWebhook(stripe, signedRequest(payload), rotating, now)).id).toBe("evt_1");
+    const byNew = stripe.webhooks.generateTestHeaderString({ payload, secret: "whsec_the_new_one" });
+    expect((await verifyStripeWebhook(stripe, signedRequest(payload, byNew), rotating, now)).id).toBe("evt_1");
+    const forged = stripe.webhooks.generateTestHeaderString({ payload, secret: "whsec_someone_else" });
+    expect((await refusal(() => verifyStripeWebhook(stripe, signedRequest(payload, forged), rotating, now))).status).toBe(400);
+    // Once the old secret is dropped, its deliveries are refused.
+    expect((await refusal(() => verifyStripeWebhook(stripe, signedRequest(payload), "whsec_the_new_one", now))).status).toBe(400);
+    expect((await refusal(() => verifyStripeWebhook(stripe, signedRequest(payload), " , ", now))).message).toMatch(/not set/);
+  });
+
   it("stops reading a body without a Content-Length at 512 KiB, and refuses it with 413", async () => {
     let sent = 0;
     const megabyte = new Uint8Array(1024 * 1024).fill(120);

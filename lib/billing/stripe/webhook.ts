@@ -20,7 +20,9 @@ export class WebhookRefusal extends Error {
 /**
  * Reads the raw body and verifies its `Stripe-Signature` with the SDK (HMAC of `t.body` with
  * STRIPE_WEBHOOK_SECRET, within the tolerance). Unsigned, forged, stale and oversized deliveries
- * are refused; with no secret configured every delivery is (docs/contract.md §6).
+ * are refused; with no secret configured every delivery is (docs/contract.md §6). The setting may
+ * list several secrets, comma-separated: a delivery signed with any of them is accepted, so a
+ * secret can be rotated across instances without refusing a delivery (docs/operations.md).
  */
 export async function verifyStripeWebhook(
   stripe: Stripe,
@@ -28,25 +30,28 @@ export async function verifyStripeWebhook(
   secret: string | undefined,
   now: Date,
 ): Promise<Stripe.Event> {
-  if (!secret) throw new WebhookRefusal(400, "Webhooks are refused: STRIPE_WEBHOOK_SECRET is not set.");
+  const secrets = (secret ?? "").split(",").map((part) => part.trim()).filter((part) => part !== "");
+  if (secrets.length === 0) throw new WebhookRefusal(400, "Webhooks are refused: STRIPE_WEBHOOK_SECRET is not set.");
   const signature = request.headers.get("stripe-signature");
   if (!signature) throw new WebhookRefusal(400, "The Stripe-Signature header is missing.");
   const body = await readBodyWithin(request, MAX_WEBHOOK_BYTES);
   if (!body) throw new WebhookRefusal(413, "The event is too large.");
-  try {
-    return stripe.webhooks.constructEvent(
-      body,
-      signature,
-      secret,
-      WEBHOOK_TOLERANCE_SECONDS,
-      undefined,
-      // Milliseconds: the SDK divides by 1000 itself.
-      now.getTime(),
-    );
-  } catch {
-    // The SDK's message is not echoed: it would help a forger more than an operator.
-    throw new WebhookRefusal(400, "The event's signature is not valid.");
+  for (const candidate of secrets) {
+    try {
+      return stripe.webhooks.constructEvent(
+        body,
+        signature,
+        candidate,
+        WEBHOOK_TOLERANCE_SECONDS,
+        undefined,
+        // Milliseconds: the SDK divides by 1000 itself.
+        now.getTime(),
+      );
+    } catch {
+      // Not this secret: try the next. The SDK's message is not echoed: it would help a forger more than an operator.
+    }
   }
+  throw new WebhookRefusal(400, "The event's signature is not valid.");
 }
 
 /**
