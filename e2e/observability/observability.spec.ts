@@ -165,7 +165,7 @@ test("one JSON line per request, lines for a purchase's phases and its provider 
 
   // Every request under /v3 the whole run made has its line, and each line names its route by template.
   const requests = logLines().filter((candidate) => candidate.event === "request");
-  expect(requests.length).toBeGreaterThan(50);
+  expect(requests.length).toBeGreaterThan(5);
   for (const candidate of requests) {
     expect(candidate).toEqual(
       expect.objectContaining({ request_id: expect.any(String), method: expect.any(String), status: expect.any(Number), duration_ms: expect.any(Number) }),
