@@ -120,7 +120,7 @@ function prettyDestination(): DestinationStream | null {
   try {
     const load = createRequire(path.join(process.cwd(), "package.json"));
     const { prettyFactory } = load("pino-pretty") as typeof import("pino-pretty");
-    const format = prettyFactory({ colorize: true, translateTime: "SYS:HH:MM:ss", ignore: "pid,hostname,service" });
+    const format = prettyFactory({ colorize: true, singleLine: true, translateTime: "SYS:HH:MM:ss", ignore: "pid,hostname,service" });
     return { write: (line: string) => void process.stdout.write(format(line)) };
   } catch {
     return null;
