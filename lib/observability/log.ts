@@ -150,7 +150,10 @@ export function replaceLogger(logger: Logger): void {
   globalForLog.pointsLogger = logger;
 }
 
-/** The operator command keeps stdout for its own output (`--json`): its lines go to stderr. */
+/**
+ * The operator command keeps stdout for its own output (`--json`): its lines go to stderr, and
+ * only warnings and errors unless LOG_LEVEL says otherwise (it prints what it did itself).
+ */
 export function logToStderr(): void {
-  globalForLog.pointsLogger = createLogger({ level: levelFromEnv(), destination: pino.destination({ dest: 2, sync: true }) });
+  globalForLog.pointsLogger = createLogger({ level: env().LOG_LEVEL ?? "warn", destination: pino.destination({ dest: 2, sync: true }) });
 }
