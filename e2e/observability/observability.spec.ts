@@ -204,6 +204,13 @@ test("no secret the run used is in the server's log", async ({ request }) => {
   expect(sessionToken.length).toBeGreaterThan(20);
   expect((await request.get("/dashboard", { headers: { Cookie: cookie ?? "" }, maxRedirects: 0 })).status()).toBe(200);
 
+  // A client that sends its key where an id goes: X-Request-Id is logged (and answered), the key is not.
+  const misplaced = await request.get("/v3/points/balance", { headers: { ...bearer(org), "X-Request-Id": org.apiKey } });
+  expect(misplaced.status()).toBe(200);
+  await expect
+    .poll(() => logLines().some((line) => line.event === "request" && line.route === "/v3/points/balance" && line.request_id === "[redacted]"))
+    .toBe(true);
+
   const secrets = [...secretsOf(fx), observability.authSecret, observability.metricsToken, sessionToken];
   expect(secrets.filter((secret) => secret.startsWith("pts_")).length).toBeGreaterThan(20);
   expect(secrets.filter((secret) => secret.length >= 8).length).toBe(secrets.length);
