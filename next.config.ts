@@ -12,7 +12,8 @@ const nextConfig: NextConfig = {
     turbopackFileSystemCacheForDev: false,
   },
   // PGlite ships wasm and postgres.js opens sockets: both stay plain Node modules, not bundled.
-  serverExternalPackages: ["@electric-sql/pglite", "postgres"],
+  // pino and prom-client too: one copy each, loaded by Node as their authors test them.
+  serverExternalPackages: ["@electric-sql/pglite", "postgres", "pino", "prom-client"],
   // The guide was served at /docs/api before the reference took /docs: old links keep working.
   async redirects() {
     return [{ source: "/docs/api", destination: "/docs/guide", permanent: true }];

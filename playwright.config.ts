@@ -55,6 +55,8 @@ export default defineConfig({
           { name: "stripe-fake", testMatch: "**/e2e/stripe-fake/**/*.spec.ts" },
           // Last: reads the test server's log of every webhook delivery the whole run made.
           { name: "stripe-deliveries", testMatch: "**/e2e/stripe-deliveries/**/*.spec.ts", dependencies: ["api", "stripe-dashboard"] },
+          // Last on the app's server: reads its log of the whole run (e2e/serve.ts tees it to a file).
+          { name: "observability", testMatch: "**/e2e/observability/**/*.spec.ts", dependencies: ["api", "stripe-dashboard"] },
         ]
       : [
           { name: "dashboard", testMatch: "**/e2e/dashboard/**/*.spec.ts", use: browser },
@@ -64,6 +66,8 @@ export default defineConfig({
             testMatch: "**/e2e/phone/**/*.spec.ts",
             use: { ...browser, viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 },
           },
+          // Last on the app's server: reads its log of the whole run (e2e/serve.ts tees it to a file).
+          { name: "observability", testMatch: "**/e2e/observability/**/*.spec.ts", dependencies: ["api", "dashboard", "phone"] },
           // `next dev` started twice: it compiles on both cores, so it runs once the rest is done.
           { name: "dev", testMatch: "**/e2e/dev/**/*.spec.ts", use: browser, dependencies: ["api", "dashboard", "phone"] },
         ]),

@@ -15,5 +15,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: "forks",
+    // The service's log lines (lib/observability/log.ts) stay out of test output unless asked for.
+    env: { LOG_LEVEL: process.env.LOG_LEVEL ?? "silent" },
   },
 });

@@ -46,6 +46,7 @@ export const FIXTURE_ORGANIZATIONS = [
   "reads",
   "balanceQuotes",
   "typedClient",
+  "observability",
 ] as const;
 
 export type FixtureOrganizationName = (typeof FIXTURE_ORGANIZATIONS)[number];
@@ -62,6 +63,11 @@ export interface E2eFixtures {
   afterPayment?: Record<string, unknown>;
   /** e2e/api/scoped-keys.fixtures.ts: read and capped API keys. */
   scopedKeys?: Record<string, unknown>;
+  /**
+   * e2e/observability: the server's log (stdout and stderr, teed by serve.ts), the METRICS_TOKEN it
+   * was started with, and its AUTH_SECRET, which the log must never show.
+   */
+  observability?: { logFile: string; metricsToken: string; authSecret: string };
   /** With E2E_PROVIDER=stripe: the Stripe-compatible test server the app bills through. */
   stripe?: { apiUrl: string; secretKey: string; webhookSecret: string };
 }

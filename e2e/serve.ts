@@ -37,6 +37,8 @@ const PORT = Number(process.env.E2E_PORT ?? 3100);
 const ROOT = process.cwd();
 const ARTIFACTS = path.join(ROOT, "e2e", ".artifacts");
 const FIXTURES_FILE = path.join(ARTIFACTS, "fixtures.json");
+/** Everything the server prints, for e2e/observability to read (its log lines, and the secrets it must not hold). */
+const SERVER_LOG = path.join(ARTIFACTS, "server.log");
 /** What `npm run build` and `npm start` run (package.json): the Next.js CLI with our defaults. */
 const NEXT = path.join(ROOT, "scripts", "next.mjs");
 
@@ -93,6 +95,12 @@ const scenarios: Record<FixtureOrganizationName, Omit<CreateOrganizationInput, "
   reads: { settings: enabledUsd, cards: ["visa", "declined", "authentication_required"], defaultCardIndex: 0 },
   // e2e/api/typed-client.spec.ts: a journey through the client generated from the OpenAPI document.
   typedClient: { settings: enabledUsd, cards: ["visa", "declined"], defaultCardIndex: 0 },
+  // e2e/observability: purchases of every outcome whose log lines and metrics it reads.
+  observability: {
+    settings: enabledUsd,
+    cards: ["visa", "declined", "processing", "authentication_required"],
+    defaultCardIndex: 0,
+  },
 };
 
 interface Backend {
@@ -226,8 +234,13 @@ function ensureBuilt(): void {
   if (built.status !== 0) throw new Error(`next build failed with status ${built.status ?? built.signal}`);
 }
 
+const METRICS_TOKEN = process.env.METRICS_TOKEN ?? randomString(32);
+// Production mode wants a secret; a throwaway one is right for a throwaway server.
+const AUTH_SECRET = process.env.AUTH_SECRET ?? process.env.NEXTAUTH_SECRET ?? randomString(40);
+
 async function main(): Promise<void> {
   fs.rmSync(FIXTURES_FILE, { force: true });
+  fs.rmSync(SERVER_LOG, { force: true });
   const backend = await prepareBackend();
   let child: ChildProcess | undefined;
   let stripe: StripeBackend | null = null;
@@ -253,7 +266,10 @@ async function main(): Promise<void> {
   try {
     ensureBuilt();
     stripe = process.env.E2E_PROVIDER === "stripe" ? await startStripeBackend() : null;
-    const fixtures = await provision(backend, stripe);
+    const fixtures = {
+      ...(await provision(backend, stripe)),
+      observability: { logFile: SERVER_LOG, metricsToken: METRICS_TOKEN, authSecret: AUTH_SECRET },
+    };
     fs.mkdirSync(ARTIFACTS, { recursive: true });
     fs.writeFileSync(FIXTURES_FILE, `${JSON.stringify(fixtures, null, 2)}\n`);
     console.log(`[e2e] ${FIXTURE_ORGANIZATIONS.length} organisations provisioned on ${backend.kind}, billing ${stripe ? `Stripe (test server ${stripe.fake.url})` : "simulated"}.`);
@@ -269,8 +285,8 @@ async function main(): Promise<void> {
     NEXT_TELEMETRY_DISABLED: "1",
     NODE_ENV: "production",
     PORT: String(PORT),
-    // Production mode wants a secret; a throwaway one is right for a throwaway server.
-    AUTH_SECRET: process.env.AUTH_SECRET ?? process.env.NEXTAUTH_SECRET ?? randomString(40),
+    AUTH_SECRET,
+    METRICS_TOKEN,
     NEXTAUTH_URL: process.env.NEXTAUTH_URL ?? `http://127.0.0.1:${PORT}`,
     ...(stripe?.env ?? {}),
   };
@@ -279,7 +295,17 @@ async function main(): Promise<void> {
   else delete env.PGLITE_DIR;
   delete env.TEST_DATABASE_URL;
 
-  child = spawn(process.execPath, [NEXT, "start", "-p", String(PORT)], { stdio: "inherit", env });
+  child = spawn(process.execPath, [NEXT, "start", "-p", String(PORT)], { stdio: ["inherit", "pipe", "pipe"], env });
+  // Printed as before, and kept whole in a file.
+  const serverLog = fs.openSync(SERVER_LOG, "a");
+  child.stdout?.on("data", (chunk: Buffer) => {
+    process.stdout.write(chunk);
+    fs.writeSync(serverLog, chunk);
+  });
+  child.stderr?.on("data", (chunk: Buffer) => {
+    process.stderr.write(chunk);
+    fs.writeSync(serverLog, chunk);
+  });
   if (stripe) void releaseWhenUp(stripe);
   child.on("exit", (code, signal) => {
     void cleanup().then(() => process.exit(code ?? (signal ? 1 : 0)));

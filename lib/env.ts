@@ -29,6 +29,13 @@ const envSchema = z.object({
   /** Proxies in front that append to X-Forwarded-For; the client's address is the Nth entry from the right. */
   AUTH_TRUSTED_PROXY_HOPS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(20).optional()),
   PORT: optionalString,
+  /** The log's level (lib/observability/log.ts); info when unset. */
+  LOG_LEVEL: z.preprocess(
+    (value) => (typeof value === "string" ? emptyAsUndefined(value.trim().toLowerCase()) : value),
+    z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).optional(),
+  ),
+  /** The bearer token `GET /metrics` asks for; unset, the endpoint answers 404. */
+  METRICS_TOKEN: optionalString,
 });
 
 export type Env = z.infer<typeof envSchema>;

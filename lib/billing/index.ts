@@ -1,6 +1,8 @@
+import type Stripe from "stripe";
 import type { Clock } from "@/lib/clock";
 import type { Db } from "@/lib/db/client";
 import { stripeEnv } from "@/lib/env";
+import { noteProviderRequestId } from "@/lib/observability/provider-calls";
 import type { BillingProvider } from "./provider";
 import { SimulatedBillingProvider } from "./simulated";
 import { createStripeClient, stripeTarget } from "./stripe/client";
@@ -11,7 +13,10 @@ export function createBillingProvider(db: Db, clock: Clock): BillingProvider {
   const stripe = stripeEnv();
   if (stripe) {
     const { testServer } = stripeTarget(stripe);
-    return new StripeBillingProvider(createStripeClient(stripe), clock, testServer);
+    const client = createStripeClient(stripe);
+    // Stripe's id of each request, for the provider call's log line (lib/observability/provider-calls.ts).
+    client.on("response", (event: Stripe.ResponseEvent) => noteProviderRequestId(event.request_id));
+    return new StripeBillingProvider(client, clock, testServer);
   }
   return new SimulatedBillingProvider(db, clock);
 }

@@ -3,6 +3,7 @@ import path from "node:path";
 import type { ExtractTablesWithRelations } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from "drizzle-orm/pg-core";
 import { env } from "@/lib/env";
+import { registerPool, trackInFlight } from "@/lib/observability/db-pool";
 import { acquirePgliteLock } from "./pglite-lock";
 import * as schema from "./schema";
 
@@ -38,8 +39,11 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       connection: { application_name: "points-purchase" },
     });
     const prepare = env().DATABASE_PREPARE !== "false";
+    const max = options.maxConnections ?? 10;
+    registerPool(max);
+    const counted = counting(client);
     return {
-      db: drizzle(prepare ? preparing(client) : client, { schema }) as unknown as Db,
+      db: drizzle(prepare ? preparing(counted) : counted, { schema }) as unknown as Db,
       kind: "postgres",
       location: redactUrl(options.url),
       close: () => client.end({ timeout: 5 }),
@@ -117,6 +121,29 @@ function preparing<T extends object>(sql: T): T {
           const callback = args[args.length - 1] as (tx: object) => unknown;
           return begin(...args.slice(0, -1), (tx: object) => callback(preparing(tx)));
         };
+      }
+      const value: unknown = Reflect.get(object, property, receiver);
+      return typeof value === "function" ? value.bind(object) : value;
+    },
+  });
+}
+
+/**
+ * Counts what holds a connection of the pool (a query outside a transaction, or a whole
+ * transaction) while it is under way, for the pool-in-use metric (lib/observability/db-pool.ts).
+ * Queries inside a transaction run on its connection and are not counted again.
+ */
+function counting<T extends object>(sql: T): T {
+  const target = sql as T & SqlLike;
+  return new Proxy(target, {
+    get(object, property, receiver) {
+      if (property === "unsafe") {
+        // postgres.js sends a query a tick after it is first awaited: drizzle's `.values()` still applies.
+        return (query: string, params?: unknown[], options?: object) => trackInFlight(object.unsafe(query, params, options));
+      }
+      if (property === "begin" && object.begin) {
+        const begin = object.begin.bind(object);
+        return (...args: unknown[]) => trackInFlight(begin(...args));
       }
       const value: unknown = Reflect.get(object, property, receiver);
       return typeof value === "function" ? value.bind(object) : value;

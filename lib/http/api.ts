@@ -1,6 +1,7 @@
 import { readBodyWithin } from "./body";
 import { duplicateKeys } from "./duplicate-keys";
 import { randomString } from "@/lib/ids";
+import { observeRequest } from "@/lib/observability/http";
 import { type ErrorCode, errorStatus, PointsError } from "@/lib/points/errors";
 import type { PurchaseResult } from "@/lib/points/purchase";
 import { toTopUpJson } from "@/lib/points/top-up-json";
@@ -174,12 +175,17 @@ export async function readJsonBody(request: Request): Promise<unknown> {
   return parsed;
 }
 
-/** Runs a REST handler so that every response, error or not, has the envelope and X-Request-Id. */
+/**
+ * Runs a REST handler so that every response, error or not, has the envelope and X-Request-Id,
+ * and is logged (one line) and timed (lib/observability/http.ts).
+ */
 export async function handleApi(request: Request, handler: (requestId: string) => Promise<Response>): Promise<Response> {
   const requestId = requestIdOf(request);
-  try {
-    return await handler(requestId);
-  } catch (error) {
-    return errorResponse(error, requestId);
-  }
+  return observeRequest(request, requestId, async () => {
+    try {
+      return await handler(requestId);
+    } catch (error) {
+      return errorResponse(error, requestId);
+    }
+  });
 }

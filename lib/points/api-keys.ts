@@ -4,6 +4,7 @@ import type { Clock } from "@/lib/clock";
 import type { Db } from "@/lib/db/client";
 import { apiKeys, organizations, type Organization } from "@/lib/db/schema";
 import { newId, randomString } from "@/lib/ids";
+import { setRequestCaller } from "@/lib/observability/context";
 import { PointsError, ProvisioningError } from "./errors";
 
 const KEY_PREFIX = "pts_";
@@ -140,6 +141,7 @@ async function findApiCaller(db: Db, authorization: string | null, clock: Clock)
     // Throttled so that a busy key does not turn every request into a write.
     await db.update(apiKeys).set({ lastUsedAt: now }).where(eq(apiKeys.id, found.keyId));
   }
+  setRequestCaller({ organizationId: found.organization.id, apiKeyId: found.keyId });
   return {
     organization: found.organization,
     key: { id: found.keyId, scope: storedScope(found.scope), dailyPointsCap: found.dailyPointsCap },

@@ -1,3 +1,4 @@
+import { metrics } from "@/lib/observability/metrics";
 import { handleBillingEvent } from "./billing-events";
 import type { Services } from "./services";
 
@@ -19,6 +20,7 @@ export async function deliverPendingEvents(services: Services): Promise<number> 
       const receipt = await handleBillingEvent(services, event);
       if (receipt.result !== "deferred") delivered.push(event.id);
     } catch (error) {
+      metrics().eventFailures.inc({ provider: services.provider.name });
       console.error(`billing: simulated event ${event.id} (${event.type}) failed; it is offered again later:`, error instanceof Error ? error.message : error);
     }
   }

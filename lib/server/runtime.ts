@@ -4,6 +4,7 @@ import { systemClock } from "@/lib/clock";
 import { type Database, defaultPgliteDir, openDatabase } from "@/lib/db/client";
 import { migratePglite, migratePostgres } from "@/lib/db/migrate";
 import { env } from "@/lib/env";
+import { instrumentProvider } from "@/lib/observability/provider-calls";
 import { assertLeaseCoversProvider } from "@/lib/points/purchase";
 import { type DemoInfo, seedDemo } from "@/lib/points/seed";
 import type { Services } from "@/lib/points/services";
@@ -35,7 +36,7 @@ export async function createRuntime(options: { seed?: boolean } = {}): Promise<R
   if (DATABASE_URL) await migratePostgres(DATABASE_URL);
   const database = await openDatabase({ url: DATABASE_URL, pgliteDir: defaultPgliteDir() });
   if (database.kind === "pglite") await migratePglite(database.db);
-  const provider = createBillingProvider(database.db, systemClock);
+  const provider = instrumentProvider(createBillingProvider(database.db, systemClock));
   assertLeaseCoversProvider(leaseMs, provider);
   const services: Services = { db: database.db, provider, clock: systemClock };
   const seeds = database.kind === "pglite" && options.seed !== false && !isProduction();

@@ -1,4 +1,5 @@
 import { randomString } from "@/lib/ids";
+import { purchaseAnswered } from "@/lib/observability/purchases";
 import type { Services } from "../services";
 import { DEFAULT_LEASE_MS } from "./lease";
 import { currentResult, type PurchaseResult } from "./outcome";
@@ -23,6 +24,12 @@ export async function purchasePoints(
   input: PurchaseInput,
   options: PurchaseOptions = {},
 ): Promise<PurchaseResult> {
+  const result = await purchase(services, input, options);
+  purchaseAnswered(input.source, result.outcome);
+  return result;
+}
+
+async function purchase(services: Services, input: PurchaseInput, options: PurchaseOptions): Promise<PurchaseResult> {
   const { organization, request } = input;
   const terms = await resolvePurchaseTerms(services, organization, request);
   // Priced now, before any transaction; a failure only matters if this turns out to be a new purchase.

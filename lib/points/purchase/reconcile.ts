@@ -1,5 +1,6 @@
 import { and, asc, inArray, isNull, lte, or } from "drizzle-orm";
 import { topUps } from "@/lib/db/schema";
+import { reconcilerRun } from "@/lib/observability/purchases";
 import { UNRESOLVED_STATUSES } from "../limits";
 import type { Services } from "../services";
 import { leaseIsFree } from "./lease";
@@ -31,6 +32,23 @@ export async function reconcileTopUps(
     stopping?: () => boolean;
   } = {},
 ): Promise<PurchaseResult[]> {
+  const started = performance.now();
+  try {
+    const { due, results, errors } = await reconcileBatch(services, options);
+    const counts: Record<string, number> = errors > 0 ? { error: errors } : {};
+    for (const result of results) counts[result.topUp.status] = (counts[result.topUp.status] ?? 0) + 1;
+    reconcilerRun({ durationMs: performance.now() - started, due, results: counts });
+    return results;
+  } catch (error) {
+    reconcilerRun({ durationMs: performance.now() - started, due: 0, results: {}, error });
+    throw error;
+  }
+}
+
+async function reconcileBatch(
+  services: Services,
+  options: PurchaseOptions & { limit?: number; minAgeMs?: number; ignoreBackoff?: boolean; stopping?: () => boolean },
+): Promise<{ due: number; results: PurchaseResult[]; errors: number }> {
   const now = services.clock.now();
   const untouchedSince = new Date(now.getTime() - (options.minAgeMs ?? 0));
   const candidates = await services.db
@@ -47,6 +65,7 @@ export async function reconcileTopUps(
     .orderBy(asc(topUps.createdAt), asc(topUps.id))
     .limit(options.limit ?? RECONCILE_BATCH);
   const results: PurchaseResult[] = [];
+  let errors = 0;
   for (const { id } of candidates) {
     if (options.stopping?.()) break;
     try {
@@ -54,8 +73,9 @@ export async function reconcileTopUps(
       if (result) results.push(result);
     } catch (error) {
       // One purchase's database trouble must not stop the batch; its lease runs out by itself.
+      errors += 1;
       console.error(`Reconciling ${id} failed:`, errorSummary(error));
     }
   }
-  return results;
+  return { due: candidates.length, results, errors };
 }

@@ -4,6 +4,7 @@ import type { BillingProvider, ChargeOutcome } from "@/lib/billing/provider";
 import type { Db } from "@/lib/db/client";
 import { organizations, type TopUp, topUps } from "@/lib/db/schema";
 import { randomString } from "@/lib/ids";
+import { purchaseTransition } from "@/lib/observability/purchases";
 import type { Currency } from "../catalog";
 import { creditTopUp } from "../ledger";
 import { UNRESOLVED_STATUSES } from "../limits";
@@ -46,6 +47,7 @@ export async function settleTopUp(
         .where(and(eq(topUps.id, topUp.id), eq(topUps.lockToken, lockToken), eq(topUps.status, "pending")))
         .returning();
       if (!marked) return await currentResult(services.db, topUp.id, replayed);
+      purchaseTransition(marked, topUp.status);
       topUp = marked;
       await options.afterPhase?.("charge_marked", topUp);
     }
@@ -179,6 +181,7 @@ async function recordOutcome(
     return { topUp: updated, pointsBalance };
   });
   if (!recorded) return currentResult(services.db, topUp.id, replayed);
+  purchaseTransition(recorded.topUp, topUp.status);
   return {
     outcome: recorded.topUp.status === "paid" ? "paid_now" : outcomeOf(recorded.topUp),
     topUp: recorded.topUp,

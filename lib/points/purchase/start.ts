@@ -1,6 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { organizations, type Organization, type TopUp, topUps } from "@/lib/db/schema";
 import { newId } from "@/lib/ids";
+import { purchaseTransition } from "@/lib/observability/purchases";
 import type { Bundle, Currency } from "../catalog";
 import { PointsError } from "../errors";
 import type { Db } from "@/lib/db/client";
@@ -105,6 +106,7 @@ export async function startPurchase(
       .onConflictDoNothing({ target: [topUps.organizationId, topUps.reference] })
       .returning();
     if (!created) throw new Error(`Reference ${request.reference} appeared under the organisation lock.`);
+    purchaseTransition(created, null);
     return { kind: "work", topUp: created, replayed: false } satisfies Started;
   });
 }

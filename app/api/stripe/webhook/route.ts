@@ -1,5 +1,6 @@
 // POST /api/stripe/webhook – Stripe's events about payments and saved cards, verified by signature
 import { stripeEnv } from "@/lib/env";
+import { metrics } from "@/lib/observability/metrics";
 import { handleBillingEvent } from "@/lib/points/billing-events";
 import { getRuntime } from "@/lib/server/runtime";
 
@@ -23,6 +24,7 @@ export async function POST(request: Request): Promise<Response> {
     return Response.json({ received: true, event_id: receipt.eventId, type: receipt.type, result: receipt.result, detail: receipt.detail ?? null });
   } catch (error) {
     // Transient (the database, Stripe): a 500 makes Stripe deliver the event again later.
+    metrics().eventFailures.inc({ provider: "stripe" });
     console.error(`Stripe event ${event.id} (${event.type}) failed; Stripe will redeliver it:`, error instanceof Error ? error.message : error);
     return Response.json({ error: "The event could not be handled now; it will be retried." }, { status: 500 });
   }
