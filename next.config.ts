@@ -6,6 +6,9 @@ const nextConfig: NextConfig = {
   // A reverse proxy in front compresses, where one is wanted.
   compress: false,
   reactStrictMode: true,
+  // .next/standalone: the server with only the production files it uses, for the Docker image
+  // (scripts/standalone-layout.mjs). `npm start` serves the same build as before.
+  output: "standalone",
   experimental: {
     // Every `next dev` starts as a first start does: a restored Turbopack cache is what sent restarts
     // into a reload loop (commit fc9d09a has the story). e2e/dev/restart.spec.ts holds to it.

@@ -39,7 +39,19 @@ const INHERITED = [
   "STRIPE_WEBHOOK_SECRET",
 ];
 
-export function startProduction(offset: number, env: Record<string, string | undefined> = {}): ProductionServer {
+export interface ProductionOptions {
+  /**
+   * A directory laid out by scripts/standalone-layout.mjs: the standalone server is started there,
+   * as the Docker image starts it, instead of `npm start` in this checkout.
+   */
+  standaloneDir?: string;
+}
+
+export function startProduction(
+  offset: number,
+  env: Record<string, string | undefined> = {},
+  options: ProductionOptions = {},
+): ProductionServer {
   const port = Number(process.env.E2E_PORT ?? 3100) + offset;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "points-prod-"));
   const pgliteDir = path.join(dir, "pglite");
@@ -47,7 +59,12 @@ export function startProduction(offset: number, env: Record<string, string | und
   for (const name of INHERITED) delete merged[name];
   Object.assign(merged, { PGLITE_DIR: pgliteDir, AUTH_SECRET: randomBytes(32).toString("base64") }, env);
   for (const [name, value] of Object.entries(env)) if (value === undefined) delete merged[name];
-  const child = spawn(process.execPath, [path.join(process.cwd(), "scripts", "next.mjs"), "start", "-p", String(port)], { env: merged });
+  const { standaloneDir } = options;
+  // The standalone server listens on HOSTNAME, which a shell or a container may have set to its own name.
+  if (standaloneDir) merged.HOSTNAME = "127.0.0.1";
+  const child = standaloneDir
+    ? spawn(process.execPath, [path.join(standaloneDir, "scripts", "standalone-server.mjs")], { env: merged, cwd: standaloneDir })
+    : spawn(process.execPath, [path.join(process.cwd(), "scripts", "next.mjs"), "start", "-p", String(port)], { env: merged });
   let output = "";
   child.stdout?.on("data", (chunk) => {
     output += chunk;

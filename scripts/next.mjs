@@ -12,5 +12,16 @@ const socketAddress = new URL("./socket-address.mjs", import.meta.url).href;
 await import(socketAddress);
 process.env.NODE_OPTIONS = `${process.env.NODE_OPTIONS ?? ""} --import="${socketAddress}"`.trim();
 // `next start` drains and exits 0 on SIGTERM (scripts/graceful-shutdown.mjs); `next dev` keeps Next's own handling.
-if (process.argv[2] === "start") await import(new URL("./graceful-shutdown.mjs", import.meta.url).href);
+if (process.argv[2] === "start") {
+  await import(new URL("./graceful-shutdown.mjs", import.meta.url).href);
+  // next.config.ts builds the standalone server for the Docker image as well, and `next start` then
+  // warns that it "does not work" and to run .next/standalone/server.js. It does work (the build is
+  // complete), and that bare server.js would lack the hooks above and the static files: that one
+  // line is left out. The image's entry is scripts/standalone-server.mjs (README, "Deploying").
+  const warn = console.warn;
+  console.warn = (...args) => {
+    if (typeof args[0] === "string" && args[0].includes('"next start" does not work with "output: standalone"')) return;
+    warn.apply(console, args);
+  };
+}
 await import("next/dist/bin/next");

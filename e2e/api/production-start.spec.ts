@@ -24,6 +24,8 @@ test.describe("starting in production on the embedded database", () => {
       expect(output).toContain(`Points service on http://localhost:${PORT}`);
       expect(output).toContain(`database: embedded PGlite (${pgliteDir})`);
       expect(output).toContain("billing:  simulated");
+      // The build is also the standalone server's (next.config.ts): `npm start` serves it without Next's warning.
+      expect(output).not.toContain("output: standalone");
       // The simulated provider has no key to check: the startup check says nothing.
       expect(output).not.toMatch(/^billing: /m);
       for (const secret of [/\bpts_/, /\bsk_/, /API key/i, /password/i, /demo organisation/i, /admin@demo/]) {

@@ -1,4 +1,5 @@
 import path from "node:path";
+import { migratePostgres as migratePostgresIn } from "./migrate-postgres.mjs";
 
 /** drizzle-kit writes the SQL here; resolved from the working directory because the app is bundled. */
 export function migrationsFolder(): string {
@@ -6,21 +7,11 @@ export function migrationsFolder(): string {
 }
 
 /**
- * Applies pending migrations to a Postgres server. Several app instances may start at once,
- * so the migrator runs on one dedicated connection under a session advisory lock.
+ * Applies pending migrations to a Postgres server, under an advisory lock (several app instances
+ * may start at once). The code is plain JavaScript that the Docker image's migrate command shares.
  */
-export async function migratePostgres(url: string): Promise<void> {
-  const { default: postgres } = await import("postgres");
-  const { drizzle } = await import("drizzle-orm/postgres-js");
-  const { migrate } = await import("drizzle-orm/postgres-js/migrator");
-  const client = postgres(url, { max: 1, onnotice: () => {} });
-  try {
-    await client`select pg_advisory_lock(74201117)`;
-    await migrate(drizzle(client), { migrationsFolder: migrationsFolder() });
-    await client`select pg_advisory_unlock(74201117)`;
-  } finally {
-    await client.end({ timeout: 5 });
-  }
+export function migratePostgres(url: string): Promise<void> {
+  return migratePostgresIn(url, migrationsFolder());
 }
 
 /** Applies pending migrations to an open PGlite database (one process owns it, so no lock). */
