@@ -296,11 +296,16 @@ async function main(): Promise<void> {
   delete env.TEST_DATABASE_URL;
 
   child = spawn(process.execPath, [NEXT, "start", "-p", String(PORT)], { stdio: ["inherit", "pipe", "pipe"], env });
-  // Printed as before, and kept whole in a file.
+  // Kept whole in a file (e2e/observability reads it). Printed: what the server said before it logged
+  // JSON, and JSON lines of level warn and above; the info lines, one or more per request, would
+  // bury a failing test's output.
   const serverLog = fs.openSync(SERVER_LOG, "a");
+  let pending = "";
   child.stdout?.on("data", (chunk: Buffer) => {
-    process.stdout.write(chunk);
     fs.writeSync(serverLog, chunk);
+    const lines = (pending + chunk.toString("utf8")).split("\n");
+    pending = lines.pop() ?? "";
+    for (const line of lines) if (worthPrinting(line)) process.stdout.write(`${line}\n`);
   });
   child.stderr?.on("data", (chunk: Buffer) => {
     process.stderr.write(chunk);
@@ -314,6 +319,16 @@ async function main(): Promise<void> {
     console.error("[e2e] Could not start next:", error.message);
     void cleanup().then(() => process.exit(1));
   });
+}
+
+function worthPrinting(line: string): boolean {
+  if (!line.startsWith("{")) return true;
+  try {
+    const { level } = JSON.parse(line) as { level?: unknown };
+    return typeof level === "number" ? level >= 40 : ["warn", "error", "fatal"].includes(String(level));
+  } catch {
+    return true;
+  }
 }
 
 void main();
