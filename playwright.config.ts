@@ -56,7 +56,8 @@ export default defineConfig({
           // Last: reads the test server's log of every webhook delivery the whole run made.
           { name: "stripe-deliveries", testMatch: "**/e2e/stripe-deliveries/**/*.spec.ts", dependencies: ["api", "stripe-dashboard"] },
           // Last on the app's server: reads its log of the whole run (e2e/serve.ts tees it to a file).
-          { name: "observability", testMatch: "**/e2e/observability/**/*.spec.ts", dependencies: ["api", "stripe-dashboard"] },
+          // After the deliveries too: it counts the purchases it makes, so no other project may buy meanwhile.
+          { name: "observability", testMatch: "**/e2e/observability/**/*.spec.ts", dependencies: ["api", "stripe-dashboard", "stripe-deliveries"] },
         ]
       : [
           { name: "dashboard", testMatch: "**/e2e/dashboard/**/*.spec.ts", use: browser },
