@@ -56,7 +56,8 @@ function MethodBadge({ method }: { method: string }) {
 
 function CodeBlock({ code }: { code: string }) {
   return (
-    <pre className="overflow-x-auto rounded-lg bg-slate-900 p-4 font-mono text-sm leading-relaxed text-slate-100">
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: it scrolls sideways; a keyboard must reach it to scroll it.
+    <pre tabIndex={0} className="overflow-x-auto rounded-lg bg-slate-900 p-4 font-mono text-sm leading-relaxed text-slate-100">
       <code>{code}</code>
     </pre>
   );

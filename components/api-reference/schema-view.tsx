@@ -40,7 +40,7 @@ function TypeText({ type, links }: { type: string; links: string[] }) {
       {type.split(pattern).map((part, index) =>
         names.has(part) ? (
           // biome-ignore lint/suspicious/noArrayIndexKey: a label split once; its parts never move.
-          <a key={index} href={`#${schemaAnchor(part)}`} className="text-indigo-700 underline-offset-2 hover:underline">
+          <a key={index} href={`#${schemaAnchor(part)}`} className="text-indigo-700 underline underline-offset-2 hover:text-indigo-900">
             {part}
           </a>
         ) : (

@@ -21,5 +21,7 @@ export function renderGuide(markdown: string, fileName: string): string {
       },
     },
   });
-  return marked.parse(markdown, { async: false });
+  // A code block scrolls sideways when its lines are long: focusable, a keyboard can scroll it (WCAG 2.1.1).
+  // Text is escaped by marked, so "<pre>" here is only ever a code block's own tag.
+  return marked.parse(markdown, { async: false }).replaceAll("<pre>", '<pre tabindex="0">');
 }

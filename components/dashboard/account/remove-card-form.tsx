@@ -24,7 +24,7 @@ export function RemoveCardForm({
     <form action={formAction} className="flex flex-col items-start gap-1 sm:items-end">
       <input type="hidden" name="payment_method_id" value={paymentMethodId} />
       <SubmitButton variant="ghost" pendingLabel="Removing…">
-        Remove card
+        Remove<span className="sr-only"> {label}</span>
       </SubmitButton>
       {state && !state.ok && (
         <p role="alert" className="text-xs font-medium text-rose-700">
