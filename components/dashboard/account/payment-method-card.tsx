@@ -97,7 +97,12 @@ export function PaymentMethodCard(props: PaymentMethodCardProps) {
                   <span className="text-xs font-medium text-slate-300">curl</span>
                   <CopyButton value={props.curl} label="Copy command" of={`for ${props.label}`} />
                 </div>
-                <pre className="overflow-x-auto p-3 text-xs leading-relaxed text-slate-100" data-testid="curl-example">
+                <pre
+                  // biome-ignore lint/a11y/noNoninteractiveTabindex: it scrolls sideways; a keyboard must reach it to scroll it.
+                  tabIndex={0}
+                  className="overflow-x-auto p-3 text-xs leading-relaxed text-slate-100 focus-visible:outline-2 focus-visible:outline-indigo-400"
+                  data-testid="curl-example"
+                >
                   <code>{props.curl}</code>
                 </pre>
               </div>
