@@ -56,7 +56,8 @@ function MethodBadge({ method }: { method: string }) {
 
 function CodeBlock({ code }: { code: string }) {
   return (
-    <pre className="overflow-x-auto rounded-lg bg-slate-900 p-4 font-mono text-sm leading-relaxed text-slate-100">
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: it scrolls sideways; a keyboard must reach it to scroll it.
+    <pre tabIndex={0} className="overflow-x-auto rounded-lg bg-slate-900 p-4 font-mono text-sm leading-relaxed text-slate-100">
       <code>{code}</code>
     </pre>
   );
@@ -71,7 +72,8 @@ function Parameters({ entry, document }: { entry: OperationEntry; document: Open
   return (
     <>
       <SubHeading>Parameters</SubHeading>
-      <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white">
+      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: it scrolls sideways on a phone; a keyboard must reach it to scroll it. */}
+      <div tabIndex={0} className="overflow-x-auto rounded-lg border border-slate-200 bg-white focus-visible:outline-2 focus-visible:outline-indigo-600">
         <table className="w-full text-left text-sm sm:min-w-[32rem]">
           <thead className="border-b border-slate-200 bg-slate-50 text-slate-600 max-sm:sr-only">
             <tr>

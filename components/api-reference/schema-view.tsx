@@ -40,7 +40,7 @@ function TypeText({ type, links }: { type: string; links: string[] }) {
       {type.split(pattern).map((part, index) =>
         names.has(part) ? (
           // biome-ignore lint/suspicious/noArrayIndexKey: a label split once; its parts never move.
-          <a key={index} href={`#${schemaAnchor(part)}`} className="text-indigo-700 underline-offset-2 hover:underline">
+          <a key={index} href={`#${schemaAnchor(part)}`} className="text-indigo-700 underline underline-offset-2 hover:text-indigo-900">
             {part}
           </a>
         ) : (
@@ -54,7 +54,8 @@ function TypeText({ type, links }: { type: string; links: string[] }) {
 function Rows({ rows }: { rows: FieldRow[] }) {
   if (rows.length === 0) return null;
   return (
-    <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white">
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: it scrolls sideways on a phone; a keyboard must reach it to scroll it.
+    <div tabIndex={0} className="overflow-x-auto rounded-lg border border-slate-200 bg-white focus-visible:outline-2 focus-visible:outline-indigo-600">
       <table className="w-full text-left text-sm sm:min-w-[32rem]">
         <thead className="border-b border-slate-200 bg-slate-50 text-slate-600 max-sm:sr-only">
           <tr>

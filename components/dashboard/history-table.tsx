@@ -14,10 +14,13 @@ export function HistoryTable({
   topUps,
   labels,
   emptyMessage,
+  caption = "Top-ups, newest first",
 }: {
   topUps: TopUp[];
   labels: Map<string, string>;
   emptyMessage: string;
+  /** What the table lists, said to screen readers before its rows. */
+  caption?: string;
 }) {
   const now = new Date();
   if (topUps.length === 0) {
@@ -56,6 +59,7 @@ export function HistoryTable({
       {/* `relative` keeps the screen-reader-only labels inside the scroll box, not widening the page. */}
       <div className="relative -mx-5 hidden overflow-x-auto md:block">
         <table className="w-full min-w-[60rem] text-left text-sm" data-testid="history-table">
+          <caption className="sr-only">{caption}</caption>
           <thead className="border-b border-slate-200 text-xs uppercase tracking-wide text-slate-500">
             <tr>
               <th scope="col" className="px-5 py-2 font-medium">

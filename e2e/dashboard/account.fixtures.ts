@@ -46,6 +46,7 @@ export const ACCOUNT_SCENARIOS = [
   "allCards",
   "doubleRemoval",
   "sessions",
+  "accessibility",
 ] as const;
 
 export type AccountScenario = (typeof ACCOUNT_SCENARIOS)[number];
@@ -107,6 +108,13 @@ export async function provisionAccountFixtures(services: Services): Promise<Reco
     doubleRemoval: { settings: usd, cards: ["visa", "mastercard"], defaultCardIndex: 0 },
     // A member signed in elsewhere while an admin resets their password and changes their role.
     sessions: { settings: usd, cards: ["visa"], defaultCardIndex: 0 },
+    // Every page checked with axe and weighed for JavaScript: every limit set (meters on Limits),
+    // cards of each kind (an expired one among them) and purchases the spec makes through the API.
+    accessibility: {
+      settings: { ...usd, maxPointsPerTopUp: 2500, maxPointsBalance: 100000, frequencyLimit: { count: 50, windowSeconds: 3600 }, dailyPointsLimit: 50000 },
+      cards: ["visa", "mastercard", "declined", "authentication_required", "expired"],
+      defaultCardIndex: 0,
+    },
   };
 
   const fixtures: Partial<AccountFixtures> = {};

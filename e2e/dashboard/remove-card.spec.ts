@@ -12,7 +12,7 @@ test("a card removed in one tab and then in another: the second tab says so, not
   const staleTab = await page.context().newPage();
   await staleTab.goto("/dashboard/payment-details");
   const mastercard = (tab: typeof page) =>
-    tab.getByTestId("payment-method").filter({ hasText: "•••• 4444" }).getByRole("button", { name: "Remove card" });
+    tab.getByTestId("payment-method").filter({ hasText: "•••• 4444" }).getByRole("button", { name: "Remove Mastercard •••• 4444" });
 
   await mastercard(page).click();
   await expect(page.getByText("The card was removed: it is no longer offered or charged. Past purchases keep it.")).toBeVisible();
@@ -47,7 +47,7 @@ test("a purchase keeps its card's label after the card is removed, in History an
   const purchase = page.url();
 
   await page.goto("/dashboard/payment-details");
-  await page.getByTestId("payment-method").filter({ hasText: "•••• 4242" }).getByRole("button", { name: "Remove card" }).click();
+  await page.getByTestId("payment-method").filter({ hasText: "•••• 4242" }).getByRole("button", { name: "Remove Visa •••• 4242" }).click();
   await expect(page.getByText(/It was the default, so the organisation has none now/)).toBeVisible();
 
   await page.goto("/dashboard/history");

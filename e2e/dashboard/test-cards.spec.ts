@@ -53,11 +53,11 @@ test("a test card is saved once, and can be removed; removing the default says t
   await expect(cards).toHaveCount(3);
   await expect(page.getByText("Visa •••• 0069")).toHaveCount(1);
 
-  await cards.filter({ hasText: "•••• 4444" }).getByRole("button", { name: "Remove card" }).click();
+  await cards.filter({ hasText: "•••• 4444" }).getByRole("button", { name: "Remove Mastercard •••• 4444" }).click();
   await expect(page.getByText("The card was removed: it is no longer offered or charged. Past purchases keep it.")).toBeVisible();
   await expect(cards).toHaveCount(2);
 
-  await cards.filter({ hasText: "•••• 4242" }).getByRole("button", { name: "Remove card" }).click();
+  await cards.filter({ hasText: "•••• 4242" }).getByRole("button", { name: "Remove Visa •••• 4242" }).click();
   await expect(page.getByText(/It was the default, so the organisation has none now: choose a new default/)).toBeVisible();
   await expect(cards).toHaveCount(1);
   await expect(page.getByText("Default", { exact: true })).toHaveCount(0);

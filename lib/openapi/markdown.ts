@@ -21,5 +21,10 @@ export function renderGuide(markdown: string, fileName: string): string {
       },
     },
   });
-  return marked.parse(markdown, { async: false });
+  // Code blocks and tables scroll sideways when wide (a phone): focusable, a keyboard can scroll them
+  // (WCAG 2.1.1). Text is escaped by marked, so "<pre>" and "<table>" here are only ever its own tags.
+  return marked
+    .parse(markdown, { async: false })
+    .replaceAll("<pre>", '<pre tabindex="0">')
+    .replaceAll("<table>", '<table tabindex="0">');
 }

@@ -146,6 +146,15 @@ export async function getTopUp(db: Db, organizationId: string, topUpId: string):
   return row;
 }
 
+/** The organisation's top-up made under `reference`, if one was: a reference names one purchase for good. */
+export async function getTopUpByReference(db: Db, organizationId: string, reference: string): Promise<TopUp | undefined> {
+  const [row] = await db
+    .select()
+    .from(topUps)
+    .where(and(eq(topUps.organizationId, organizationId), eq(topUps.reference, reference)));
+  return row;
+}
+
 /** Reads the history filters from search parameters; anything unknown means "all". */
 export function parseHistoryFilters(params: Record<string, string | string[] | undefined>): HistoryFilters & {
   cursor?: string;

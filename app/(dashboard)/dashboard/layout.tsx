@@ -7,6 +7,7 @@ import { Badge } from "@/components/ui/badge";
 import { requireUser } from "@/lib/auth/session";
 import { getBalances } from "@/lib/points/after-payment-view";
 import { getRuntime } from "@/lib/server/runtime";
+import { signOutAction } from "./sign-out";
 
 export const dynamic = "force-dynamic";
 
@@ -44,7 +45,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
             <div className="text-right">
               <HeaderBalance initial={balances} />
             </div>
-            <SignOutButton />
+            <SignOutButton action={signOutAction} />
           </div>
         </div>
         {/* Tabs wrap onto more lines on narrow screens: every one stays visible and reachable. */}

@@ -25,7 +25,7 @@ export function MemberActions({ userId, email, role, isSelf, action }: {
   const { state, pending, onSubmit } = useFormAction(action, null);
   const [confirming, setConfirming] = useState(false);
   return (
-    <div className="flex w-full flex-col gap-2 sm:w-auto sm:items-end">
+    <div className="flex w-full flex-col gap-2">
       <form onSubmit={onSubmit} className="flex flex-wrap items-center gap-2" aria-label={`Manage ${email}`}>
         <input type="hidden" name="userId" value={userId} />
         <label htmlFor={`role-${userId}`} className="sr-only">

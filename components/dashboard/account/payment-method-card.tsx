@@ -69,7 +69,7 @@ export function PaymentMethodCard(props: PaymentMethodCardProps) {
         {props.showId && (
           <div>
             <p id={`${headingId}-id-label`} className="text-xs font-medium uppercase tracking-wide text-slate-500">
-              Payment method ID <span className="normal-case tracking-normal text-slate-400">(payment_source_id)</span>
+              Payment method ID <span className="normal-case tracking-normal">(payment_source_id)</span>
             </p>
             <div className="mt-1.5 flex items-center gap-2">
               <code
@@ -78,7 +78,7 @@ export function PaymentMethodCard(props: PaymentMethodCardProps) {
               >
                 {props.id}
               </code>
-              <CopyButton value={props.id} label="Copy ID" />
+              <CopyButton value={props.id} label="Copy ID" of={`of ${props.label}`} />
             </div>
           </div>
         )}
@@ -95,9 +95,14 @@ export function PaymentMethodCard(props: PaymentMethodCardProps) {
               <div className="overflow-hidden rounded-md bg-slate-900">
                 <div className="flex items-center justify-between gap-2 border-b border-slate-700 px-3 py-1.5">
                   <span className="text-xs font-medium text-slate-300">curl</span>
-                  <CopyButton value={props.curl} label="Copy command" />
+                  <CopyButton value={props.curl} label="Copy command" of={`for ${props.label}`} />
                 </div>
-                <pre className="overflow-x-auto p-3 text-xs leading-relaxed text-slate-100" data-testid="curl-example">
+                <pre
+                  // biome-ignore lint/a11y/noNoninteractiveTabindex: it scrolls sideways; a keyboard must reach it to scroll it.
+                  tabIndex={0}
+                  className="overflow-x-auto p-3 text-xs leading-relaxed text-slate-100 focus-visible:outline-2 focus-visible:outline-indigo-400"
+                  data-testid="curl-example"
+                >
                   <code>{props.curl}</code>
                 </pre>
               </div>

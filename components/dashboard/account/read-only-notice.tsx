@@ -4,7 +4,7 @@ import { Alert } from "@/components/ui/alert";
 export function ReadOnlyNotice({ what }: { what: string }) {
   return (
     <Alert tone="info" title="View only">
-      You are signed in as a member, so you can see {what} but not change it. Ask an admin of your organisation.
+      You are signed in as a member: you can see {what}, and an admin of your organisation can make changes.
     </Alert>
   );
 }

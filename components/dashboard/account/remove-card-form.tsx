@@ -23,8 +23,8 @@ export function RemoveCardForm({
   return (
     <form action={formAction} className="flex flex-col items-start gap-1 sm:items-end">
       <input type="hidden" name="payment_method_id" value={paymentMethodId} />
-      <SubmitButton variant="ghost" pendingLabel="Removing…">
-        Remove card
+      <SubmitButton variant="ghost" pendingLabel="Removing…" label={`Remove ${label}`}>
+        Remove
       </SubmitButton>
       {state && !state.ok && (
         <p role="alert" className="text-xs font-medium text-rose-700">

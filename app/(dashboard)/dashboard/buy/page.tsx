@@ -11,9 +11,10 @@ import { Alert } from "@/components/ui/alert";
 import { buttonClasses } from "@/components/ui/button";
 import { Card, PageHeader } from "@/components/ui/card";
 import { dashboardContext } from "@/lib/dashboard/context";
-import { formatMoney, formatPoints } from "@/lib/format";
+import { formatDateTime, formatMoney, formatPoints } from "@/lib/format";
 import { randomString } from "@/lib/ids";
 import { isBillingProblem } from "@/lib/points/billing-problems";
+import { getTopUpByReference } from "@/lib/points/history";
 import { type BuyOptions, buyCurrency, getBuyOptions } from "@/lib/points/buy-options";
 import { type Currency, REFERENCE_MAX_LENGTH, REFERENCE_PATTERN } from "@/lib/points/catalog";
 import { PointsError } from "@/lib/points/errors";
@@ -99,12 +100,48 @@ export default async function BuyPage({ searchParams }: { searchParams: Promise<
   if (wantsConfirm && bundle && method) {
     const amount = formatMoney(bundle.amount, currency);
     const changeQuery = new URLSearchParams({ currency, ref: reference, points: String(bundle.points), method: method.id });
+    // A confirmation reopened (the back button, a bookmark) after its reference was used: pressing Buy
+    // would only answer that purchase again, so the page says what happened instead of offering to pay.
+    const spent = await getTopUpByReference(runtime.db, organization.id, reference);
+    const samePurchase =
+      spent && spent.points === bundle.points && spent.currency === currency && spent.paymentSourceId === method.id;
     return (
       <>
         {header}
-        <BuySteps current={2} />
+        <BuySteps current={samePurchase && spent.status === "paid" ? 3 : 2} />
         <div className="space-y-4">
           {memberNotice}
+          {spent && (
+            <Alert
+              tone={samePurchase && spent.status === "paid" ? "success" : "warning"}
+              title={
+                !samePurchase
+                  ? "This reference was already used for a different purchase"
+                  : spent.status === "paid"
+                    ? "Already bought"
+                    : spent.status === "failed"
+                      ? "Already tried: the payment was declined"
+                      : "Already sent: waiting for the outcome"
+              }
+            >
+              <p data-testid="spent-purchase">
+                {samePurchase
+                  ? `This purchase of ${formatPoints(spent.points)} Points for ${formatMoney(spent.amount, spent.currency)} was made on ${formatDateTime(spent.createdAt)}. Buying it again would charge nothing: it is the same purchase.`
+                  : `It belongs to a purchase of ${formatPoints(spent.points)} Points for ${formatMoney(spent.amount, spent.currency)}, made on ${formatDateTime(spent.createdAt)}.`}
+              </p>
+              <p className="mt-2 flex flex-wrap gap-x-4 gap-y-1">
+                <Link href={`/dashboard/buy/${spent.id}`} className="font-semibold underline">
+                  See that purchase
+                </Link>
+                {isAdmin && (
+                  <Link href="/dashboard/buy" className="font-semibold underline">
+                    Start a new purchase
+                  </Link>
+                )}
+              </p>
+            </Alert>
+          )}
+          {!spent && (
           <Card title="Confirm your purchase" description="Check the details: your card is charged when you press Buy.">
             <div className="grid gap-6 md:grid-cols-[1fr_auto] md:items-start">
               <dl className="grid gap-x-8 gap-y-4 text-sm sm:grid-cols-2" data-testid="purchase-summary">
@@ -153,6 +190,7 @@ export default async function BuyPage({ searchParams }: { searchParams: Promise<
               </div>
             </div>
           </Card>
+          )}
         </div>
       </>
     );

@@ -68,6 +68,7 @@ export default async function HistoryPage({
             <HistoryTable
               topUps={page?.topUps ?? []}
               labels={labels}
+              caption={filtered ? "Top-ups matching the filters, newest first" : "Top-ups, newest first"}
               emptyMessage={
                 filtered
                   ? "No top-ups match these filters."

@@ -37,7 +37,7 @@ export default async function LimitsPage() {
 
         <LimitCard
           title="Maximum balance"
-          rule="Balance plus purchases still being processed may not pass it; the API answers limit_exceeded."
+          rule="Balance plus purchases not settled yet (awaiting the cardholder or being confirmed) may not pass it; the API answers limit_exceeded."
           testId="limit-max-balance"
         >
           {usage.balance.limit === null ? (
@@ -46,7 +46,8 @@ export default async function LimitsPage() {
             <UsageMeter label="Balance against the maximum" used={usage.balance.used} limit={usage.balance.limit} unit="Points" />
           )}
           <p className="mt-2 text-xs text-slate-500">
-            Balance {formatPoints(usage.balance.pointsBalance)} + {formatPoints(usage.balance.pendingPoints)} being processed.
+            Balance {formatPoints(usage.balance.pointsBalance)} + {formatPoints(usage.balance.pendingPoints)} in purchases not
+            settled yet.
           </p>
         </LimitCard>
 

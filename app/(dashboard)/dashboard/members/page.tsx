@@ -39,7 +39,13 @@ export default async function MembersPage() {
         >
           <ul className="-my-2 divide-y divide-slate-100" aria-label="People">
             {members.map((member) => (
-              <li key={member.id} className="flex flex-wrap items-center justify-between gap-2 py-3" data-testid="member-row">
+              // One column for the person, one of fixed width for the role and controls: each row's
+              // controls start at the same place, whichever buttons a row has.
+              <li
+                key={member.id}
+                className={`flex flex-col gap-2 py-3 lg:grid lg:items-center lg:gap-4 ${canEdit ? "lg:grid-cols-[minmax(0,1fr)_30rem]" : "lg:grid-cols-[minmax(0,1fr)_6rem]"}`}
+                data-testid="member-row"
+              >
                 <div className="min-w-0">
                   <p className="truncate text-sm font-medium text-slate-900">
                     {member.email}
@@ -47,7 +53,12 @@ export default async function MembersPage() {
                   </p>
                   <p className="text-xs text-slate-500">Added {formatDateTime(member.createdAt)}</p>
                 </div>
-                <Badge tone={member.role === "admin" ? "indigo" : "slate"}>{member.role === "admin" ? "Admin" : "Member"}</Badge>
+                {/* An admin sees the role in its select; a badge beside it would say it twice. */}
+                {!canEdit && (
+                  <span className="w-fit" data-testid="member-role">
+                    <Badge tone={member.role === "admin" ? "indigo" : "slate"}>{member.role === "admin" ? "Admin" : "Member"}</Badge>
+                  </span>
+                )}
                 {canEdit && (
                   <MemberActions
                     userId={member.id}

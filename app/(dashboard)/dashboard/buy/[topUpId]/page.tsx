@@ -5,6 +5,7 @@ import type { ReactNode } from "react";
 import { BuyAuthenticationForm } from "@/components/dashboard/buy-authentication-form";
 import { BuyOutcome } from "@/components/dashboard/buy-outcome";
 import { BuyPurchaseForm } from "@/components/dashboard/buy-purchase-form";
+import { BuySteps } from "@/components/dashboard/buy-steps";
 import { Badge, StatusBadge } from "@/components/ui/badge";
 import { buttonClasses } from "@/components/ui/button";
 import { Card, PageHeader } from "@/components/ui/card";
@@ -55,6 +56,8 @@ export default async function PurchasePage({
           </>
         }
       />
+      {/* A purchase made here ends its steps here; an API purchase had no steps to show. */}
+      {topUp.source === "dashboard" && <BuySteps current={3} last={outcomeStep(topUp.status)} />}
       <div className="space-y-6">
         <BuyOutcome topUp={topUp} pointsBalance={pointsBalance} replayed={replayed === "1"}>
           {topUp.status === "awaiting_payment" &&
@@ -134,6 +137,14 @@ export default async function PurchasePage({
       </div>
     </>
   );
+}
+
+/** The last step's name when it is not "Done": the purchase ended otherwise, or has not ended yet. */
+function outcomeStep(status: string): string | undefined {
+  if (status === "paid") return undefined;
+  if (status === "failed") return "Declined";
+  if (status === "awaiting_payment") return "Awaiting the cardholder";
+  return "Being confirmed";
 }
 
 const toneDots: Record<AfterPaymentEntry["tone"], string> = {
