@@ -655,7 +655,7 @@ export interface operations {
                 headers: {
                     /** @description The request's id: yours when you sent a well-formed one. */
                     "X-Request-Id": string;
-                    /** @description `true` when `data.top_up` is the purchase already stored under this reference. */
+                    /** @description `true` when this request made no new purchase: `data.top_up` is the one stored under this reference. */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
@@ -761,7 +761,7 @@ export interface operations {
                 headers: {
                     /** @description The request's id: yours when you sent a well-formed one. */
                     "X-Request-Id": string;
-                    /** @description `true` when `data.top_up` is the purchase already stored under this reference. */
+                    /** @description `true` when this request made no new purchase: `data.top_up` is the one stored under this reference. */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };

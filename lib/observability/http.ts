@@ -1,26 +1,16 @@
+import { API_ROUTES, matchRoute } from "@/lib/http/routes";
 import { type RequestContext, runWithRequestContext } from "./context";
 import { log } from "./log";
 import { metrics, secondsSince } from "./metrics";
 
-/**
- * The route templates of the served endpoints. Logs and metrics name a request by its template,
- * never by its path: ids in paths would make a metric series per purchase.
- */
-const ROUTES: [RegExp, string][] = [
-  [/^\/v3\/points\/top-ups$/, "/v3/points/top-ups"],
-  [/^\/v3\/points\/top-ups\/[^/]+$/, "/v3/points/top-ups/{id}"],
-  [/^\/v3\/points\/payment-methods$/, "/v3/points/payment-methods"],
-  [/^\/v3\/points\/balance$/, "/v3/points/balance"],
-  [/^\/v3\/points\/quotes$/, "/v3/points/quotes"],
-  [/^\/v3\/openapi\.json$/, "/v3/openapi.json"],
-  [/^\/metrics$/, "/metrics"],
-];
+/** What logs and metrics label a request by: the API's route templates, and this endpoint. */
+const ROUTES = [...API_ROUTES, "/metrics"];
 
 /** Any other path (the /v3 catch-all's 404s) is one route, whatever was asked for. */
 export const UNMATCHED_ROUTE = "/v3/{unmatched}";
 
 export function routeTemplate(pathname: string): string {
-  return ROUTES.find(([pattern]) => pattern.test(pathname))?.[1] ?? UNMATCHED_ROUTE;
+  return matchRoute(pathname, ROUTES) ?? UNMATCHED_ROUTE;
 }
 
 /**

@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { validate } from "@readme/openapi-parser";
 import { describe, expect, it } from "vitest";
+import { API_ROUTES } from "@/lib/http/routes";
 import { type ErrorCode, errorStatus } from "@/lib/points/errors";
 import { checkAgainstDocument, matchesDocument } from "@/lib/testing/openapi-check";
 import { CLIENT_TYPES_FILE, generateClientTypes } from "./client-types";
@@ -49,6 +50,10 @@ describe("the OpenAPI document", () => {
     const documented = operations().map((operation) => `${operation.method.toUpperCase()} ${operation.path}`);
     expect(served.length).toBeGreaterThanOrEqual(7);
     expect(documented.sort()).toEqual(served.sort());
+  });
+
+  it("names the same routes the logs and metrics label requests by", () => {
+    expect(Object.keys(document.paths).sort()).toEqual([...API_ROUTES].sort());
   });
 
   it("gives every operation an id, a summary, a description and an answer for success", () => {

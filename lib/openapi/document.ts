@@ -15,7 +15,7 @@ import {
 } from "@/lib/points/schemas";
 import { topUpListQuerySchema } from "@/lib/points/top-up-list";
 import { quoteRequestSchema, topUpRequestSchema } from "@/lib/points/top-up-request";
-import { errorEnvelopeSchema, errorResponses, purchaseDataSchema, requestIdHeader } from "./errors";
+import { errorEnvelopeSchema, errorResponses, purchaseDataSchema, replayedHeader, requestIdHeader } from "./errors";
 import { exampleBalance, examplePaymentMethod, exampleQuote, exampleTopUp } from "./examples";
 
 export const OPENAPI_PATH = "/v3/openapi.json";
@@ -64,13 +64,6 @@ function success(description: string, data: z.ZodType, example: unknown, headers
     },
   };
 }
-
-const replayedHeader = {
-  "Idempotent-Replayed": {
-    description: "`true` when this request made no new purchase: `data.top_up` is the one stored under this reference.",
-    schema: { type: "string", enum: ["true"] },
-  },
-};
 
 function operation(
   spec: Omit<ZodOpenApiOperationObject, "responses" | "security"> & {

@@ -80,9 +80,9 @@ const retryAfter = {
   },
 } as const;
 
-const replayed = {
+export const replayedHeader = {
   "Idempotent-Replayed": {
-    description: "`true` when `data.top_up` is the purchase already stored under this reference.",
+    description: "`true` when this request made no new purchase: `data.top_up` is the one stored under this reference.",
     schema: { type: "string", enum: ["true"] },
   },
 } as const;
@@ -109,7 +109,7 @@ export function errorResponses(codes: readonly ErrorCode[]): Record<string, ZodO
   for (const [status, group] of [...byStatus].sort(([a], [b]) => a - b)) {
     const headers: Record<string, unknown> = { ...requestIdHeader };
     if (group.some((code) => errorStatusNeedsRetryAfter(code))) Object.assign(headers, retryAfter);
-    if (group.some((code) => PURCHASE_DATA_CODES.has(code))) Object.assign(headers, replayed);
+    if (group.some((code) => PURCHASE_DATA_CODES.has(code))) Object.assign(headers, replayedHeader);
     responses[String(status)] = {
       description: group.map((code) => `\`${code}\`: ${errorMeanings[code]}`).join("\n\n"),
       headers: headers as ZodOpenApiResponseObject["headers"],

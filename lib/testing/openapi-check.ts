@@ -7,6 +7,7 @@
  */
 import Ajv2020 from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
+import { matchRoute } from "@/lib/http/routes";
 import { openApiDocument } from "@/lib/openapi/document";
 
 type Json = Record<string, unknown>;
@@ -31,13 +32,7 @@ function pointer(...parts: string[]): string {
 
 /** The document's path template that a concrete path matches (`/v3/points/top-ups/{id}`), or null. */
 export function documentedPath(path: string): string | null {
-  const paths = Object.keys((openApiDocument() as unknown as { paths: Json }).paths);
-  if (paths.includes(path)) return path;
-  for (const template of paths) {
-    const pattern = new RegExp(`^${template.replace(/\{[^}]+\}/g, "[^/]+").replaceAll(".", "\\.")}$`);
-    if (pattern.test(path)) return template;
-  }
-  return null;
+  return matchRoute(path, Object.keys((openApiDocument() as unknown as { paths: Json }).paths));
 }
 
 function schemaErrors(ref: string, value: unknown): string | null {
