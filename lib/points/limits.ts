@@ -98,13 +98,23 @@ export interface LimitState {
   };
 }
 
-/** Reads the counts every limit is held to. Inside a purchase, run it in the transaction holding the row lock. */
-export async function readLimitState(tx: Db, org: LimitSettings, now: Date): Promise<LimitState> {
+/**
+ * Reads the counts every limit is held to. Inside a purchase, run it in the transaction holding the
+ * row lock. `onlySet`: counts only what a set limit needs (a purchase's check); the counts of
+ * limits that are not set then read as zero.
+ */
+export async function readLimitState(
+  tx: Db,
+  org: LimitSettings,
+  now: Date,
+  options: { onlySet?: boolean } = {},
+): Promise<LimitState> {
   const count = org.frequencyLimitCount;
   const windowSeconds = org.frequencyLimitWindowSeconds;
   const frequencyLimit = count !== null && windowSeconds !== null ? { count, windowSeconds } : null;
   // One query after another: inside a transaction they share one connection.
-  const pending = await pendingPoints(tx, org.id);
+  const countAll = !options.onlySet;
+  const pending = countAll || org.maxPointsBalance !== null ? await pendingPoints(tx, org.id) : 0;
   const inWindow = frequencyLimit
     ? await tx
         .select({ createdAt: topUps.createdAt })
@@ -112,11 +122,14 @@ export async function readLimitState(tx: Db, org: LimitSettings, now: Date): Pro
         .where(frequencyWindowFilter(org.id, new Date(now.getTime() - frequencyLimit.windowSeconds * 1000)))
         .orderBy(desc(topUps.createdAt))
     : null;
-  const daily = await tx
-    .select({ createdAt: topUps.createdAt, points: topUps.points })
-    .from(topUps)
-    .where(dailyPointsFilter(org.id, now))
-    .orderBy(asc(topUps.createdAt));
+  const daily =
+    countAll || org.dailyPointsLimit !== null
+      ? await tx
+          .select({ createdAt: topUps.createdAt, points: topUps.points })
+          .from(topUps)
+          .where(dailyPointsFilter(org.id, now))
+          .orderBy(asc(topUps.createdAt))
+      : [];
   const balanceUsed = org.pointsBalance + pending;
   const dailyUsed = daily.reduce((sum, row) => sum + row.points, 0);
   return {
@@ -204,8 +217,7 @@ export async function assertWithinLimits(
       { details: { limit: "max_points_per_top_up", max_points_per_top_up: org.maxPointsPerTopUp, points } },
     );
   }
-  const state = await readLimitState(tx, org, now);
-  const { balance, frequency, daily } = state;
+  const { balance, frequency, daily } = await readLimitState(tx, org, now, { onlySet: true });
   if (balance.limit !== null && balance.used + points > balance.limit) {
     throw new PointsError(
       "limit_exceeded",

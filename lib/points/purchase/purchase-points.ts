@@ -14,8 +14,9 @@ import type { PurchaseOptions } from "./test-hooks";
  *
  * No database transaction is held open across a provider call. The phases, each committed
  * before the next begins, are the recovery points a retry resumes from:
- *   P1 record   the purchase row, `pending`, holding a lease (or the replay decision);
- *   P2 mark     `processing`: from here on the charge may have been sent;
+ *   P1 record   the purchase row, `processing` (from here on the charge may have been sent),
+ *               holding a lease, or the replay decision;
+ *   P2 mark     a stored `pending` purchase (recorded before P1 wrote `processing`) is marked;
  *   P3 charge   at the provider, idempotency key `topup_<id>` (a foreign mutation, outside any tx);
  *   P4 outcome  the new status, and for `paid` the ledger credit, in one transaction.
  */
@@ -43,5 +44,7 @@ async function purchase(services: Services, input: PurchaseInput, options: Purch
   if (started.kind === "answer") return started.result;
   if (started.kind === "current") return currentResult(services.db, started.topUpId, true);
   await options.afterPhase?.("recorded", started.topUp);
+  // A new purchase is recorded already `processing`: both recovery points passed in one commit.
+  if (!started.replayed) await options.afterPhase?.("charge_marked", started.topUp);
   return settleTopUp(services, started.topUp, lockToken, started.replayed, options);
 }

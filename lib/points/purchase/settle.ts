@@ -1,12 +1,12 @@
-import { and, eq, inArray, isNull, sql } from "drizzle-orm";
+import { and, eq, getTableColumns, inArray, isNull } from "drizzle-orm";
+import { hotQuery, rowReader, sqlTime } from "@/lib/db/hot";
 import { withDeadline } from "@/lib/billing/deadline";
 import type { BillingProvider, ChargeOutcome } from "@/lib/billing/provider";
 import type { Db } from "@/lib/db/client";
-import { organizations, type TopUp, topUps } from "@/lib/db/schema";
-import { randomString } from "@/lib/ids";
+import { type TopUp, topUps } from "@/lib/db/schema";
+import { newId, randomString } from "@/lib/ids";
 import { purchaseTransition } from "@/lib/observability/purchases";
 import type { Currency } from "../catalog";
-import { creditTopUp } from "../ledger";
 import { UNRESOLVED_STATUSES } from "../limits";
 import type { Services } from "../services";
 import { nextAttemptAfter } from "./backoff";
@@ -152,34 +152,29 @@ async function recordOutcome(
 ): Promise<PurchaseResult> {
   const now = services.clock.now();
   const known = outcome.status !== "processing";
-  const recorded = await services.db.transaction(async (tx) => {
-    // Lock order everywhere is organisation, then top-up: no deadlock with the P1 transaction.
-    const [org] = await tx
-      .select({ pointsBalance: organizations.pointsBalance })
-      .from(organizations)
-      .where(eq(organizations.id, topUp.organizationId))
-      .for("update");
-    const unresolved = and(eq(topUps.id, topUp.id), inArray(topUps.status, [...UNRESOLVED_STATUSES]));
-    const [updated] = await tx
-      .update(topUps)
-      .set({
-        ...statusChange(topUp, outcome, now),
-        providerPaymentId: sql`coalesce(${topUps.providerPaymentId}, ${outcome.paymentId})`,
-        lockToken: null,
-        lockedUntil: null,
-        updatedAt: now,
-      })
-      .where(known ? unresolved : and(unresolved, eq(topUps.lockToken, lockToken)))
-      .returning();
-    if (!updated) {
-      // Someone else holds the lease now; a payment id we learned is still worth keeping.
-      if (outcome.paymentId) await rememberPaymentId(tx, topUp.id, outcome.paymentId);
-      return null;
-    }
-    const pointsBalance =
-      updated.status === "paid" ? await creditTopUp(tx, updated, now) : (org?.pointsBalance ?? 0);
-    return { topUp: updated, pointsBalance };
+  const change = statusChange(topUp, outcome, now);
+  const keys = Object.keys(change) as Array<keyof typeof change>;
+  const shape = `${keys.join()}|${known}`;
+  const text = recordOutcomeTexts.get(shape) ?? recordOutcomeSql(keys, known);
+  recordOutcomeTexts.set(shape, text);
+  const values = keys.map((key) => {
+    const value = change[key];
+    return value instanceof Date ? sqlTime(value) : value;
   });
+  const [row] = await hotQuery(services.db, text, [
+    topUp.organizationId,
+    topUp.id,
+    outcome.paymentId,
+    sqlTime(now),
+    newId("ledger"),
+    ...(known ? [] : [lockToken]),
+    ...values,
+  ]);
+  if (!row && outcome.paymentId) {
+    // Someone else holds the lease now; a payment id we learned is still worth keeping.
+    await rememberPaymentId(services.db, topUp.id, outcome.paymentId);
+  }
+  const recorded = row ? { topUp: readTopUp(row), pointsBalance: Number(row.new_points_balance) } : null;
   if (!recorded) return currentResult(services.db, topUp.id, replayed);
   purchaseTransition(recorded.topUp, topUp.status);
   return {
@@ -188,6 +183,44 @@ async function recordOutcome(
     pointsBalance: recorded.pointsBalance,
     replayed,
   };
+}
+
+const TOP_UP_COLUMNS = getTableColumns(topUps);
+const readTopUp = rowReader(topUps);
+const recordOutcomeTexts = new Map<string, string>();
+
+/**
+ * P4 as one statement, in the lock order of every other writer (the organisation's row, then the
+ * purchase): the purchase's new status and, when it is paid, the balance bumped and the ledger's
+ * purchase row, whose unique top_up_id makes a second credit fail instead of doubling Points.
+ * Parameters: $1 organisation, $2 purchase, $3 payment id, $4 now, $5 the ledger row's id, then
+ * ($6) the lease's token when the answer is unknown, then the status change's values.
+ */
+function recordOutcomeSql(keys: Array<keyof TopUp>, known: boolean): string {
+  const first = known ? 6 : 7;
+  const sets = keys.map((key, index) => `"${TOP_UP_COLUMNS[key].name}" = $${first + index}`);
+  const unresolved = UNRESOLVED_STATUSES.map((status) => `'${status}'`).join(", ");
+  return `with org as (
+  select points_balance from organizations where id = $1 for update
+),
+updated as (
+  update top_ups set ${sets.join(", ")}, provider_payment_id = coalesce(provider_payment_id, $3),
+    lock_token = null, locked_until = null, updated_at = $4
+  where id = $2 and status in (${unresolved})${known ? "" : " and lock_token = $6"} and exists (select 1 from org)
+  returning *
+),
+credited as (
+  update organizations o set points_balance = o.points_balance + u.points, updated_at = $4
+  from updated u where o.id = u.organization_id and u.status = 'paid'
+  returning o.points_balance
+),
+ledger as (
+  insert into points_ledger (id, organization_id, top_up_id, kind, delta, balance_after, reason, created_at)
+  select $5, u.organization_id, u.id, 'purchase', u.points, c.points_balance, 'top_up', $4
+  from updated u cross join credited c
+)
+select updated.*, coalesce((select points_balance from credited), (select points_balance from org)) as new_points_balance
+from updated`;
 }
 
 /** Records a payment id on a still-unresolved purchase that has none yet, whoever holds its lease. */

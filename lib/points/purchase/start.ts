@@ -1,4 +1,5 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, getTableColumns } from "drizzle-orm";
+import { hotQuery, rowReader, sqlTime } from "@/lib/db/hot";
 import { organizations, type Organization, type TopUp, topUps } from "@/lib/db/schema";
 import { newId } from "@/lib/ids";
 import { purchaseTransition } from "@/lib/observability/purchases";
@@ -31,8 +32,9 @@ export type Started =
 export type Priced = { table: Awaited<ReturnType<typeof getPriceTable>> } | { error: unknown };
 
 /**
- * P1: records the purchase row, `pending`, holding a lease, or decides the replay, in one
- * transaction under the organisation's row lock.
+ * P1: records the purchase row, already `processing` (from its commit on, the charge may be
+ * sent) and holding a lease, or decides the replay, under the organisation's row lock. One
+ * statement when no limit needs counting (recordAtOnce), else a transaction that counts them.
  */
 export async function startPurchase(
   services: Services,
@@ -42,8 +44,9 @@ export async function startPurchase(
   lease: { now: Date; leaseMs: number; lockToken: string },
   options: PurchaseOptions,
 ): Promise<Started> {
-  const { organization, request, source, apiKey } = input;
-  const { currency, paymentMethodId, paymentMethodLabel } = terms;
+  const atOnce = await recordAtOnce(services, input, terms, priced, lease);
+  if (atOnce) return atOnce;
+  const { organization, request, apiKey } = input;
   const { now, leaseMs, lockToken } = lease;
   return services.db.transaction(async (tx) => {
     // The organisation's row lock serialises the decisions of one organisation's purchases:
@@ -56,21 +59,8 @@ export async function startPurchase(
       .where(and(eq(topUps.organizationId, org.id), eq(topUps.reference, request.reference)));
 
     if (existing) {
-      // Step 7: a replay is answered before any limit, and does not count toward one.
-      const replay = (outcome: PurchaseOutcome): Started => ({
-        kind: "answer",
-        result: { outcome, topUp: existing, pointsBalance: org.pointsBalance, replayed: true },
-      });
-      if (
-        existing.points !== request.points ||
-        existing.currency !== currency ||
-        existing.paymentSourceId !== paymentMethodId
-      ) {
-        return replay("reference_conflict");
-      }
-      if (existing.status === "paid") return replay("paid");
-      if (existing.status === "failed") return replay("failed");
-      if (existing.lockedUntil && existing.lockedUntil > now) return replay("purchase_in_progress");
+      const replay = decideReplay(existing, request, terms, org.pointsBalance, now);
+      if (replay) return replay;
       await options.beforeTakeover?.(existing);
       const leased = await takeLease(tx, existing.id, lockToken, now, leaseMs);
       // Another request (a retry, the reconciler, a webhook) took it first: answer what it is now.
@@ -78,30 +68,10 @@ export async function startPurchase(
       return { kind: "work", topUp: leased, replayed: true } satisfies Started;
     }
 
-    const amount = await checkNewPurchase(tx, org, request.points, currency, priced, now, apiKey);
-    const id = newId("topUp");
+    const amount = await checkNewPurchase(tx, org, request.points, terms.currency, priced, now, apiKey);
     const [created] = await tx
       .insert(topUps)
-      .values({
-        id,
-        organizationId: org.id,
-        reference: request.reference,
-        points: request.points,
-        currency,
-        amount,
-        paymentSourceId: paymentMethodId,
-        paymentMethodLabel,
-        billingCustomerId: org.billingCustomerId,
-        source,
-        apiKeyId: apiKey?.id ?? null,
-        status: "pending",
-        providerIdempotencyKey: `topup_${id}`,
-        lockToken,
-        lockedUntil: new Date(now.getTime() + leaseMs),
-        attempts: 1,
-        createdAt: now,
-        updatedAt: now,
-      })
+      .values(newTopUpRow(input, terms, amount, org.billingCustomerId, lease))
       // The unique (organization_id, reference) index is the second guard behind the row lock.
       .onConflictDoNothing({ target: [topUps.organizationId, topUps.reference] })
       .returning();
@@ -109,6 +79,139 @@ export async function startPurchase(
     purchaseTransition(created, null);
     return { kind: "work", topUp: created, replayed: false } satisfies Started;
   });
+}
+
+/**
+ * Step 7: a stored purchase answers a request with its reference, before any limit and without
+ * counting toward one. Null when the purchase is unresolved and its lease has run out: the
+ * request takes the lease over and resumes it.
+ */
+function decideReplay(
+  existing: TopUp,
+  request: TopUpRequest,
+  terms: PurchaseTerms,
+  pointsBalance: number,
+  now: Date,
+): Started | null {
+  const replay = (outcome: PurchaseOutcome): Started => ({
+    kind: "answer",
+    result: { outcome, topUp: existing, pointsBalance, replayed: true },
+  });
+  if (
+    existing.points !== request.points ||
+    existing.currency !== terms.currency ||
+    existing.paymentSourceId !== terms.paymentMethodId
+  ) {
+    return replay("reference_conflict");
+  }
+  if (existing.status === "paid") return replay("paid");
+  if (existing.status === "failed") return replay("failed");
+  if (existing.lockedUntil && existing.lockedUntil > now) return replay("purchase_in_progress");
+  return null;
+}
+
+/** A new purchase's row: `processing` from the start, its lease held, its idempotency key fixed. */
+function newTopUpRow(
+  input: PurchaseInput,
+  terms: PurchaseTerms,
+  amount: number,
+  billingCustomerId: string,
+  lease: { now: Date; leaseMs: number; lockToken: string },
+) {
+  const { organization, request, source, apiKey } = input;
+  const { now, leaseMs, lockToken } = lease;
+  const id = newId("topUp");
+  return {
+    id,
+    organizationId: organization.id,
+    reference: request.reference,
+    points: request.points,
+    currency: terms.currency,
+    amount,
+    paymentSourceId: terms.paymentMethodId,
+    paymentMethodLabel: terms.paymentMethodLabel,
+    billingCustomerId,
+    source,
+    apiKeyId: apiKey?.id ?? null,
+    status: "processing",
+    providerIdempotencyKey: `topup_${id}`,
+    chargeAttemptedAt: now,
+    lockToken,
+    lockedUntil: new Date(now.getTime() + leaseMs),
+    attempts: 1,
+    createdAt: now,
+    updatedAt: now,
+  } satisfies typeof topUps.$inferInsert;
+}
+
+const TOP_UP_COLUMNS = getTableColumns(topUps);
+const readTopUp = rowReader(topUps);
+
+/**
+ * P1 in one statement, for an organisation none of whose limits needs counting (no balance cap,
+ * frequency or daily limit, a bundle within its per-top-up limit) and a key without a daily cap:
+ * it locks the organisation's row, looks for the reference, and inserts the purchase if there is
+ * none, as the transaction would, in the same lock order. Whether the limits are set is read
+ * from the locked row, so a limit saved a moment ago is obeyed. Null when it cannot decide:
+ * limits to count, a price missing, a stored purchase to take over, or a race on the reference;
+ * the transaction in startPurchase decides those.
+ */
+function recordAtOnceSql(columns: Array<keyof typeof topUps.$inferInsert>): string {
+  // $1 is the organisation; the row's values follow in `columns` order.
+  const param = (key: keyof typeof topUps.$inferInsert) => `$${columns.indexOf(key) + 2}`;
+  const names = [...columns.map((key) => `"${TOP_UP_COLUMNS[key].name}"`), "billing_customer_id"];
+  const values = [...columns.map(param), "org.billing_customer_id"];
+  const reference = param("reference");
+  const points = param("points");
+  return `with org as (
+  select id, points_balance, billing_customer_id,
+    (max_points_balance is null and frequency_limit_count is null and daily_points_limit is null
+      and (max_points_per_top_up is null or max_points_per_top_up >= ${points})) as open
+  from organizations where id = $1 for update
+),
+existing as (
+  select * from top_ups where organization_id = $1 and reference = ${reference}
+),
+inserted as (
+  insert into top_ups (${names.join(", ")})
+  select ${values.join(", ")} from org where org.open and not exists (select 1 from existing)
+  on conflict (organization_id, reference) do nothing
+  returning *
+)
+select true as is_new, (select points_balance from org) as org_points_balance, inserted.* from inserted
+union all
+select false, (select points_balance from org), existing.* from existing`;
+}
+const recordAtOnceTexts = new Map<string, string>();
+
+async function recordAtOnce(
+  services: Services,
+  input: PurchaseInput,
+  terms: PurchaseTerms,
+  priced: Priced,
+  lease: { now: Date; leaseMs: number; lockToken: string },
+): Promise<Started | null> {
+  if ("error" in priced || (input.apiKey && input.apiKey.dailyPointsCap !== null)) return null;
+  const amount = priced.table[terms.currency]?.[input.request.points];
+  if (amount === undefined) return null;
+  // The organisation's customer is read from its locked row, as the transaction does.
+  const { billingCustomerId: _fromTheRow, ...row } = newTopUpRow(input, terms, amount, "", lease);
+  const columns = Object.keys(row) as Array<keyof typeof row>;
+  const shape = columns.join();
+  const text = recordAtOnceTexts.get(shape) ?? recordAtOnceSql(columns);
+  recordAtOnceTexts.set(shape, text);
+  const params = columns.map((key) => {
+    const value = row[key];
+    return value instanceof Date ? sqlTime(value) : value;
+  });
+  const [found] = await hotQuery(services.db, text, [input.organization.id, ...params]);
+  if (!found) return null;
+  const topUp = readTopUp(found);
+  if (found.is_new) {
+    purchaseTransition(topUp, null);
+    return { kind: "work", topUp, replayed: false };
+  }
+  return decideReplay(topUp, input.request, terms, Number(found.org_points_balance), lease.now);
 }
 
 /** The resolved currency and payment method; the card's label is stored with a new purchase. */
@@ -123,40 +226,54 @@ export interface PurchaseTerms {
  * Steps 5 and 6: the currency and payment method this request means. A retry whose reference is
  * stored and whose explicit fields match is answered from the stored purchase even when the
  * provider cannot list payment methods now, or its card has since expired or been removed: its
- * payment is already at the provider, and asking about it needs no listing.
+ * payment is already at the provider, and asking about it needs no listing. The stored purchase
+ * is read only when the terms cannot be resolved as a new purchase's; otherwise P1 finds it.
  */
 export async function resolvePurchaseTerms(
   services: Services,
   organization: Organization,
   request: TopUpRequest,
 ): Promise<PurchaseTerms> {
-  const [stored] = await services.db
-    .select()
-    .from(topUps)
-    .where(and(eq(topUps.organizationId, organization.id), eq(topUps.reference, request.reference)));
-  const explicitMatch =
-    stored &&
-    stored.points === request.points &&
-    (request.currency === undefined || request.currency === stored.currency) &&
-    (request.paymentSourceId === undefined || request.paymentSourceId === stored.paymentSourceId);
-  if (stored && explicitMatch) {
-    const currency = request.currency ?? (organization.currency as Currency | null) ?? (stored.currency as Currency);
-    if (request.paymentSourceId !== undefined) {
-      return { currency, paymentMethodId: request.paymentSourceId, paymentMethodLabel: null };
-    }
-    try {
-      const methods = await listUsablePaymentMethods(services, organization);
-      const method = resolvePaymentMethod(methods, undefined);
-      return { currency, paymentMethodId: method.id, paymentMethodLabel: method.label };
-    } catch (error) {
-      if (error instanceof PointsError && UNLISTABLE.has(error.code)) {
-        return { currency, paymentMethodId: stored.paymentSourceId, paymentMethodLabel: null };
-      }
-      throw error;
-    }
+  try {
+    const { currency, method } = await resolveNewPurchaseTerms(services, organization, request);
+    return { currency, paymentMethodId: method.id, paymentMethodLabel: method.label };
+  } catch (error) {
+    if (!(error instanceof PointsError)) throw error;
+    const [stored] = await services.db
+      .select()
+      .from(topUps)
+      .where(and(eq(topUps.organizationId, organization.id), eq(topUps.reference, request.reference)));
+    const explicitMatch =
+      stored &&
+      stored.points === request.points &&
+      (request.currency === undefined || request.currency === stored.currency) &&
+      (request.paymentSourceId === undefined || request.paymentSourceId === stored.paymentSourceId);
+    if (!stored || !explicitMatch) throw error;
+    return storedPurchaseTerms(services, organization, request, stored);
   }
-  const { currency, method } = await resolveNewPurchaseTerms(services, organization, request);
-  return { currency, paymentMethodId: method.id, paymentMethodLabel: method.label };
+}
+
+/** The terms of a retry of a stored purchase whose explicit fields match it. */
+async function storedPurchaseTerms(
+  services: Services,
+  organization: Organization,
+  request: TopUpRequest,
+  stored: TopUp,
+): Promise<PurchaseTerms> {
+  const currency = request.currency ?? (organization.currency as Currency | null) ?? (stored.currency as Currency);
+  if (request.paymentSourceId !== undefined) {
+    return { currency, paymentMethodId: request.paymentSourceId, paymentMethodLabel: null };
+  }
+  try {
+    const methods = await listUsablePaymentMethods(services, organization);
+    const method = resolvePaymentMethod(methods, undefined);
+    return { currency, paymentMethodId: method.id, paymentMethodLabel: method.label };
+  } catch (error) {
+    if (error instanceof PointsError && UNLISTABLE.has(error.code)) {
+      return { currency, paymentMethodId: stored.paymentSourceId, paymentMethodLabel: null };
+    }
+    throw error;
+  }
 }
 
 /** Steps 5 and 6 for a purchase that no stored one answers (and for a quote): currency, then method. */
