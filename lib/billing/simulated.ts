@@ -2,6 +2,7 @@ import { and, asc, desc, eq, gte, inArray, isNull, lt } from "drizzle-orm";
 import { brandOf, hasBrand } from "@/lib/brand";
 import type { Clock } from "@/lib/clock";
 import type { Db } from "@/lib/db/client";
+import { hotQuery, rowReader, selectColumns } from "@/lib/db/hot";
 import {
   simCustomers,
   simDisputes,
@@ -114,15 +115,10 @@ export class SimulatedBillingProvider implements BillingProvider {
     options: { ignoreOutage?: boolean } = {},
   ): Promise<ProviderPaymentMethod[]> {
     // One query: the customer (for its outage switch and default) with its attached cards.
-    const rows = await this.db
-      .select({ customer: simCustomers, method: simPaymentMethods })
-      .from(simCustomers)
-      .leftJoin(
-        simPaymentMethods,
-        and(eq(simPaymentMethods.customerId, simCustomers.id), isNull(simPaymentMethods.detachedAt)),
-      )
-      .where(eq(simCustomers.id, customerId))
-      .orderBy(asc(simPaymentMethods.createdAt), asc(simPaymentMethods.id));
+    const rows = (await hotQuery(this.db, LIST_METHODS_SQL, [customerId])).map((row) => ({
+      customer: readCustomer(row),
+      method: row.m_id === null ? null : readMethod(row),
+    }));
     const customer = rows[0]?.customer;
     if (!customer) throw new ProviderRefusedError("customer_missing", { customerId, providerCode: "resource_missing" });
     if (customer.outage && !options.ignoreOutage) {
@@ -156,35 +152,37 @@ export class SimulatedBillingProvider implements BillingProvider {
   }
 
   async charge(request: ChargeRequest): Promise<ChargeOutcome> {
-    const [method] = await this.db
-      .select()
-      .from(simPaymentMethods)
-      .where(eq(simPaymentMethods.id, request.paymentMethodId));
+    const [methodRow] = await hotQuery(this.db, METHOD_SQL, [request.paymentMethodId]);
+    const method = methodRow ? readMethod(methodRow) : undefined;
     const now = this.clock.now();
     const usable = method && method.customerId === request.customerId && !method.detachedAt;
     const result = usable ? TEST_CARDS[method.kind as TestCardKind]?.charge ?? "card_declined" : "invalid_payment_method";
     const status =
       result === "succeeded" || result === "requires_action" || result === "processing" ? result : "failed";
     const failureCode = status === "failed" ? result : status === "requires_action" ? "authentication_required" : null;
-    await this.forgetExpiredKey(request.idempotencyKey, now);
-    const inserted = await this.db
-      .insert(simPayments)
-      .values({
-        id: newId("simPayment"),
-        idempotencyKey: request.idempotencyKey,
-        customerId: request.customerId,
-        paymentMethodId: request.paymentMethodId,
-        amount: request.amount,
-        currency: request.currency,
-        topUpId: request.metadata.top_up_id,
-        status,
-        failureCode,
-        failureMessage: failureCode ? failureMessages[failureCode] : null,
-        createdAt: now,
-        updatedAt: now,
-      })
-      .onConflictDoNothing({ target: simPayments.idempotencyKey })
-      .returning();
+    const insert = () =>
+      this.db
+        .insert(simPayments)
+        .values({
+          id: newId("simPayment"),
+          idempotencyKey: request.idempotencyKey,
+          customerId: request.customerId,
+          paymentMethodId: request.paymentMethodId,
+          amount: request.amount,
+          currency: request.currency,
+          topUpId: request.metadata.top_up_id,
+          status,
+          failureCode,
+          failureMessage: failureCode ? failureMessages[failureCode] : null,
+          createdAt: now,
+          updatedAt: now,
+        })
+        .onConflictDoNothing({ target: simPayments.idempotencyKey })
+        .returning();
+    let inserted = await insert();
+    // The key was used before: a request under it is answered with its payment, unless the key is
+    // older than the TTL, which is forgotten as Stripe prunes it, and the same key charges anew.
+    if (!inserted[0] && (await this.forgetExpiredKey(request.idempotencyKey, now))) inserted = await insert();
     const payment = inserted[0] ?? (await this.byIdempotencyKey(request));
     if (inserted[0] && method?.kind === "dispute" && payment.status === "succeeded") await this.openDispute(payment);
     return toOutcome(payment);
@@ -471,7 +469,7 @@ export class SimulatedBillingProvider implements BillingProvider {
   }
 
   /** A key older than the TTL is forgotten, as Stripe prunes it: the same key then charges anew. */
-  private async forgetExpiredKey(idempotencyKey: string, now: Date): Promise<void> {
+  private async forgetExpiredKey(idempotencyKey: string, now: Date): Promise<boolean> {
     const [stale] = await this.db
       .select({ id: simPayments.id })
       .from(simPayments)
@@ -481,11 +479,12 @@ export class SimulatedBillingProvider implements BillingProvider {
           lt(simPayments.createdAt, new Date(now.getTime() - SIMULATED_IDEMPOTENCY_KEY_TTL_MS)),
         ),
       );
-    if (!stale) return;
+    if (!stale) return false;
     await this.db
       .update(simPayments)
       .set({ idempotencyKey: `${idempotencyKey}~forgotten~${stale.id}` })
       .where(eq(simPayments.id, stale.id));
+    return true;
   }
 
   private async byIdempotencyKey(request: ChargeRequest): Promise<SimPayment> {
@@ -518,6 +517,16 @@ function toRefund(row: typeof simRefunds.$inferSelect): ProviderRefund {
     created: row.createdAt,
   };
 }
+
+const readCustomer = rowReader(simCustomers, "c_");
+const readMethod = rowReader(simPaymentMethods, "m_");
+/** A customer with its attached cards, oldest first: what every purchase lists. */
+const LIST_METHODS_SQL = `select ${selectColumns(simCustomers, "c", "c_")}, ${selectColumns(simPaymentMethods, "m", "m_")}
+from sim_customers c
+left join sim_payment_methods m on m.customer_id = c.id and m.detached_at is null
+where c.id = $1
+order by m.created_at, m.id`;
+const METHOD_SQL = `select ${selectColumns(simPaymentMethods, "m", "m_")} from sim_payment_methods m where m.id = $1`;
 
 function toOutcome(payment: SimPayment): ChargeOutcome {
   switch (payment.status) {
