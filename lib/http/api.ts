@@ -15,12 +15,21 @@ export function requestIdOf(request: Request): string {
   return given && REQUEST_ID_PATTERN.test(given) ? given : `req_${randomString(20)}`;
 }
 
+/** Below this an answer is not worth compressing: the compression middleware's own threshold. */
+const COMPRESS_FROM_BYTES = 1024;
+
+/**
+ * An answer in JSON. A small one (most of the API's) is sent as it is: gzip would make it no
+ * smaller and cost CPU at both ends. Next's compression applies no threshold to route handlers
+ * (it drops their Content-Length), so `no-transform` tells it, as it tells any proxy, to leave it.
+ */
 function json(status: number, body: unknown, requestId: string, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), {
+  const text = JSON.stringify(body);
+  return new Response(text, {
     status,
     headers: {
       "Content-Type": "application/json; charset=utf-8",
-      "Cache-Control": "no-store",
+      "Cache-Control": text.length < COMPRESS_FROM_BYTES ? "no-store, no-transform" : "no-store",
       "X-Content-Type-Options": "nosniff",
       "X-Request-Id": requestId,
       ...headers,
@@ -166,13 +175,32 @@ export async function readJsonBody(request: Request): Promise<unknown> {
   } catch {
     throw notJson("is not valid JSON");
   }
-  const repeated = duplicateKeys(text);
+  const repeated = mayRepeatKeys(text, parsed) ? duplicateKeys(text) : [];
   if (repeated.length > 0) {
     throw new PointsError("invalid_request", `The request body names ${repeated.join(", ")} more than once; send each field once.`, {
       details: { fields: Object.fromEntries(repeated.map((key) => [key, "appears more than once"])) },
     });
   }
   return parsed;
+}
+
+/**
+ * Whether a JSON text may name a key twice in one object: it cannot when it has no more `"…":`
+ * than the parsed value has keys (each key written in the text is one; a repeated key leaves one
+ * fewer in the value). Only then is the text walked key by key (duplicateKeys), so a plain
+ * request body is parsed once.
+ */
+function mayRepeatKeys(text: string, parsed: unknown): boolean {
+  const written = text.match(/"\s*:/g)?.length ?? 0;
+  return written > countKeys(parsed, 0);
+}
+
+function countKeys(value: unknown, depth: number): number {
+  if (value === null || typeof value !== "object" || depth > 32) return 0;
+  const items = Array.isArray(value) ? value : Object.values(value);
+  let count = Array.isArray(value) ? 0 : items.length;
+  for (const item of items) count += countKeys(item, depth + 1);
+  return count;
 }
 
 /**
