@@ -21,13 +21,36 @@ export type IdKind = keyof typeof prefixes;
 
 const alphabet = "0123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
 
+/** The largest multiple of the alphabet's length a byte can be: bytes from it up are skipped. */
+const UNBIASED_BELOW = 256 - (256 % alphabet.length);
+const POOL_BYTES = 4096;
+let pool = Buffer.alloc(0);
+let taken = 0;
+
+/**
+ * Random bytes from a pool filled by the system's CSPRNG a few KiB at a time: asking it for a few
+ * bytes per id costs more than the id. Each byte is handed out once and wiped from the pool as it
+ * is, so no id (or key) can be read back from it.
+ */
+function randomBytesPooled(count: number): Buffer {
+  if (count > POOL_BYTES) return randomBytes(count);
+  if (taken + count > pool.length) {
+    pool = randomBytes(POOL_BYTES);
+    taken = 0;
+  }
+  const bytes = Buffer.from(pool.subarray(taken, taken + count));
+  pool.fill(0, taken, taken + count);
+  taken += count;
+  return bytes;
+}
+
 export function randomString(length: number): string {
-  const bytes = randomBytes(length * 2);
+  const bytes = randomBytesPooled(length * 2);
   let out = "";
   for (let i = 0; i < bytes.length && out.length < length; i++) {
     const byte = bytes[i] ?? 0;
     // Rejection sampling keeps every character equally likely.
-    if (byte < 232) out += alphabet[byte % alphabet.length];
+    if (byte < UNBIASED_BELOW) out += alphabet[byte % alphabet.length];
   }
   return out.length === length ? out : out + randomString(length - out.length);
 }
