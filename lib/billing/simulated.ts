@@ -1,8 +1,8 @@
-import { and, asc, desc, eq, gte, inArray, isNull, lt } from "drizzle-orm";
+import { and, asc, desc, eq, getTableColumns, gte, inArray, isNull, lt } from "drizzle-orm";
 import { brandOf, hasBrand } from "@/lib/brand";
 import type { Clock } from "@/lib/clock";
 import type { Db } from "@/lib/db/client";
-import { hotQuery, rowReader, selectColumns } from "@/lib/db/hot";
+import { hotQuery, rowReader, selectColumns, sqlTime } from "@/lib/db/hot";
 import {
   simCustomers,
   simDisputes,
@@ -160,25 +160,27 @@ export class SimulatedBillingProvider implements BillingProvider {
     const status =
       result === "succeeded" || result === "requires_action" || result === "processing" ? result : "failed";
     const failureCode = status === "failed" ? result : status === "requires_action" ? "authentication_required" : null;
-    const insert = () =>
-      this.db
-        .insert(simPayments)
-        .values({
-          id: newId("simPayment"),
-          idempotencyKey: request.idempotencyKey,
-          customerId: request.customerId,
-          paymentMethodId: request.paymentMethodId,
-          amount: request.amount,
-          currency: request.currency,
-          topUpId: request.metadata.top_up_id,
-          status,
-          failureCode,
-          failureMessage: failureCode ? failureMessages[failureCode] : null,
-          createdAt: now,
-          updatedAt: now,
-        })
-        .onConflictDoNothing({ target: simPayments.idempotencyKey })
-        .returning();
+    const row = {
+      id: newId("simPayment"),
+      idempotencyKey: request.idempotencyKey,
+      customerId: request.customerId,
+      paymentMethodId: request.paymentMethodId,
+      amount: request.amount,
+      currency: request.currency,
+      topUpId: request.metadata.top_up_id,
+      status,
+      failureCode,
+      failureMessage: failureCode ? (failureMessages[failureCode] ?? null) : null,
+      createdAt: now,
+      updatedAt: now,
+    } satisfies typeof simPayments.$inferInsert;
+    const columns = Object.keys(row) as Array<keyof typeof row>;
+    const text = insertPaymentSql(columns);
+    const params = columns.map((key) => {
+      const value = row[key];
+      return value instanceof Date ? sqlTime(value) : value;
+    });
+    const insert = async () => (await hotQuery(this.db, text, params)).map(readPayment);
     let inserted = await insert();
     // The key was used before: a request under it is answered with its payment, unless the key is
     // older than the TTL, which is forgotten as Stripe prunes it, and the same key charges anew.
@@ -526,6 +528,21 @@ from sim_customers c
 left join sim_payment_methods m on m.customer_id = c.id and m.detached_at is null
 where c.id = $1
 order by m.created_at, m.id`;
+const readPayment = rowReader(simPayments);
+const PAYMENT_COLUMNS = getTableColumns(simPayments);
+const insertPaymentTexts = new Map<string, string>();
+/** A new payment, unless its idempotency key has one: then nothing, and the caller looks it up. */
+function insertPaymentSql(columns: Array<keyof typeof simPayments.$inferInsert>): string {
+  const shape = columns.join();
+  const known = insertPaymentTexts.get(shape);
+  if (known) return known;
+  const text = `insert into sim_payments (${columns.map((key) => `"${PAYMENT_COLUMNS[key].name}"`).join(", ")})
+values (${columns.map((_, index) => `$${index + 1}`).join(", ")})
+on conflict (idempotency_key) do nothing
+returning *`;
+  insertPaymentTexts.set(shape, text);
+  return text;
+}
 const METHOD_SQL = `select ${selectColumns(simPaymentMethods, "m", "m_")} from sim_payment_methods m where m.id = $1`;
 
 function toOutcome(payment: SimPayment): ChargeOutcome {
