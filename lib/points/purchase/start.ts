@@ -151,8 +151,11 @@ const readTopUp = rowReader(topUps);
  * P1 in one statement, for an organisation none of whose limits needs counting (no balance cap,
  * frequency or daily limit, a bundle within its per-top-up limit) and a key without a daily cap:
  * it locks the organisation's row, looks for the reference, and inserts the purchase if there is
- * none, as the transaction would, in the same lock order. Whether the limits are set is read
- * from the locked row, so a limit saved a moment ago is obeyed. Null when it cannot decide:
+ * none, as the transaction would, in the same lock order. With nothing to count, such purchases
+ * need not wait for each other: the lock is shared. It still makes a settings change, the
+ * counting transaction and every writer of the balance wait until the purchase is committed, and
+ * whether limits are set is read from the locked row, so a limit saved a moment ago is obeyed and
+ * the first purchase counted under it sees this one. Null when it cannot decide:
  * limits to count, a price missing, a stored purchase to take over, or a race on the reference;
  * the transaction in startPurchase decides those.
  */
@@ -167,7 +170,7 @@ function recordAtOnceSql(columns: Array<keyof typeof topUps.$inferInsert>): stri
   select id, points_balance, billing_customer_id,
     (max_points_balance is null and frequency_limit_count is null and daily_points_limit is null
       and (max_points_per_top_up is null or max_points_per_top_up >= ${points})) as open
-  from organizations where id = $1 for update
+  from organizations where id = $1 for share
 ),
 existing as (
   select * from top_ups where organization_id = $1 and reference = ${reference}
