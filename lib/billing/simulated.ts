@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, getTableColumns, gte, inArray, isNull, lt } from "drizzle-orm";
+import { and, asc, desc, eq, gte, inArray, isNull, lt } from "drizzle-orm";
 import { brandOf, hasBrand } from "@/lib/brand";
 import type { Clock } from "@/lib/clock";
 import type { Db } from "@/lib/db/client";
@@ -151,42 +151,30 @@ export class SimulatedBillingProvider implements BillingProvider {
     return row !== undefined;
   }
 
+  /**
+   * One statement: the card looked up (attached to this customer) and the payment it makes
+   * inserted, unless the idempotency key already has one (chargeResult says what each card does).
+   */
   async charge(request: ChargeRequest): Promise<ChargeOutcome> {
-    const [methodRow] = await hotQuery(this.db, METHOD_SQL, [request.paymentMethodId]);
-    const method = methodRow ? readMethod(methodRow) : undefined;
-    const now = this.clock.now();
-    const usable = method && method.customerId === request.customerId && !method.detachedAt;
-    const result = usable ? TEST_CARDS[method.kind as TestCardKind]?.charge ?? "card_declined" : "invalid_payment_method";
-    const status =
-      result === "succeeded" || result === "requires_action" || result === "processing" ? result : "failed";
-    const failureCode = status === "failed" ? result : status === "requires_action" ? "authentication_required" : null;
-    const row = {
-      id: newId("simPayment"),
-      idempotencyKey: request.idempotencyKey,
-      customerId: request.customerId,
-      paymentMethodId: request.paymentMethodId,
-      amount: request.amount,
-      currency: request.currency,
-      topUpId: request.metadata.top_up_id,
-      status,
-      failureCode,
-      failureMessage: failureCode ? (failureMessages[failureCode] ?? null) : null,
-      createdAt: now,
-      updatedAt: now,
-    } satisfies typeof simPayments.$inferInsert;
-    const columns = Object.keys(row) as Array<keyof typeof row>;
-    const text = insertPaymentSql(columns);
-    const params = columns.map((key) => {
-      const value = row[key];
-      return value instanceof Date ? sqlTime(value) : value;
-    });
-    const insert = async () => (await hotQuery(this.db, text, params)).map(readPayment);
+    const now = sqlTime(this.clock.now());
+    const params = [
+      newId("simPayment"),
+      request.idempotencyKey,
+      request.customerId,
+      request.paymentMethodId,
+      request.amount,
+      request.currency,
+      request.metadata.top_up_id,
+      now,
+    ];
+    const insert = () => hotQuery(this.db, CHARGE_SQL, params);
     let inserted = await insert();
     // The key was used before: a request under it is answered with its payment, unless the key is
     // older than the TTL, which is forgotten as Stripe prunes it, and the same key charges anew.
-    if (!inserted[0] && (await this.forgetExpiredKey(request.idempotencyKey, now))) inserted = await insert();
-    const payment = inserted[0] ?? (await this.byIdempotencyKey(request));
-    if (inserted[0] && method?.kind === "dispute" && payment.status === "succeeded") await this.openDispute(payment);
+    if (!inserted[0] && (await this.forgetExpiredKey(request.idempotencyKey, this.clock.now()))) inserted = await insert();
+    const [row] = inserted;
+    const payment = row ? readPayment(row) : await this.byIdempotencyKey(request);
+    if (row?.method_kind === "dispute" && payment.status === "succeeded") await this.openDispute(payment);
     return toOutcome(payment);
   }
 
@@ -529,21 +517,36 @@ left join sim_payment_methods m on m.customer_id = c.id and m.detached_at is nul
 where c.id = $1
 order by m.created_at, m.id`;
 const readPayment = rowReader(simPayments);
-const PAYMENT_COLUMNS = getTableColumns(simPayments);
-const insertPaymentTexts = new Map<string, string>();
-/** A new payment, unless its idempotency key has one: then nothing, and the caller looks it up. */
-function insertPaymentSql(columns: Array<keyof typeof simPayments.$inferInsert>): string {
-  const shape = columns.join();
-  const known = insertPaymentTexts.get(shape);
-  if (known) return known;
-  const text = `insert into sim_payments (${columns.map((key) => `"${PAYMENT_COLUMNS[key].name}"`).join(", ")})
-values (${columns.map((_, index) => `$${index + 1}`).join(", ")})
-on conflict (idempotency_key) do nothing
-returning *`;
-  insertPaymentTexts.set(shape, text);
-  return text;
+/** What charging a card of this kind does; null: no such card attached to the customer. */
+function chargeResult(kind: string | null): { status: string; failureCode: string | null; failureMessage: string | null } {
+  const result = kind === null ? "invalid_payment_method" : isTestCardKind(kind) ? TEST_CARDS[kind].charge : "card_declined";
+  const status = result === "succeeded" || result === "requires_action" || result === "processing" ? result : "failed";
+  const failureCode = status === "failed" ? result : status === "requires_action" ? "authentication_required" : null;
+  return { status, failureCode, failureMessage: failureCode ? (failureMessages[failureCode] ?? null) : null };
 }
-const METHOD_SQL = `select ${selectColumns(simPaymentMethods, "m", "m_")} from sim_payment_methods m where m.id = $1`;
+
+/** chargeResult as SQL over `k.kind`, its answers written into the statement as constants. */
+function chargeResultSql(field: "status" | "failureCode" | "failureMessage"): string {
+  const literal = (value: string | null) => (value === null ? "null" : `'${value.replaceAll("'", "''")}'`);
+  const kinds = Object.keys(TEST_CARDS).map((kind) => `when k.kind = ${literal(kind)} then ${literal(chargeResult(kind)[field])}`);
+  return `case when k.kind is null then ${literal(chargeResult(null)[field])} ${kinds.join(" ")} else ${literal(chargeResult("unknown")[field])} end`;
+}
+
+/**
+ * $1 id, $2 idempotency key, $3 customer, $4 payment method, $5 amount, $6 currency, $7 top-up,
+ * $8 now. Returns the payment and the card's kind, or nothing when the key has a payment already.
+ */
+const CHARGE_SQL = `with m as (
+  select kind from sim_payment_methods where id = $4 and customer_id = $3 and detached_at is null
+),
+k as (select (select kind from m) as kind)
+insert into sim_payments (id, idempotency_key, customer_id, payment_method_id, amount, currency, top_up_id,
+  status, failure_code, failure_message, created_at, updated_at)
+select $1, $2, $3, $4, $5, $6, $7, ${chargeResultSql("status")}, ${chargeResultSql("failureCode")},
+  ${chargeResultSql("failureMessage")}, $8, $8
+from k
+on conflict (idempotency_key) do nothing
+returning *, (select kind from m) as method_kind`;
 
 function toOutcome(payment: SimPayment): ChargeOutcome {
   switch (payment.status) {
