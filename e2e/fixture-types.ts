@@ -46,6 +46,7 @@ export const FIXTURE_ORGANIZATIONS = [
   "reads",
   "balanceQuotes",
   "typedClient",
+  "compression",
   "observability",
 ] as const;
 

@@ -95,6 +95,8 @@ const scenarios: Record<FixtureOrganizationName, Omit<CreateOrganizationInput, "
   reads: { settings: enabledUsd, cards: ["visa", "declined", "authentication_required"], defaultCardIndex: 0 },
   // e2e/api/typed-client.spec.ts: a journey through the client generated from the OpenAPI document.
   typedClient: { settings: enabledUsd, cards: ["visa", "declined"], defaultCardIndex: 0 },
+  // e2e/api/compression.spec.ts: purchases enough for a list over 1 KiB.
+  compression: { settings: enabledUsd, cards: ["visa"], defaultCardIndex: 0 },
   // e2e/observability: purchases of every outcome whose log lines and metrics it reads.
   observability: {
     settings: enabledUsd,
