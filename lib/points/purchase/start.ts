@@ -152,10 +152,10 @@ const readTopUp = rowReader(topUps);
  * frequency or daily limit, a bundle within its per-top-up limit) and a key without a daily cap:
  * it locks the organisation's row, looks for the reference, and inserts the purchase if there is
  * none, as the transaction would, in the same lock order. With nothing to count, such purchases
- * need not wait for each other: the lock is shared. It still makes a settings change, the
- * counting transaction and every writer of the balance wait until the purchase is committed, and
- * whether limits are set is read from the locked row, so a limit saved a moment ago is obeyed and
- * the first purchase counted under it sees this one. Null when it cannot decide:
+ * need not wait for each other or for the balance's writers: the lock is the one inserting a
+ * purchase takes anyway (key share). Locking reads the row's newest committed version, so a limit
+ * saved before is obeyed; a transaction that counts purchases under a limit takes the exclusive
+ * lock, so it waits for this purchase's commit and counts it. Null when it cannot decide:
  * limits to count, a price missing, a stored purchase to take over, or a race on the reference;
  * the transaction in startPurchase decides those.
  */
@@ -170,7 +170,7 @@ function recordAtOnceSql(columns: Array<keyof typeof topUps.$inferInsert>): stri
   select id, points_balance, billing_customer_id,
     (max_points_balance is null and frequency_limit_count is null and daily_points_limit is null
       and (max_points_per_top_up is null or max_points_per_top_up >= ${points})) as open
-  from organizations where id = $1 for share
+  from organizations where id = $1 for key share
 ),
 existing as (
   select * from top_ups where organization_id = $1 and reference = ${reference}
