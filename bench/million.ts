@@ -29,7 +29,7 @@ export const P95_TARGET_MS = 50;
 /** Requests per target before any is timed, so the server's JIT has seen every page (a server in service has). */
 const JIT_WARMUP_REQUESTS = 20;
 const WARMUP_REQUESTS = 5;
-const MEASURED_REQUESTS = 60;
+const MEASURED_REQUESTS = 100;
 /** How deep the deep pages start: the 500,000th top-up, newest first. */
 const DEEP_ROW = 500_000;
 const HISTORY_PAGE_SIZE = 25;
