@@ -3,7 +3,7 @@
  * same minimal work, on one fresh Postgres database, with the same organisations and keys.
  *
  *   npm run bench -- [--duration 10] [--warmup 3] [--concurrency 32] [--orgs 8] [--rounds 5] [--port 3200]
- *                    [--only purchase,list,floor] [--no-floor] [--rebuild] [--cpu-prof]
+ *                    [--only purchase,list,floor,million] [--no-floor] [--rebuild] [--cpu-prof]
  *
  * Each scenario gets --warmup seconds once (discarded) and --duration seconds measured, cut into
  * --rounds slices that alternate app and bare (ABBA...), so a background load that comes and goes
@@ -15,6 +15,9 @@
  * own cost per request, measured in the first group's alternating slices. Issue 18's targets are
  * read against it: each scenario's throughput as a fraction of the bound 1/(1/floor + 1/bare),
  * and a purchase's server CPU above the floor's. --no-floor skips it, and those targets with it.
+ * The million group (last; bench/million.ts) seeds one organisation with 1,000,000 top-ups and
+ * times History, the Overview and GET /v3/points/top-ups against it, explains their queries and
+ * watches the server's memory through a CSV export of every row.
  *
  * Env: BENCH_DATABASE_URL, else TEST_DATABASE_URL, else postgres://postgres@127.0.0.1:5432/test
  * (an admin URL: the bench creates and drops its own database there); BENCH_DURATION,
@@ -37,6 +40,7 @@ import { createScratchDatabase, simulatedServices } from "@/lib/testing/scratch-
 import { cpuSecondsOfAll, machineCpuSeconds, processTree } from "./cpu";
 import { newestProfile, printProfileSummary, summarizeCpuProfile } from "./cpu-profile";
 import { type RequestSpec, runSlice, type ScenarioResult, type Slice, summarize } from "./load";
+import { printMillionChecks, runMillion } from "./million";
 
 const root = process.cwd();
 const resultsDir = path.join(root, "bench", "results");
@@ -98,7 +102,7 @@ function parseConfig(argv: string[]): Config {
   };
 }
 
-const SCENARIO_GROUPS = ["purchase", "list", "floor"] as const;
+const SCENARIO_GROUPS = ["purchase", "list", "floor", "million"] as const;
 type ScenarioGroup = (typeof SCENARIO_GROUPS)[number];
 
 function parseOnly(value: string | undefined, noFloor: boolean): Set<ScenarioGroup> {
@@ -272,6 +276,12 @@ async function main(): Promise<number> {
   const ratios = computeRatios(byName);
   printReport(config, results, ratios, violations);
 
+  // Last: seeding a million rows disturbs the machine, and the invariants above count every top-up.
+  const million = config.only.has("million")
+    ? await runMillion({ databaseUrl, appPort: config.appPort, appPid: app.pid })
+    : undefined;
+  if (million) printMillionChecks(million);
+
   const report = {
     at: new Date().toISOString(),
     machine: { cpus: (await import("node:os")).cpus().length, node: process.version },
@@ -279,13 +289,15 @@ async function main(): Promise<number> {
     results,
     ratios,
     invariantViolations: violations,
+    million,
     elapsedSeconds: (performance.now() - began) / 1000,
   };
   fs.writeFileSync(path.join(resultsDir, "latest.json"), `${JSON.stringify(report, null, 2)}\n`);
   console.log(`\nwrote bench/results/latest.json (server logs: bench/results/app.log, bare.log); ${report.elapsedSeconds.toFixed(0)}s in all`);
 
   const non2xx = results.reduce((sum, result) => sum + result.non2xx, 0);
-  return violations.length > 0 || non2xx > 0 ? 1 : 0;
+  const millionFailed = million?.checks.some((check) => check.fatal && !check.pass) ?? false;
+  return violations.length > 0 || non2xx > 0 || millionFailed ? 1 : 0;
 }
 
 /** Organisations made the way the operator command makes them, each with its own key. */
@@ -623,6 +635,11 @@ function computeRatios(byName: (name: string) => Measured | undefined): Ratio[] 
 }
 
 function printReport(config: Config, results: Array<ScenarioResult & { cpu: CpuReport }>, ratios: Ratio[], violations: string[]): void {
+  if (results.length === 0) {
+    console.log(`${violations.length === 0 ? "PASS" : "FAIL"}  invariants${violations.length ? "" : " hold"}`);
+    for (const violation of violations) console.log(`  ${violation}`);
+    return;
+  }
   console.log(
     `\n${config.concurrency} in flight, ${config.warmupMs / 1000}s warm-up + ${config.durationMs / 1000}s measured, ` +
       `${config.orgs} organisations round-robin, ${config.rounds} alternating slices per scenario\n`,

@@ -1,6 +1,7 @@
 import { getServerSession } from "next-auth";
 import { brandOf, hasBrand } from "@/lib/brand";
 import { redirect } from "next/navigation";
+import { cache } from "react";
 import { getRuntime } from "@/lib/server/runtime";
 import { authOptions } from "./options";
 import { loadSessionUser, type SessionUser, sessionClaims } from "./users";
@@ -10,11 +11,20 @@ import { loadSessionUser, type SessionUser, sessionClaims } from "./users";
  * alike): the proxy only redirects, it is not the security boundary.
  */
 export async function getSessionUser(): Promise<SessionUser | null> {
+  return sessionUserOfRender();
+}
+
+/**
+ * One check per page render, shared by its layout and the page itself (each asks). React keeps
+ * this only inside a server component render: an action, a route handler and every new request
+ * check again.
+ */
+const sessionUserOfRender = cache(async (): Promise<SessionUser | null> => {
   const claims = sessionClaims(await getServerSession(authOptions));
   if (!claims) return null;
   const runtime = await getRuntime();
   return loadSessionUser(runtime.db, claims);
-}
+});
 
 /** For pages: the user, or a redirect to sign in. */
 export async function requireUser(): Promise<SessionUser> {

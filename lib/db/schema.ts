@@ -203,6 +203,17 @@ export const topUps = pgTable(
     uniqueIndex("top_ups_provider_payment_idx").on(t.providerPaymentId),
     uniqueIndex("top_ups_provider_idempotency_key_idx").on(t.providerIdempotencyKey),
     index("top_ups_organization_created_idx").on(t.organizationId, t.createdAt, t.id),
+    // History's and GET /v3/points/top-ups' filters, each read as one keyset range in listing order.
+    index("top_ups_organization_status_created_idx").on(t.organizationId, t.status, t.createdAt, t.id),
+    index("top_ups_organization_source_created_idx").on(t.organizationId, t.source, t.createdAt, t.id),
+    index("top_ups_organization_refunded_idx")
+      .on(t.organizationId, t.createdAt, t.id)
+      .where(sql`${t.refundedAmount} > 0`),
+    index("top_ups_organization_disputed_idx")
+      .on(t.organizationId, t.createdAt, t.id)
+      .where(sql`${t.disputeId} is not null`),
+    // The Overview's count of disputes holding Points.
+    index("top_ups_organization_held_idx").on(t.organizationId).where(sql`${t.disputePointsState} = 'held'`),
     index("top_ups_api_key_created_idx").on(t.apiKeyId, t.createdAt),
     index("top_ups_unresolved_idx")
       .on(t.status, t.nextAttemptAt, t.createdAt)

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, getTableColumns, gt, isNotNull, type SQL, sql } from "drizzle-orm";
+import { and, asc, desc, eq, getTableColumns, isNotNull, type SQL, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
 import { type Organization, type TopUp, topUps } from "@/lib/db/schema";
 import { billingProblemOf } from "./billing-problems";
@@ -103,7 +103,8 @@ export async function listTopUpRange(db: Db, organizationId: string, range: TopU
   if (range.createdGte) conditions.push(sql`${topUps.createdAt} >= ${range.createdGte}::timestamptz`);
   if (range.createdLt) conditions.push(sql`${topUps.createdAt} < ${range.createdLt}::timestamptz`);
   // Money refunded, not Points: a small refund made at the provider may take no Points back.
-  if (range.after === "refunded") conditions.push(gt(topUps.refundedAmount, 0));
+  // Constants in the text, not parameters, so a generic plan still matches the partial index.
+  if (range.after === "refunded") conditions.push(sql`${topUps.refundedAmount} > 0`);
   if (range.after === "disputed") conditions.push(isNotNull(topUps.disputeId));
   const newer = range.from?.direction === "newer";
   if (range.from) {
@@ -279,7 +280,8 @@ type Cursor = TopUpPosition;
 
 const CURSOR_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 
-function encodeCursor(cursor: Cursor): string {
+/** The History's `cursor` for the page of rows older than a position (what `nextCursor` holds). */
+export function encodeCursor(cursor: Cursor): string {
   return Buffer.from(JSON.stringify([cursor.createdAt, cursor.id]), "utf8").toString("base64url");
 }
 

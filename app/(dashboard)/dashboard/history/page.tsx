@@ -32,6 +32,8 @@ export default async function HistoryPage({
     return text ? `${path}?${text}` : path;
   };
 
+  // Asked for beside the page, not after it; it never rejects (labels fall back to the IDs).
+  const labelsRead = paymentMethodLabels(runtime, organization);
   let page: TopUpPage | null = null;
   let pageError: string | null = null;
   try {
@@ -40,7 +42,7 @@ export default async function HistoryPage({
     if (!(error instanceof PointsError)) throw error;
     pageError = error.message;
   }
-  const labels = await paymentMethodLabels(runtime, organization);
+  const labels = await labelsRead;
   const filtered = Boolean(filters.status || filters.source || filters.after);
 
   return (
