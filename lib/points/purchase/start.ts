@@ -1,10 +1,11 @@
-import { and, eq, getTableColumns } from "drizzle-orm";
+import { eq, getTableColumns } from "drizzle-orm";
 import { hotQuery, rowReader, sqlTime } from "@/lib/db/hot";
 import { organizations, type Organization, type TopUp, topUps } from "@/lib/db/schema";
 import { newId } from "@/lib/ids";
 import { purchaseTransition } from "@/lib/observability/purchases";
 import type { Bundle, Currency } from "../catalog";
 import { PointsError } from "../errors";
+import { getTopUpByReference } from "../history";
 import type { Db } from "@/lib/db/client";
 import { assertWithinLimits, type KeyCap, type LimitSettings } from "../limits";
 import { listUsablePaymentMethods, type PaymentMethod, resolvePaymentMethod } from "../payment-methods";
@@ -53,10 +54,7 @@ export async function startPurchase(
     // limits are checked and the row inserted with no concurrent purchase in between.
     const [org] = await tx.select().from(organizations).where(eq(organizations.id, organization.id)).for("update");
     if (!org) throw new Error(`Organisation ${organization.id} vanished.`);
-    const [existing] = await tx
-      .select()
-      .from(topUps)
-      .where(and(eq(topUps.organizationId, org.id), eq(topUps.reference, request.reference)));
+    const existing = await getTopUpByReference(tx, org.id, request.reference);
 
     if (existing) {
       const replay = decideReplay(existing, request, terms, org.pointsBalance, now);
@@ -242,10 +240,7 @@ export async function resolvePurchaseTerms(
     return { currency, paymentMethodId: method.id, paymentMethodLabel: method.label };
   } catch (error) {
     if (!(error instanceof PointsError)) throw error;
-    const [stored] = await services.db
-      .select()
-      .from(topUps)
-      .where(and(eq(topUps.organizationId, organization.id), eq(topUps.reference, request.reference)));
+    const stored = await getTopUpByReference(services.db, organization.id, request.reference);
     const explicitMatch =
       stored &&
       stored.points === request.points &&
