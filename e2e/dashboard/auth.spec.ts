@@ -3,19 +3,9 @@ import type { Page } from "@playwright/test";
 import { encode } from "next-auth/jwt";
 import { expect, readFixtures, test } from "../fixtures";
 import type { AccountFixtures } from "./account.fixtures";
+import { DASHBOARD_PAGES } from "./journey-helpers";
 
 const SCREENSHOTS = path.join(process.cwd(), "e2e", ".artifacts", "screenshots");
-
-const DASHBOARD_PAGES = [
-  "/dashboard",
-  "/dashboard/buy",
-  "/dashboard/history",
-  "/dashboard/payment-details",
-  "/dashboard/settings",
-  "/dashboard/api-keys",
-  "/dashboard/limits",
-  "/dashboard/members",
-];
 
 /** The organisations e2e/serve.ts provisioned for these specs (see account.fixtures.ts). */
 function accountFixtures(): AccountFixtures {

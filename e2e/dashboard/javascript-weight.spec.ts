@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import { expect, test } from "../fixtures";
-import { accountFixtures, signIn } from "./journey-helpers";
+import { accountFixtures, DASHBOARD_PAGES, signIn } from "./journey-helpers";
 
 /*
  * Issue 18's budget: a browser receives at most 150 KiB of JavaScript on the wire per dashboard page,
@@ -10,17 +10,6 @@ import { accountFixtures, signIn } from "./journey-helpers";
  */
 
 const BUDGET = 150 * 1024;
-
-const PAGES = [
-  "/dashboard",
-  "/dashboard/buy",
-  "/dashboard/history",
-  "/dashboard/payment-details",
-  "/dashboard/settings",
-  "/dashboard/api-keys",
-  "/dashboard/limits",
-  "/dashboard/members",
-];
 
 /** Loads `url` with the cache off and sums the bytes received for its scripts, and which encodings they came in. */
 async function scriptBytes(
@@ -64,7 +53,7 @@ test("every dashboard page sends at most 150 KiB of JavaScript on the wire", asy
   await signIn(page, accountFixtures().accessibility.admin);
   const measured: string[] = [];
   const over: string[] = [];
-  for (const url of PAGES) {
+  for (const url of DASHBOARD_PAGES) {
     const { bytes, decoded, encodings, largest } = await scriptBytes(page, url);
     const line = `${url}: ${(bytes / 1024).toFixed(1)} KiB on the wire (${(decoded / 1024).toFixed(1)} KiB of script; ${[...encodings].join(", ")})`;
     measured.push(line);

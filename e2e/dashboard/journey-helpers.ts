@@ -3,6 +3,18 @@ import { readFixtures } from "../fixtures";
 import type { AccountFixtures } from "./account.fixtures";
 
 /** The organisations e2e/serve.ts provisioned for the account journeys (see account.fixtures.ts). */
+/** Every page of the dashboard, in the order of its navigation. */
+export const DASHBOARD_PAGES = [
+  "/dashboard",
+  "/dashboard/buy",
+  "/dashboard/history",
+  "/dashboard/payment-details",
+  "/dashboard/settings",
+  "/dashboard/api-keys",
+  "/dashboard/limits",
+  "/dashboard/members",
+];
+
 export function accountFixtures(): AccountFixtures {
   const all: object = readFixtures();
   if (!("account" in all)) throw new Error("fixtures.json has no `account` key: provisionAccountFixtures did not run.");
