@@ -21,7 +21,7 @@ const port = Number(process.env.BARE_PORT ?? "3201");
 const sql = postgres(databaseUrl, {
   max: Number(process.env.BARE_POOL ?? "10"),
   onnotice: () => {},
-  connection: { application_name: "points-bench-bare" },
+  connection: { application_name: process.env.BARE_APPLICATION_NAME ?? "points-bench-bare" },
 });
 
 interface KeyRow {

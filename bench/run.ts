@@ -33,7 +33,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import postgres from "postgres";
-import { openDatabase, redactUrl } from "@/lib/db/client";
+import { APPLICATION_NAME as APP_APPLICATION_NAME, openDatabase, redactUrl } from "@/lib/db/client";
 import { randomString } from "@/lib/ids";
 import { createOrganization } from "@/lib/points/organizations";
 import { createScratchDatabase, simulatedServices } from "@/lib/testing/scratch-database";
@@ -44,6 +44,8 @@ import { printMillionChecks, runMillion } from "./million";
 
 const root = process.cwd();
 const resultsDir = path.join(root, "bench", "results");
+/** The bare server's connections' application_name, so its backends are told from the app's. */
+const BARE_APPLICATION_NAME = "points-bench-bare";
 
 interface Config {
   adminUrl: string;
@@ -173,11 +175,12 @@ async function main(): Promise<number> {
       NODE_ENV: "production",
       // Production refuses to start without a session secret; nobody signs in here, so a throwaway one.
       AUTH_SECRET: process.env.AUTH_SECRET ?? randomBytes(32).toString("base64"),
-    }, config.appPort),
+    }, config.appPort, APP_APPLICATION_NAME),
     startServer("bare", process.execPath, ["--import", "tsx", path.join(root, "bench/bare-server.ts")], {
       DATABASE_URL: databaseUrl,
       BARE_PORT: String(config.barePort),
-    }, config.barePort),
+      BARE_APPLICATION_NAME,
+    }, config.barePort, BARE_APPLICATION_NAME),
   ]);
 
   const sql = postgres(databaseUrl, { max: 2, onnotice: () => {} });
@@ -371,6 +374,8 @@ interface Server {
   name: string;
   child: ChildProcess;
   pid: number;
+  /** The application_name its Postgres connections carry: how its backends are told apart. */
+  applicationName: string;
 }
 
 /**
@@ -383,6 +388,7 @@ async function startServer(
   args: string[],
   env: Record<string, string>,
   port: number,
+  applicationName: string,
 ): Promise<Server> {
   await assertPortFree(port);
   const log = fs.createWriteStream(path.join(resultsDir, `${name}.log`));
@@ -404,7 +410,7 @@ async function startServer(
       // No key: the route answers 403 once the server and its database are up.
       const response = await fetch(`http://127.0.0.1:${port}/v3/points/payment-methods`);
       await response.text();
-      if (response.status === 403) return { name, child, pid };
+      if (response.status === 403) return { name, child, pid, applicationName };
     } catch {
       // Not listening yet.
     }
@@ -463,7 +469,8 @@ async function measureCpu(
 ): Promise<CpuReport> {
   await sleep(warmupMs);
   const backends = (
-    await sql<{ pid: number }[]>`select pid from pg_stat_activity where datname = ${dbName} and pid <> pg_backend_pid()`
+    await sql<{ pid: number }[]>`select pid from pg_stat_activity
+      where datname = ${dbName} and application_name = ${server.applicationName}`
   ).map((row) => row.pid);
   const tree = processTree(server.pid);
   const before = {
@@ -664,8 +671,8 @@ function printReport(config: Config, results: Array<ScenarioResult & { cpu: CpuR
   console.log(line(header));
   for (const row of rows) console.log(line(row));
   console.log(
-    "CPU ms/req: the server's process tree | its Postgres backends | this load generator. machine busy: all cores;\n" +
-      "other: busy time that was none of those (another workload on the machine makes the numbers noisy).\n",
+    "CPU ms/req: the server's process tree | its Postgres backends (its connections, by application_name) | this load generator.\nmachine busy: all cores; " +
+      "other: busy time that was none of those: Postgres's own background work (autovacuum, the WAL writer) or another\nworkload on the machine, which makes the numbers noisy.\n",
   );
   for (const ratio of ratios) {
     console.log(

@@ -29,6 +29,9 @@ export interface DatabaseOptions {
   maxConnections?: number;
 }
 
+/** What the service's Postgres connections call themselves (pg_stat_activity.application_name). */
+export const APPLICATION_NAME = "points-purchase";
+
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.url) {
     const { default: postgres } = await import("postgres");
@@ -36,7 +39,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     const client = postgres(options.url, {
       max: options.maxConnections ?? 10,
       onnotice: () => {},
-      connection: { application_name: "points-purchase" },
+      connection: { application_name: APPLICATION_NAME },
     });
     const prepare = env().DATABASE_PREPARE !== "false";
     const max = options.maxConnections ?? 10;
