@@ -148,8 +148,11 @@ const readTopUp = rowReader(topUps);
 /**
  * P1 in one statement, for an organisation none of whose limits needs counting (no balance cap,
  * frequency or daily limit, a bundle within its per-top-up limit) and a key without a daily cap:
- * it locks the organisation's row, looks for the reference, and inserts the purchase if there is
- * none, as the transaction would, in the same lock order. With nothing to count, such purchases
+ * it locks the organisation's row and inserts the purchase unless its reference is taken, as the
+ * transaction would, in the same lock order. The unique (organization_id, reference) index decides
+ * that, not a lookup first: a lookup's cached plan may be one made before the table had statistics,
+ * scanning all of the organisation's purchases. The stored purchase is read only when none was
+ * inserted, for its replay. With nothing to count, such purchases
  * need not wait for each other or for the balance's writers: the lock is the one inserting a
  * purchase takes anyway (key share). Locking reads the row's newest committed version, so a limit
  * saved before is obeyed; a transaction that counts purchases under a limit takes the exclusive
@@ -170,14 +173,14 @@ function recordAtOnceSql(columns: Array<keyof typeof topUps.$inferInsert>): stri
       and (max_points_per_top_up is null or max_points_per_top_up >= ${points})) as open
   from organizations where id = $1 for key share
 ),
-existing as (
-  select * from top_ups where organization_id = $1 and reference = ${reference}
-),
 inserted as (
   insert into top_ups (${names.join(", ")})
-  select ${values.join(", ")} from org where org.open and not exists (select 1 from existing)
+  select ${values.join(", ")} from org where org.open
   on conflict (organization_id, reference) do nothing
   returning *
+),
+existing as (
+  select * from top_ups where organization_id = $1 and reference = ${reference} and not exists (select 1 from inserted)
 )
 select true as is_new, (select points_balance from org) as org_points_balance, inserted.* from inserted
 union all
