@@ -91,6 +91,34 @@ describe.each(backends())("database guards (%s)", (backend) => {
     );
   });
 
+  it("refuses a second purchase with the same provider payment or dispute", async () => {
+    const [paid] = await ctx.db.select().from(topUps).where(eq(topUps.id, paidTopUpId));
+    await refused(
+      () => ctx.db.insert(topUps).values(topUpRow({ providerPaymentId: paid?.providerPaymentId })),
+      /top_ups_provider_payment_idx|duplicate key/,
+    );
+    const disputeId = `du_${randomString(8)}`;
+    await ctx.db.insert(topUps).values(topUpRow({ disputeId }));
+    await refused(() => ctx.db.insert(topUps).values(topUpRow({ disputeId })), /top_ups_dispute_idx|duplicate key/);
+    // Purchases with neither, any number of them, are what every new purchase is.
+    await ctx.db.insert(topUps).values([topUpRow({}), topUpRow({})]);
+  });
+
+  it("refuses a second ledger move by the same refund", async () => {
+    const move = () => ({
+      id: newId("ledger"),
+      organizationId,
+      topUpId: paidTopUpId,
+      kind: "refund",
+      delta: -1,
+      balanceAfter: 99,
+      causeId: "re_guard",
+      reason: "refund",
+    });
+    await ctx.db.insert(pointsLedger).values(move());
+    await refused(() => ctx.db.insert(pointsLedger).values(move()), /points_ledger_cause_idx|duplicate key/);
+  });
+
   it("keeps balances and amounts past 32 bits", async () => {
     const big = 5_000_000_000;
     await ctx.db.update(organizations).set({ pointsBalance: sql`${organizations.pointsBalance} + ${big}` }).where(eq(organizations.id, organizationId));

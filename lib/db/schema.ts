@@ -200,7 +200,11 @@ export const topUps = pgTable(
   },
   (t) => [
     uniqueIndex("top_ups_organization_reference_idx").on(t.organizationId, t.reference),
-    uniqueIndex("top_ups_provider_payment_idx").on(t.providerPaymentId),
+    // Unique where set; a purchase has no payment id until its charge is answered, and no index
+    // entry until then.
+    uniqueIndex("top_ups_provider_payment_idx")
+      .on(t.providerPaymentId)
+      .where(sql`${t.providerPaymentId} is not null`),
     uniqueIndex("top_ups_provider_idempotency_key_idx").on(t.providerIdempotencyKey),
     index("top_ups_organization_created_idx").on(t.organizationId, t.createdAt, t.id),
     // History's and GET /v3/points/top-ups' filters, each read as one keyset range in listing order.
@@ -227,7 +231,7 @@ export const topUps = pgTable(
     check("top_ups_points_check", sql`${t.points} in (100, 250, 500, 1000, 2500, 5000, 7500)`),
     check("top_ups_amount_check", sql`${t.amount} > 0`),
     check("top_ups_paid_at_check", sql`(${t.status} = 'paid') = (${t.paidAt} is not null)`),
-    uniqueIndex("top_ups_dispute_idx").on(t.disputeId),
+    uniqueIndex("top_ups_dispute_idx").on(t.disputeId).where(sql`${t.disputeId} is not null`),
     check("top_ups_dispute_status_check", sql`${t.disputeStatus} in ('open','won','lost')`),
     check("top_ups_dispute_points_state_check", sql`${t.disputePointsState} in ('held','removed','released')`),
     // Never more taken back than was bought: refunds and a lost dispute together stay within the Points.
@@ -319,8 +323,9 @@ export const pointsLedger = pgTable(
   },
   (t) => [
     uniqueIndex("points_ledger_top_up_idx").on(t.topUpId).where(sql`${t.kind} = 'purchase'`),
-    // Each provider refund and each step of a dispute moves Points at most once.
-    uniqueIndex("points_ledger_cause_idx").on(t.kind, t.causeId),
+    // Each provider refund and each step of a dispute moves Points at most once. A purchase's row
+    // has no cause (its top-up is the cause, unique above): no entry here.
+    uniqueIndex("points_ledger_cause_idx").on(t.kind, t.causeId).where(sql`${t.causeId} is not null`),
     index("points_ledger_organization_idx").on(t.organizationId, t.createdAt),
     index("points_ledger_top_up_movements_idx").on(t.topUpId, t.createdAt),
     check(
