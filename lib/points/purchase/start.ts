@@ -152,13 +152,13 @@ const readTopUp = rowReader(topUps);
  * transaction would, in the same lock order. The unique (organization_id, reference) index decides
  * that, not a lookup first: a lookup's cached plan may be one made before the table had statistics,
  * scanning all of the organisation's purchases. The stored purchase is read only when none was
- * inserted, for its replay. With nothing to count, such purchases
- * need not wait for each other or for the balance's writers: the lock is the one inserting a
- * purchase takes anyway (key share). Locking reads the row's newest committed version, so a limit
- * saved before is obeyed; a transaction that counts purchases under a limit takes the exclusive
- * lock, so it waits for this purchase's commit and counts it. Null when it cannot decide:
- * limits to count, a price missing, a stored purchase to take over, or a race on the reference;
- * the transaction in startPurchase decides those.
+ * inserted, for its replay. With nothing to count, such purchases need not wait for each other or
+ * for the balance's writers: the lock is the one inserting a purchase takes anyway (key share).
+ * Locking reads the row's newest committed version, so a limit saved before is obeyed; a
+ * transaction that counts purchases under a limit takes the exclusive lock, so it waits for this
+ * purchase's commit and counts it. Null when it cannot decide: limits to count, a price missing,
+ * a stored purchase to take over, or a race on the reference; the transaction in startPurchase
+ * decides those.
  */
 function recordAtOnceSql(columns: Array<keyof typeof topUps.$inferInsert>): string {
   // $1 is the organisation; the row's values follow in `columns` order.
