@@ -14,7 +14,8 @@ import { refundTopUp, retryRequestedRefunds } from "@/lib/points/refunds";
 import { spendPoints } from "@/lib/points/usage";
 import { createOrganization, getOrganization, updateOrganization } from "@/lib/points/organizations";
 import { addUser } from "@/lib/points/users";
-import { listPurchasesNeedingAttention, listUnansweredRefunds, listUnmatchedEvents } from "@/lib/points/attention";
+import { listDeferredEvents, listPurchasesNeedingAttention, listUnansweredRefunds, listUnmatchedEvents } from "@/lib/points/attention";
+import { retryDeferredEvents } from "@/lib/points/billing-events";
 import { reconcileTopUps } from "@/lib/points/purchase";
 import { createRuntime, type Runtime } from "@/lib/server/runtime";
 import { UsageError } from "./args";
@@ -365,6 +366,8 @@ async function reconcile(
   // And whatever a provider without webhooks has queued (the simulated provider's disputes and
   // refunds), and refunds whose answer was lost, re-sent under their own key.
   await deliverPendingEvents(runtime);
+  // Refund and dispute events that waited for a purchase the lines above may have settled.
+  await retryDeferredEvents(runtime);
   const refundsRetried = await retryRequestedRefunds(runtime, { minAgeMs: 0 });
   for (const retried of refundsRetried) {
     io.stderr(`Refund ${retried.refund.id} of ${retried.topUp.id}: ${retried.outcome}.\n`);
@@ -437,6 +440,13 @@ async function reportAttention(json: boolean, runtime: Runtime, io: CliIo): Prom
     detail: event.detail,
     received_at: event.receivedAt.toISOString(),
   }));
+  const deferred = (await listDeferredEvents(runtime.db)).map((event) => ({
+    event_id: event.id,
+    type: event.type,
+    detail: event.detail,
+    attempts: event.attempts,
+    first_deferred_at: event.firstDeferredAt.toISOString(),
+  }));
   const unanswered = (await listUnansweredRefunds(runtime.db)).map((refund) => ({
     refund_id: refund.id,
     top_up_id: refund.topUpId,
@@ -446,7 +456,7 @@ async function reportAttention(json: boolean, runtime: Runtime, io: CliIo): Prom
     created_at: refund.createdAt.toISOString(),
   }));
   if (json) {
-    printJson(io, { needs_attention: rows, unmatched_events: unmatched, unanswered_refunds: unanswered });
+    printJson(io, { needs_attention: rows, unmatched_events: unmatched, deferred_events: deferred, unanswered_refunds: unanswered });
     return;
   }
   const after = [
@@ -454,6 +464,12 @@ async function reportAttention(json: boolean, runtime: Runtime, io: CliIo): Prom
       ? [
           `${unmatched.length} refund or dispute event${unmatched.length === 1 ? "" : "s"} about money no purchase here follows:`,
           ...unmatched.map((event) => `  ${event.event_id}  ${event.type}  ${event.received_at}  ${event.detail ?? ""}`),
+        ]
+      : []),
+    ...(deferred.length
+      ? [
+          `${deferred.length} refund or dispute event${deferred.length === 1 ? " waits" : "s wait"} for a purchase to settle (reconcile applies ${deferred.length === 1 ? "it" : "them"} once it does):`,
+          ...deferred.map((event) => `  ${event.event_id}  ${event.type}  since ${event.first_deferred_at}  ${event.attempts} tries  ${event.detail}`),
         ]
       : []),
     ...(unanswered.length

@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, lt } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
-import { refunds, stripeEvents, type TopUp, topUps } from "@/lib/db/schema";
+import { deferredBillingEvents, refunds, stripeEvents, type TopUp, topUps } from "@/lib/db/schema";
 
 /** A purchase still unresolved this long after it was made is flagged for a person to look at. */
 export const ATTENTION_AFTER_MS = 60 * 60 * 1000;
@@ -42,6 +42,18 @@ export async function listUnmatchedEvents(db: Db, limit = 500) {
     .from(stripeEvents)
     .where(eq(stripeEvents.result, "unmatched"))
     .orderBy(asc(stripeEvents.receivedAt), asc(stripeEvents.id))
+    .limit(limit);
+}
+
+/**
+ * Refund and dispute events waiting for their purchase to settle here (its payment's outcome is
+ * not known yet): the reconciler applies them once it is; an operator sees how long they waited.
+ */
+export async function listDeferredEvents(db: Db, limit = 500) {
+  return db
+    .select()
+    .from(deferredBillingEvents)
+    .orderBy(asc(deferredBillingEvents.firstDeferredAt), asc(deferredBillingEvents.id))
     .limit(limit);
 }
 

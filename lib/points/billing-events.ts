@@ -1,8 +1,9 @@
-import { and, eq, inArray, isNull } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { BillingEvent, ReceivedBillingEvent } from "@/lib/billing/provider";
+import { deferredBillingEvents, organizations, stripeEvents, topUps } from "@/lib/db/schema";
+import { log } from "@/lib/observability/log";
 import { syncDispute } from "./disputes";
 import { syncRefunds } from "./refunds";
-import { organizations, stripeEvents, topUps } from "@/lib/db/schema";
 import { isUnresolved, UNRESOLVED_STATUSES } from "./limits";
 import { makeFirstCardDefault } from "./payment-methods";
 import { heldElsewhere, resolveTopUpWhenFree } from "./purchase";
@@ -19,6 +20,25 @@ export interface BillingEventReceipt {
 
 type Receipt = (result: BillingEventReceipt["result"], detail?: string) => BillingEventReceipt;
 
+/**
+ * A refund or dispute event whose purchase is not settled here yet: kept in deferred_billing_events
+ * and thrown, so the webhook answers 500 and the provider delivers it again; the reconciler hands
+ * it over too (retryDeferredEvents) until it is applied.
+ */
+export class DeferredEventError extends Error {
+  constructor(
+    readonly eventId: string,
+    readonly detail: string,
+  ) {
+    super(`event ${eventId} must wait: ${detail}`);
+    this.name = "DeferredEventError";
+  }
+}
+
+/** By name as well as class: a production build may bundle this module once per route and once for the startup. */
+export function isDeferredEvent(error: unknown): error is DeferredEventError {
+  return error instanceof DeferredEventError || (error instanceof Error && error.name === "DeferredEventError");
+}
 
 /**
  * Handles one verified billing event (the provider made it from its webhook). Nothing in an event
@@ -43,7 +63,10 @@ export async function handleBillingEvent(
     ...(detail ? { detail } : {}),
   });
   const [seen] = await services.db.select().from(stripeEvents).where(eq(stripeEvents.id, event.id));
-  if (seen) return receipt("duplicate", `already ${seen.result}`);
+  if (seen) {
+    await forgetDeferral(services, event);
+    return receipt("duplicate", `already ${seen.result}`);
+  }
 
   const outcome = await act(services, event, receipt, options);
   if (outcome.result === "deferred") return outcome;
@@ -52,23 +75,82 @@ export async function handleBillingEvent(
     .values({ id: event.id, type: event.type, result: outcome.result, detail: outcome.detail ?? null, receivedAt: services.clock.now() })
     .onConflictDoNothing()
     .returning({ id: stripeEvents.id });
+  await forgetDeferral(services, event);
   // A second delivery of the same event, handled while this one waited: it changed nothing twice.
   return recorded.length > 0 ? outcome : receipt("duplicate", `already ${outcome.result}`);
+}
+
+function isAfterPayment(event: ReceivedBillingEvent): boolean {
+  return event.kind === "refunds_changed" || event.kind === "dispute_changed";
+}
+
+/** Once an event is recorded as handled, it no longer waits. */
+async function forgetDeferral(services: Services, event: ReceivedBillingEvent): Promise<void> {
+  if (!isAfterPayment(event)) return;
+  await services.db.delete(deferredBillingEvents).where(eq(deferredBillingEvents.id, event.id));
+}
+
+/** Keeps a refund or dispute event that must wait for its purchase, counting its attempts. */
+async function keepDeferred(services: Services, event: ReceivedBillingEvent, detail: string): Promise<void> {
+  const now = services.clock.now();
+  await services.db
+    .insert(deferredBillingEvents)
+    .values({ id: event.id, type: event.type, event, detail, attempts: 1, firstDeferredAt: now, lastDeferredAt: now })
+    .onConflictDoUpdate({
+      target: deferredBillingEvents.id,
+      set: { detail, attempts: sql`${deferredBillingEvents.attempts} + 1`, lastDeferredAt: now },
+    });
+}
+
+/** The reconciler's batch of deferred events: bounded, oldest first. */
+export const DEFERRED_EVENTS_BATCH = 50;
+
+/**
+ * Hands every deferred refund and dispute event over again, oldest first, through the same
+ * handling as a delivery: one whose purchase has settled since is applied (and forgotten here),
+ * one still waiting stays. Run by the reconciler, so an event is applied even when the provider
+ * has stopped delivering it. Returns how many were applied and how many still wait.
+ */
+export async function retryDeferredEvents(
+  services: Services,
+  options: { limit?: number; stopping?: () => boolean } = {},
+): Promise<{ applied: BillingEventReceipt[]; waiting: number }> {
+  const rows = await services.db
+    .select({ id: deferredBillingEvents.id, event: deferredBillingEvents.event })
+    .from(deferredBillingEvents)
+    .orderBy(asc(deferredBillingEvents.firstDeferredAt), asc(deferredBillingEvents.id))
+    .limit(options.limit ?? DEFERRED_EVENTS_BATCH);
+  const applied: BillingEventReceipt[] = [];
+  let waiting = 0;
+  for (const row of rows) {
+    if (options.stopping?.()) break;
+    try {
+      applied.push(await handleBillingEvent(services, row.event as ReceivedBillingEvent, { waitMs: 0 }));
+    } catch (error) {
+      waiting += 1;
+      if (!isDeferredEvent(error)) {
+        log().warn({ eventId: row.id, err: error instanceof Error ? error.message : String(error) }, "billing: a deferred event failed again; it is retried on the next run");
+      }
+    }
+  }
+  return { applied, waiting };
 }
 
 /**
  * A refund's or dispute's handling as a receipt; one this service cannot place is reported once,
  * here, and one that must wait for its purchase to settle is left to be delivered again.
  */
-function afterPayment(
+async function afterPayment(
+  services: Services,
   receipt: Receipt,
   event: ReceivedBillingEvent,
   handled: { result: "handled" | "unmatched" | "deferred"; detail: string },
-): BillingEventReceipt {
+): Promise<BillingEventReceipt> {
   if (handled.result === "deferred") {
-    // Unlike a payment's, a refund's or dispute's Points move only here: fail, so the provider
-    // delivers the event again once the purchase is settled.
-    throw new Error(`event ${event.id} (${event.type}) must wait: ${handled.detail}`);
+    // Unlike a payment's, a refund's or dispute's Points move only here: kept until applied, and
+    // failed, so the provider delivers the event again too.
+    await keepDeferred(services, event, handled.detail);
+    throw new DeferredEventError(event.id, handled.detail);
   }
   if (handled.result === "unmatched") {
     console.warn(`billing: event ${event.id} (${event.type}) is about money this service cannot place: ${handled.detail}. Stored as unmatched; see npm run points -- reconcile --report.`);
@@ -86,9 +168,9 @@ async function act(services: Services, event: ReceivedBillingEvent, receipt: Rec
     case "card_setup_completed":
       return cardSetUp(services, event.customerId, receipt);
     case "refunds_changed":
-      return afterPayment(receipt, event, await syncRefunds(services, event.paymentId, event.id, options));
+      return afterPayment(services, receipt, event, await syncRefunds(services, event.paymentId, event.id, options));
     case "dispute_changed":
-      return afterPayment(receipt, event, await syncDispute(services, event.disputeId, event.id, options));
+      return afterPayment(services, receipt, event, await syncDispute(services, event.disputeId, event.id, options));
     default:
       return settleFromPayment(services, event, receipt, options);
   }

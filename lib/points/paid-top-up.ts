@@ -43,6 +43,11 @@ export async function paidTopUpOfPayment(
     if (!result || heldElsewhere(result)) return { kind: "deferred", reason: `another request is settling top-up ${topUp.id}` };
     topUp = result.topUp;
   }
+  if (isUnresolved(topUp.status)) {
+    // The provider could not say how the payment ended (it timed out, or answered an error): the
+    // purchase may yet be paid, so the Points must wait for it rather than be given up for good.
+    return { kind: "deferred", reason: `top-up ${topUp.id} is still ${topUp.status}: its payment's outcome is not known here yet` };
+  }
   if (topUp.status !== "paid") return { kind: "unmatched", reason: `top-up ${topUp.id} is ${topUp.status}, not paid` };
   return { kind: "paid", topUp };
 }

@@ -1,5 +1,5 @@
 import { metrics } from "@/lib/observability/metrics";
-import { handleBillingEvent } from "./billing-events";
+import { handleBillingEvent, isDeferredEvent } from "./billing-events";
 import type { Services } from "./services";
 
 const BATCH = 50;
@@ -20,6 +20,8 @@ export async function deliverPendingEvents(services: Services): Promise<number> 
       const receipt = await handleBillingEvent(services, event);
       if (receipt.result !== "deferred") delivered.push(event.id);
     } catch (error) {
+      // Kept in deferred_billing_events too; offered again here until its purchase settles.
+      if (isDeferredEvent(error)) continue;
       metrics().eventFailures.inc({ provider: services.provider.name });
       console.error(`billing: simulated event ${event.id} (${event.type}) failed; it is offered again later:`, error instanceof Error ? error.message : error);
     }

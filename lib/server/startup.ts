@@ -1,6 +1,8 @@
 import { authSecret } from "@/lib/auth/secret";
 import { checkBillingCredentials, printBanner } from "./banner";
 import { env } from "@/lib/env";
+import { log } from "@/lib/observability/log";
+import { retryDeferredEvents } from "@/lib/points/billing-events";
 import { deliverPendingEvents } from "@/lib/points/provider-events";
 import { reconcileTopUps } from "@/lib/points/purchase";
 import { adoptHttpServers, connectionSettings } from "./http-servers";
@@ -69,6 +71,10 @@ function startReconciler(runtime: Runtime): void {
     const settled = await reconcileTopUps(runtime, { leaseMs: runtime.leaseMs, minAgeMs: RECONCILE_MIN_AGE_MS, stopping });
     if (settled.length > 0) {
       console.log(`Reconciler: ${settled.map((result) => `${result.topUp.id} ${result.topUp.status}`).join(", ")}`);
+    }
+    const deferred = await retryDeferredEvents(runtime, { stopping });
+    if (deferred.applied.length > 0) {
+      log().info({ events: deferred.applied.map((receipt) => `${receipt.eventId} ${receipt.result}`) }, "Reconciler: deferred events applied");
     }
   });
 }
