@@ -50,14 +50,14 @@ describe.each(backends())("the Limits page's usage on %s", (backend) => {
     });
     expect(await usage(limited.id)).toEqual({
       maxPointsPerTopUp: 2500,
-      balance: { limit: 10000, pointsBalance: 0, pendingPoints: 0, used: 0 },
+      balance: { limit: 10000, pointsBalance: 0, pendingPoints: 0, disputedPoints: 0, used: 0 },
       frequency: { limit: { count: 5, windowSeconds: 3600 }, used: 0 },
       daily: { limit: 5000, used: 0 },
     });
     const open = await newOrg({});
     expect(await usage(open.id)).toEqual({
       maxPointsPerTopUp: null,
-      balance: { limit: null, pointsBalance: 0, pendingPoints: 0, used: 0 },
+      balance: { limit: null, pointsBalance: 0, pendingPoints: 0, disputedPoints: 0, used: 0 },
       frequency: { limit: null, used: null },
       daily: { limit: null, used: 0 },
     });
@@ -75,7 +75,7 @@ describe.each(backends())("the Limits page's usage on %s", (backend) => {
     );
 
     const now = await usage(org.id);
-    expect(now.balance).toEqual({ limit: 20000, pointsBalance: 500, pendingPoints: 250, used: 750 });
+    expect(now.balance).toEqual({ limit: 20000, pointsBalance: 500, pendingPoints: 250, disputedPoints: 0, used: 750 });
     expect(now.frequency.used).toBe(3);
     expect(now.daily.used).toBe(750);
   });

@@ -9,6 +9,8 @@ export interface LimitUsage {
     pointsBalance: number;
     /** Points of unresolved purchases: they may still be credited, so they count against the cap. */
     pendingPoints: number;
+    /** Points disputes hold, or removed and may give back: they count against the cap too. */
+    disputedPoints: number;
     used: number;
   };
   frequency: {
@@ -36,6 +38,7 @@ export async function getLimitUsage(db: Db, organization: LimitSettings, now: Da
       limit: balance.limit,
       pointsBalance: balance.pointsBalance,
       pendingPoints: balance.pendingPoints,
+      disputedPoints: balance.disputedPoints,
       used: balance.used,
     },
     frequency: { limit: frequency.limit, used: frequency.used },

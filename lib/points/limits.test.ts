@@ -2,7 +2,9 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { topUps } from "@/lib/db/schema";
 import { backendsAndProviders, type ProviderTestContext } from "@/lib/testing/harness";
+import { deliverEvents } from "@/lib/testing/after-payment";
 import { serviceSuite } from "@/lib/testing/invariants";
+import { getBalance, toBalanceJson } from "./balance";
 import { PointsError } from "./errors";
 import {
   createOrganization,
@@ -137,6 +139,48 @@ describe.each(backendsAndProviders())("organisation limits and rate limits on %s
       expect(error.details).toMatchObject({ limit: "max_points_balance", points_balance: 0, pending_points: 750 });
       expect((await buy(orgId, { points: 250, reference: "fits", paymentSourceId: visa })).outcome).toBe("paid_now");
       await expectNothingRecorded(created, { topUps: 3, payments: 3 });
+    });
+
+    it("counts the Points a dispute holds or may give back, until it is lost; the balance's remaining says so", async () => {
+      const created = await newOrg({ maxPointsBalance: 1000 }, { cards: ["dispute", "visa"], defaultCardIndex: 0 });
+      const orgId = created.organization.id;
+      const visa = created.paymentMethods[1]?.id;
+      expect((await buy(orgId, { points: 1000, reference: "disputed" })).outcome).toBe("paid_now");
+      await deliverEvents(ctx);
+      const disputed = await ctx.db.select().from(topUps).where(eq(topUps.reference, "disputed"));
+      const topUp = disputed.find((row) => row.organizationId === orgId);
+      // Held by the simulated bank, removed with the money by Stripe: either way they may come back.
+      expect(topUp).toMatchObject({ disputeStatus: "open", disputePoints: 1000 });
+      const remaining = async () => {
+        const organization = await getOrganization(ctx.db, orgId);
+        if (!organization) throw new Error("no organisation");
+        return toBalanceJson(await getBalance(ctx.db, organization, ctx.clock.now())).limits.max_points_balance;
+      };
+      expect(await remaining()).toEqual({ limit: 1000, used: 1000, remaining: 0 });
+      const error = await refusal(orgId, { points: 1000, reference: "second", paymentSourceId: visa });
+      expect(error.details).toMatchObject({ limit: "max_points_balance", points_balance: 0, disputed_points: 1000 });
+
+      // Won: the Points are back in the balance, and still count once.
+      const settleDispute = ctx.provider.testMode?.settleDispute;
+      if (!settleDispute || !topUp?.disputeId) throw new Error("no dispute to settle");
+      await settleDispute(topUp.disputeId, "won");
+      await deliverEvents(ctx);
+      expect(await remaining()).toEqual({ limit: 1000, used: 1000, remaining: 0 });
+      expect((await refusal(orgId, { points: 100, reference: "third", paymentSourceId: visa })).code).toBe("limit_exceeded");
+      await expectNothingRecorded(created, { topUps: 1, payments: 1 });
+    });
+
+    it("no longer counts Points a lost dispute removed", async () => {
+      const created = await newOrg({ maxPointsBalance: 1000 }, { cards: ["dispute", "visa"], defaultCardIndex: 0 });
+      const orgId = created.organization.id;
+      expect((await buy(orgId, { points: 1000, reference: "lost" })).outcome).toBe("paid_now");
+      await deliverEvents(ctx);
+      const [topUp] = (await ctx.db.select().from(topUps).where(eq(topUps.organizationId, orgId)));
+      const settleDispute = ctx.provider.testMode?.settleDispute;
+      if (!settleDispute || !topUp?.disputeId) throw new Error("no dispute to settle");
+      await settleDispute(topUp.disputeId, "lost");
+      await deliverEvents(ctx);
+      expect((await buy(orgId, { points: 1000, reference: "again", paymentSourceId: created.paymentMethods[1]?.id })).outcome).toBe("paid_now");
     });
 
     it("no longer counts a purchase that failed", async () => {

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, gt, inArray, ne, type SQL, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
-import { type Organization, topUps } from "@/lib/db/schema";
+import { type Organization, pointsLedger, topUps } from "@/lib/db/schema";
 import { PointsError } from "./errors";
 
 /** Statuses whose Points may still be credited: they count against the balance cap and the daily limit. */
@@ -52,6 +52,7 @@ export type LimitSettings = Pick<
   Organization,
   | "id"
   | "pointsBalance"
+  | "heldPoints"
   | "maxPointsPerTopUp"
   | "maxPointsBalance"
   | "frequencyLimitCount"
@@ -76,6 +77,11 @@ export interface LimitState {
     pointsBalance: number;
     /** Points of unresolved purchases: they may still be credited, so they count against the cap. */
     pendingPoints: number;
+    /**
+     * Points disputes took that may come back: held ones, and ones an open dispute removed with its
+     * money (released if it is won). They count against the cap as unresolved purchases do.
+     */
+    disputedPoints: number;
     used: number;
     /** Points that may still be bought before the cap; null when no cap is set. */
     remaining: number | null;
@@ -114,7 +120,9 @@ export async function readLimitState(
   const frequencyLimit = count !== null && windowSeconds !== null ? { count, windowSeconds } : null;
   // One query after another: inside a transaction they share one connection.
   const countAll = !options.onlySet;
-  const pending = countAll || org.maxPointsBalance !== null ? await pendingPoints(tx, org.id) : 0;
+  const countBalance = countAll || org.maxPointsBalance !== null;
+  const pending = countBalance ? await pendingPoints(tx, org.id) : 0;
+  const disputed = countBalance ? org.heldPoints + (await returnableDisputedPoints(tx, org.id)) : 0;
   const inWindow = frequencyLimit
     ? await tx
         .select({ createdAt: topUps.createdAt })
@@ -130,7 +138,7 @@ export async function readLimitState(
           .where(dailyPointsFilter(org.id, now))
           .orderBy(asc(topUps.createdAt))
       : [];
-  const balanceUsed = org.pointsBalance + pending;
+  const balanceUsed = org.pointsBalance + pending + disputed;
   const dailyUsed = daily.reduce((sum, row) => sum + row.points, 0);
   return {
     maxPointsPerTopUp: org.maxPointsPerTopUp,
@@ -138,6 +146,7 @@ export async function readLimitState(
       limit: org.maxPointsBalance,
       pointsBalance: org.pointsBalance,
       pendingPoints: pending,
+      disputedPoints: disputed,
       used: balanceUsed,
       remaining: org.maxPointsBalance === null ? null : Math.max(0, org.maxPointsBalance - balanceUsed),
     },
@@ -228,6 +237,7 @@ export async function assertWithinLimits(
           max_points_balance: balance.limit,
           points_balance: balance.pointsBalance,
           pending_points: balance.pendingPoints,
+          disputed_points: balance.disputedPoints,
           points,
         },
       },
@@ -287,6 +297,21 @@ export async function pendingPoints(tx: Db, organizationId: string): Promise<num
     .select({ total: sql<string>`coalesce(sum(${topUps.points}), 0)` })
     .from(topUps)
     .where(and(eq(topUps.organizationId, organizationId), inArray(topUps.status, [...UNRESOLVED_STATUSES])));
+  return Number(row?.total ?? 0);
+}
+
+/**
+ * Points an open dispute removed with its money, which come back if it is won: as many as its hold
+ * took (lib/points/disputes.ts releases exactly those).
+ */
+export async function returnableDisputedPoints(tx: Db, organizationId: string): Promise<number> {
+  const [row] = await tx
+    .select({ total: sql<string>`coalesce(sum(${pointsLedger.heldDelta}), 0)` })
+    .from(topUps)
+    .innerJoin(pointsLedger, and(eq(pointsLedger.kind, "dispute_hold"), eq(pointsLedger.causeId, topUps.disputeId)))
+    .where(
+      and(eq(topUps.organizationId, organizationId), eq(topUps.disputePointsState, "removed"), eq(topUps.disputeStatus, "open")),
+    );
   return Number(row?.total ?? 0);
 }
 

@@ -37,7 +37,7 @@ export default async function LimitsPage() {
 
         <LimitCard
           title="Maximum balance"
-          rule="Balance plus purchases not settled yet (awaiting the cardholder or being confirmed) may not pass it; the API answers limit_exceeded."
+          rule="Balance plus purchases not settled yet (awaiting the cardholder or being confirmed) and Points a dispute may give back may not pass it; the API answers limit_exceeded."
           testId="limit-max-balance"
         >
           {usage.balance.limit === null ? (
@@ -47,7 +47,7 @@ export default async function LimitsPage() {
           )}
           <p className="mt-2 text-xs text-slate-500">
             Balance {formatPoints(usage.balance.pointsBalance)} + {formatPoints(usage.balance.pendingPoints)} in purchases not
-            settled yet.
+            settled yet{usage.balance.disputedPoints > 0 ? ` + ${formatPoints(usage.balance.disputedPoints)} held by disputes` : ""}.
           </p>
         </LimitCard>
 
