@@ -86,6 +86,8 @@ const FLAG_SENTENCES: Record<string, (problem: string) => string> = {
   simulateOutage: (problem) => `--simulate-outage ${problem}`,
   billingCustomerId: (problem) => `--stripe-customer ${problem}`,
   role: (problem) => `--role ${problem}`,
+  scope: (problem) => `--scope ${problem}`,
+  dailyPointsCap: (problem) => `--daily-points-cap ${problem}`,
 };
 
 export function refusalMessage(error: PointsError): string {

@@ -229,6 +229,12 @@ describe.each(backends())("npm run points against %s", { concurrent: true, timeo
         expect(keys.get(String(read.key_id))).toMatchObject({ scope: "read", dailyPointsCap: null });
         expect(keys.get(cappedKeyId ?? "")).toMatchObject({ scope: "purchase", dailyPointsCap: 2500 });
       });
+      // A read key cannot buy, so it takes no cap: refused, nothing created.
+      const before = await target.withDb(async (services) => (await listApiKeys(services.db, full.organization_id)).length);
+      const readCapped = await points("key", "create", full.organization_id, "--scope", "read", "--daily-points-cap", "100");
+      expect(readCapped.code).not.toBe(0);
+      expect(readCapped.stderr).toMatch(/daily-points-cap.*read key/);
+      expect(await target.withDb(async (services) => (await listApiKeys(services.db, full.organization_id)).length)).toBe(before);
     });
 
     it("user add prints the generated password once, and it signs that user in", async () => {

@@ -88,6 +88,7 @@ export const apiKeys = pgTable(
     index("api_keys_organization_idx").on(t.organizationId),
     check("api_keys_scope_check", sql`${t.scope} in ('purchase','read')`),
     check("api_keys_daily_points_cap_check", sql`${t.dailyPointsCap} > 0`),
+    check("api_keys_read_no_cap_check", sql`${t.scope} <> 'read' or ${t.dailyPointsCap} is null`),
   ],
 );
 

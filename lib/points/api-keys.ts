@@ -56,6 +56,8 @@ function checkApiKeyOptions(options: ApiKeyOptions): { scope: ApiKeyScope; daily
   const cap = options.dailyPointsCap ?? null;
   if (cap !== null && (!Number.isSafeInteger(cap) || cap < 1 || cap > MAX_KEY_DAILY_POINTS_CAP)) {
     fields.dailyPointsCap = `must be a whole number of Points from 1 to ${MAX_KEY_DAILY_POINTS_CAP}`;
+  } else if (cap !== null && scope === "read") {
+    fields.dailyPointsCap = "must be empty for a read key: it cannot buy, so it has no daily Points to cap";
   }
   if (Object.keys(fields).length > 0) {
     throw new ProvisioningError("The key's scope or daily Points cap is not valid; nothing was created.", { fields });

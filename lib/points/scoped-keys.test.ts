@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { topUps } from "@/lib/db/schema";
+import { apiKeys, topUps } from "@/lib/db/schema";
 import { backendsAndProviders, expectPointsError, type ProviderTestContext } from "@/lib/testing/harness";
 import { serviceSuite } from "@/lib/testing/invariants";
 import {
@@ -79,6 +79,19 @@ describe.each(backendsAndProviders())("scoped API keys on %s with the %s provide
     );
     expect(Object.keys(scope.details.fields as object).sort()).toEqual(["dailyPointsCap", "scope"]);
     expect(await listApiKeys(ctx.db, id)).toHaveLength(3);
+  });
+
+  it("refuses a daily cap on a read key, which cannot buy, and the database refuses one too", async () => {
+    const created = await newOrg();
+    const id = created.organization.id;
+    const refused = await expectPointsError(() => createApiKey(ctx.db, id, ctx.clock, { scope: "read", dailyPointsCap: 500 }));
+    expect([refused.code, refused.details.fields]).toEqual([
+      "invalid_request",
+      { dailyPointsCap: "must be empty for a read key: it cannot buy, so it has no daily Points to cap" },
+    ]);
+    expect(await listApiKeys(ctx.db, id)).toHaveLength(1);
+    const read = await createApiKey(ctx.db, id, ctx.clock, { scope: "read" });
+    await expect(ctx.db.update(apiKeys).set({ dailyPointsCap: 500 }).where(eq(apiKeys.id, read.keyId))).rejects.toThrow();
   });
 
   it("refuses a read key's purchase with 403 insufficient_scope after availability, and writes nothing", async () => {

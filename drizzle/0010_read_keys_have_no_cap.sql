@@ -1,0 +1,2 @@
+UPDATE "api_keys" SET "daily_points_cap" = NULL WHERE "scope" = 'read';--> statement-breakpoint
+ALTER TABLE "api_keys" ADD CONSTRAINT "api_keys_read_no_cap_check" CHECK ("api_keys"."scope" <> 'read' or "api_keys"."daily_points_cap" is null);
