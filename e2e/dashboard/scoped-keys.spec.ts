@@ -37,6 +37,14 @@ test("an admin creates a read-only key and a capped key: the list shows each, an
   await expect(page.getByText("Check the highlighted field; no key was created.")).toBeVisible();
   await expect(page.getByTestId("api-key-row")).toHaveCount(rows);
 
+  // A read-only key cannot buy, so it takes no cap: the field says so, and no key is made.
+  await page.getByLabel("Scope").selectOption("read");
+  await page.getByLabel("Daily Points cap (optional)").fill("1000");
+  await page.getByRole("button", { name: "Create API key" }).click();
+  await expect(page.getByText("must be empty for a read key")).toBeVisible();
+  await expect(page.getByTestId("api-key-row")).toHaveCount(rows);
+  await page.getByLabel("Scope").selectOption("purchase");
+
   await page.getByLabel("Daily Points cap (optional)").fill("1000");
   await page.getByRole("button", { name: "Create API key" }).click();
   await expect(page.getByText("Your new API key")).toBeVisible();

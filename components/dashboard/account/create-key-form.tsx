@@ -43,7 +43,7 @@ export function CreateKeyForm({ canEdit, action }: {
             id="key-daily-cap"
             label="Daily Points cap (optional)"
             error={fields.dailyPointsCap}
-            hint="The most Points this key may buy in 24 hours; empty for no cap of its own."
+            hint="The most Points this key may buy in 24 hours; empty for no cap of its own. A read-only key takes none."
           >
             <Input
               id="key-daily-cap"
