@@ -1,10 +1,17 @@
+import fs from "node:fs";
 import { defineConfig } from "vitest/config";
 
 // *.pg.test.ts need a real Postgres server (races, row locks, several pools): they run when
 // TEST_DATABASE_URL is set, as in CI, and are left out on a laptop without Postgres.
 // Server actions are tested beside them, in app/; server-rendered components in components/.
+// *.pooler.test.ts need PgBouncer too (a transaction-mode pooler in front of that server): they run
+// when both are there, as in CI (.ci/run installs Debian's pgbouncer).
 const include = ["lib/**/*.test.ts", "app/**/*.test.ts", "components/**/*.test.{ts,tsx}"];
-const exclude = process.env.TEST_DATABASE_URL ? [] : ["lib/**/*.pg.test.ts"];
+const pgbouncer = [process.env.PGBOUNCER_PATH, "/usr/sbin/pgbouncer", "/usr/bin/pgbouncer"].some((file) => file && fs.existsSync(file));
+const exclude = [
+  ...(process.env.TEST_DATABASE_URL ? [] : ["lib/**/*.pg.test.ts"]),
+  ...(process.env.TEST_DATABASE_URL && pgbouncer ? [] : ["lib/**/*.pooler.test.ts"]),
+];
 
 export default defineConfig({
   resolve: { tsconfigPaths: true },
