@@ -1,15 +1,22 @@
 /**
- * `npm test`: every suite, in order, with one summary line at the end.
+ * `npm test`: every suite, in order, each phase's name, count and time printed as it ends, and one
+ * summary line at the end (`tests: N passed, N failed`):
  *   1. vitest: unit and service tests (PGlite; also Postgres and the race tests when a server is given);
  *   2. next build: the HTTP and browser tests run against a production build;
  *   3. Playwright: HTTP contract tests, and the dashboard in Chromium when it is installed;
  *   4. the HTTP contract tests again with Stripe as the billing provider, against the test server.
  *
+ * `npm run test:quick` (`--quick`) checks a checkout in a few minutes: lint, types, and the service
+ * tests on the embedded database only.
+ *
  * A Postgres server is taken from TEST_DATABASE_URL, or else DATABASE_URL; the suites create
  * their own databases on it and drop them. Without one, the Postgres-only suites are left out
  * and everything else runs on the embedded PGlite.
+ *
+ * Ctrl-C (or SIGTERM) stops the running phase's whole process group, and with it every server the
+ * phase started, before this exits.
  */
-import { spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 
@@ -23,17 +30,60 @@ const root = process.cwd();
 const artifacts = path.join(root, "e2e", ".artifacts");
 fs.mkdirSync(artifacts, { recursive: true });
 
+const quick = process.argv.includes("--quick");
 const env: NodeJS.ProcessEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
-const server = env.TEST_DATABASE_URL || env.DATABASE_URL;
+const server = quick ? undefined : env.TEST_DATABASE_URL || env.DATABASE_URL;
 // The suites make databases of their own; nothing they start may touch DATABASE_URL's.
 delete env.DATABASE_URL;
+delete env.TEST_DATABASE_URL;
 if (server) env.TEST_DATABASE_URL = server;
+
+/** The phase running now: its own process group, so that Ctrl-C can stop all it started. */
+let running: ChildProcess | null = null;
+let interrupted = false;
 
 function run(command: string, args: string[], extraEnv: Record<string, string> = {}): Promise<number> {
   return new Promise((resolve) => {
-    const child = spawn(command, args, { stdio: "inherit", env: { ...env, ...extraEnv } });
-    child.on("exit", (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+    const child = spawn(command, args, { stdio: "inherit", env: { ...env, ...extraEnv }, detached: true });
+    running = child;
+    child.on("exit", (code, signal) => {
+      running = null;
+      resolve(code ?? (signal ? 1 : 0));
+    });
   });
+}
+
+/**
+ * Stops the running phase: the signal to its whole group, so Playwright tears its web server down
+ * and vitest its workers; whatever is left 15 s later is killed.
+ */
+function stopRunning(signal: NodeJS.Signals): void {
+  interrupted = true;
+  const child = running;
+  if (!child?.pid) process.exit(130);
+  const group = -child.pid;
+  const send = (which: NodeJS.Signals) => {
+    try {
+      process.kill(group, which);
+    } catch {
+      // The group has already exited.
+    }
+  };
+  send(signal);
+  const force = setTimeout(() => send("SIGKILL"), 15_000);
+  child.once("exit", () => {
+    clearTimeout(force);
+    // Anything of the group still alive (a server whose parent exited first) goes too.
+    send("SIGKILL");
+    console.error(`\nnpm test: stopped by ${signal}.`);
+    process.exit(130);
+  });
+}
+for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(signal, () => stopRunning(signal));
+
+function duration(ms: number): string {
+  const seconds = Math.round(ms / 1000);
+  return seconds < 60 ? `${seconds} s` : `${Math.floor(seconds / 60)} min ${String(seconds % 60).padStart(2, "0")} s`;
 }
 
 function readJson(file: string): unknown {
@@ -69,47 +119,75 @@ function playwrightCounts(file: string): Counts | null {
 async function main(): Promise<void> {
   const bin = (name: string) => path.join(root, "node_modules", ".bin", name);
   const totals: Counts = { passed: 0, failed: 0, skipped: 0 };
-  const add = (counts: Counts | null, exitCode: number, label: string) => {
-    if (!counts) {
-      console.error(`\n${label}: no report was written (exit ${exitCode}); counting it as one failure.`);
+  const phases: string[] = [];
+  const started = Date.now();
+
+  /** Runs one phase, adds its counts, and prints its name, counts and time as it ends. */
+  async function phase(label: string, runIt: () => Promise<{ exitCode: number; counts: Counts | null }>): Promise<boolean> {
+    const phaseStart = Date.now();
+    const { exitCode, counts } = await runIt();
+    if (interrupted) return false;
+    const line = counts
+      ? `${label}: ${counts.passed} passed, ${counts.failed + (exitCode !== 0 && counts.failed === 0 ? 1 : 0)} failed${counts.skipped ? `, ${counts.skipped} skipped` : ""} in ${duration(Date.now() - phaseStart)}`
+      : `${label}: ${exitCode === 0 ? "ok" : `failed (exit ${exitCode})`} in ${duration(Date.now() - phaseStart)}`;
+    phases.push(line);
+    console.log(`\n── ${line}`);
+    if (counts) {
+      totals.passed += counts.passed;
+      totals.failed += counts.failed + (exitCode !== 0 && counts.failed === 0 ? 1 : 0);
+      totals.skipped += counts.skipped;
+    } else if (exitCode !== 0) {
       totals.failed += 1;
-      return;
     }
-    totals.passed += counts.passed;
-    totals.failed += counts.failed + (exitCode !== 0 && counts.failed === 0 ? 1 : 0);
-    totals.skipped += counts.skipped;
-  };
+    return exitCode === 0;
+  }
+  const missingReport = (label: string, exitCode: number) =>
+    console.error(`\n${label}: no report was written (exit ${exitCode}); counting it as one failure.`);
 
-  console.log(server ? `Postgres for the suites: ${new URL(server).host}` : "No Postgres given: running on PGlite only.");
-
-  const vitestReport = path.join(artifacts, "vitest.json");
-  fs.rmSync(vitestReport, { force: true });
-  const vitestExit = await run(bin("vitest"), ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${vitestReport}`]);
-  add(vitestCounts(vitestReport), vitestExit, "vitest");
-
-  const buildExit = await run(bin("next"), ["build"]);
-  if (buildExit !== 0) {
-    console.error("\nnext build failed: the HTTP and browser suites cannot run.");
-    totals.failed += 1;
-  } else {
-    const playwrightReport = path.join(artifacts, "playwright.json");
-    fs.rmSync(playwrightReport, { force: true });
-    const playwrightExit = await run(bin("playwright"), ["test", "--reporter=list,json"], {
-      PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightReport,
+  async function vitest(label: string, extraEnv: Record<string, string> = {}): Promise<void> {
+    const report = path.join(artifacts, "vitest.json");
+    fs.rmSync(report, { force: true });
+    await phase(label, async () => {
+      const exitCode = await run(bin("vitest"), ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${report}`], extraEnv);
+      const counts = vitestCounts(report);
+      if (!counts) missingReport(label, exitCode);
+      return { exitCode, counts: counts ?? { passed: 0, failed: 1, skipped: 0 } };
     });
-    add(playwrightCounts(playwrightReport), playwrightExit, "playwright");
-
-    // The same HTTP contract suite with Stripe as the billing provider, against the test server.
-    const stripeReport = path.join(artifacts, "playwright-stripe.json");
-    fs.rmSync(stripeReport, { force: true });
-    console.log("\nThe HTTP contract suite again, and Stripe's browser journeys, with Stripe as the billing provider (the test server):");
-    const stripeExit = await run(bin("playwright"), ["test", "--reporter=list,json"], {
-      PLAYWRIGHT_JSON_OUTPUT_NAME: stripeReport,
-      E2E_PROVIDER: "stripe",
-    });
-    add(playwrightCounts(stripeReport), stripeExit, "playwright (Stripe)");
   }
 
+  async function playwright(label: string, file: string, extraEnv: Record<string, string> = {}): Promise<void> {
+    const report = path.join(artifacts, file);
+    fs.rmSync(report, { force: true });
+    await phase(label, async () => {
+      const exitCode = await run(bin("playwright"), ["test", "--reporter=list,json"], { PLAYWRIGHT_JSON_OUTPUT_NAME: report, ...extraEnv });
+      const counts = playwrightCounts(report);
+      if (!counts) missingReport(label, exitCode);
+      return { exitCode, counts: counts ?? { passed: 0, failed: 1, skipped: 0 } };
+    });
+  }
+
+  if (quick) {
+    console.log("Quick check: lint, types, and the service tests on the embedded database (PGlite).");
+    await phase("lint", async () => ({ exitCode: await run(bin("biome"), ["lint", "."]), counts: null }));
+    await phase("types", async () => ({ exitCode: await run(bin("tsc"), ["--noEmit"]), counts: null }));
+    await vitest("vitest (PGlite)");
+  } else {
+    console.log(server ? `Postgres for the suites: ${new URL(server).host}` : "No Postgres given: running on PGlite only.");
+    await vitest(server ? "vitest (PGlite and Postgres)" : "vitest (PGlite)");
+    const built = !interrupted && (await phase("next build", async () => ({ exitCode: await run(bin("next"), ["build"]), counts: null })));
+    if (!built && !interrupted) console.error("\nnext build failed: the HTTP and browser suites cannot run.");
+    if (built) {
+      await playwright("playwright (simulated provider)", "playwright.json");
+      // The same HTTP contract suite with Stripe as the billing provider, against the test server.
+      if (!interrupted) {
+        console.log("\nThe HTTP contract suite again, and Stripe's browser journeys, with Stripe as the billing provider (the test server):");
+        await playwright("playwright (Stripe)", "playwright-stripe.json", { E2E_PROVIDER: "stripe" });
+      }
+    }
+  }
+  if (interrupted) return;
+
+  console.log(`\n${phases.map((line) => `  ${line}`).join("\n")}\n  total: ${duration(Date.now() - started)}`);
   const skipped = totals.skipped ? `, ${totals.skipped} skipped` : "";
   console.log(`\ntests: ${totals.passed} passed, ${totals.failed} failed${skipped}`);
   process.exit(totals.failed > 0 ? 1 : 0);
