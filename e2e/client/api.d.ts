@@ -1622,6 +1622,8 @@ export interface operations {
             /** @description The document. */
             200: {
                 headers: {
+                    /** @description The request's id: yours when you sent a well-formed one. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
