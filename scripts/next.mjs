@@ -9,8 +9,11 @@ if (process.env.NEXT_TELEMETRY_DISABLED === "0") delete process.env.NEXT_TELEMET
 // The client's socket address for per-address sign-in limits (scripts/socket-address.mjs): in this
 // process for `next start`, and through NODE_OPTIONS in the server process `next dev` forks.
 const socketAddress = new URL("./socket-address.mjs", import.meta.url).href;
+// Exact paths under /v3, answered in the API's envelope whatever Next.js would do first (scripts/api-paths.mjs).
+const apiPaths = new URL("./api-paths.mjs", import.meta.url).href;
 await import(socketAddress);
-process.env.NODE_OPTIONS = `${process.env.NODE_OPTIONS ?? ""} --import="${socketAddress}"`.trim();
+await import(apiPaths);
+process.env.NODE_OPTIONS = `${process.env.NODE_OPTIONS ?? ""} --import="${socketAddress}" --import="${apiPaths}"`.trim();
 // `next start` drains and exits 0 on SIGTERM (scripts/graceful-shutdown.mjs); `next dev` keeps Next's own handling.
 if (process.argv[2] === "start") {
   await import(new URL("./graceful-shutdown.mjs", import.meta.url).href);

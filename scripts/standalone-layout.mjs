@@ -14,8 +14,8 @@ import { fileURLToPath } from "node:url";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const STANDALONE = path.join(ROOT, ".next", "standalone");
-/** Copied as they are: the entry and the two hooks it loads. */
-const SCRIPTS = ["standalone-server.mjs", "socket-address.mjs", "graceful-shutdown.mjs"];
+/** Copied as they are: the entry and the three hooks it loads. */
+const SCRIPTS = ["standalone-server.mjs", "socket-address.mjs", "api-paths.mjs", "graceful-shutdown.mjs"];
 const MIGRATE = path.join(ROOT, "scripts", "migrate.mjs");
 
 const target = process.argv[2];

@@ -40,6 +40,14 @@ async function expectPage(response: APIResponse): Promise<{ top_ups: TopUpJson[]
 
 const ids = (topUps: TopUpJson[]) => topUps.map((topUp) => topUp.id);
 
+/** An ISO 8601 UTC time (`…Z`) written as the same instant at an offset of `minutes` east of UTC. */
+function withOffset(iso: string, minutes: number): string {
+  const local = new Date(Date.parse(iso) + minutes * 60_000).toISOString().replace("Z", "");
+  const sign = minutes < 0 ? "-" : "+";
+  const two = (n: number) => String(n).padStart(2, "0");
+  return `${local}${sign}${two(Math.floor(Math.abs(minutes) / 60))}:${two(Math.abs(minutes) % 60)}`;
+}
+
 /** The spec's purchases, oldest first: three paid, one declined, one awaiting the cardholder. */
 let bought: TopUpJson[] = [];
 /** Only this run's purchases, whatever an earlier run against the same database left. */
@@ -140,6 +148,40 @@ test.describe("GET /v3/points/top-ups", () => {
     );
   });
 
+  test("created[gte] and created[lt] read any RFC 3339 time: an offset, +00:00, minute precision", async ({ request, fx }) => {
+    const org = fx.organizations.reads;
+    const list = async (query: string) => ids((await expectPage(await getList(request, org, query))).top_ups);
+    const third = bought[2]?.created_at ?? "";
+    const fromThird = ids(bought.slice(2).reverse());
+    // The third purchase's own instant, as Python's isoformat() writes UTC, and in +05:30 and -08:00.
+    const plusZero = third.replace("Z", "+00:00");
+    expect(await list(`created[gte]=${encodeURIComponent(plusZero)}`)).toEqual(fromThird);
+    expect(await list(`created[gte]=${encodeURIComponent(withOffset(third, 330))}`)).toEqual(fromThird);
+    expect(await list(`created[gte]=${encodeURIComponent(withOffset(third, -480))}`)).toEqual(fromThird);
+    expect(await list(`created[gte]=${since}&created[lt]=${encodeURIComponent(withOffset(third, 60).toLowerCase())}`)).toEqual(
+      ids(bought.slice(0, 2).reverse()),
+    );
+    // Minute precision: from the minute before the first purchase to the minute after the last.
+    const minute = (iso: string, add: number) => new Date(Math.floor(Date.parse(iso) / 60_000) * 60_000 + add * 60_000).toISOString().slice(0, 16);
+    const last = bought.at(-1)?.created_at ?? "";
+    const window = `created[gte]=${minute(since, 0)}Z&created[lt]=${minute(last, 1)}Z&reference=`;
+    for (const topUp of bought) expect(await list(`${window}${topUp.reference}`)).toEqual([topUp.id]);
+    expect(await list(`created[gte]=${minute(last, 1)}Z&reference=${bought[4]?.reference}`)).toEqual([]);
+  });
+
+  test("a time that is not RFC 3339 is 422 invalid_request naming the parameter and saying why", async ({ request, fx }) => {
+    const refused = async (query: string) => {
+      const response = await getList(request, fx.organizations.reads, query, { "X-Request-Id": "bad-time-1" });
+      expect(response.headers()["x-request-id"]).toBe("bad-time-1");
+      return expectInvalidFields(response, [query.slice(0, query.indexOf("="))]);
+    };
+    expect(await refused("created[gte]=2026-11-22T12:00:00")).toEqual({ "created[gte]": expect.stringContaining("RFC 3339") });
+    expect(await refused("created[lt]=2026-11-22T24:00Z")).toEqual({ "created[lt]": expect.stringContaining("not a real date and time") });
+    expect(await refused("created[lt]=2026-11-22T12:60:00Z")).toEqual({ "created[lt]": expect.stringContaining("not a real date and time") });
+    // An unencoded + arrives as a space: the answer says to send %2B.
+    expect(await refused("created[gte]=2026-11-22T12:00:00+01:00")).toEqual({ "created[gte]": expect.stringContaining("%2B") });
+  });
+
   const badQueries: { query: (fx: { theirs: string; mine: string }) => string; fields: string[] }[] = [
     { query: () => "limit=0", fields: ["limit"] },
     { query: () => "limit=101", fields: ["limit"] },
@@ -148,7 +190,8 @@ test.describe("GET /v3/points/top-ups", () => {
     { query: () => "source=cli", fields: ["source"] },
     { query: () => "reference=bad%20ref", fields: ["reference"] },
     { query: () => "created[gte]=2026-11-22", fields: ["created[gte]"] },
-    { query: () => "created[lt]=2026-11-22T12:00:00%2B01:00", fields: ["created[lt]"] },
+    { query: () => "created[lt]=2026-11-22T12:00:00", fields: ["created[lt]"] },
+    { query: () => "created[lt]=2026-02-30T12:00Z", fields: ["created[lt]"] },
     { query: () => "page=2", fields: ["page"] },
     { query: () => "status=paid&status=failed", fields: ["status"] },
     { query: () => "starting_after=pm_1", fields: ["starting_after"] },

@@ -137,6 +137,11 @@ test.describe.serial("the standalone server, as the Docker image runs it", () =>
     const openapi = await fetch(`${base}/v3/openapi.json`);
     expect(openapi.status).toBe(200);
     expect(await openapi.json()).toMatchObject({ openapi: "3.1.0", paths: { "/v3/points/top-ups": {} } });
+    // Paths under /v3 are exact here too (scripts/api-paths.mjs is laid out and loaded): no redirect.
+    const inexact = await fetch(`${base}/v3/points/top-ups/`, { headers: { "X-Request-Id": "standalone-slash" }, redirect: "manual" });
+    expect(inexact.status).toBe(404);
+    expect(inexact.headers.get("x-request-id")).toBe("standalone-slash");
+    expect(await inexact.json()).toMatchObject({ status: "error", error: { code: "not_found" } });
 
     const methods = await fetch(`${base}/v3/points/payment-methods`, { headers: auth });
     expect(methods.status).toBe(200);

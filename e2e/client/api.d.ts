@@ -386,9 +386,9 @@ export interface operations {
                 status?: "pending" | "processing" | "awaiting_payment" | "failed" | "paid";
                 /** @description Only purchases made here. */
                 source?: "api" | "dashboard";
-                /** @description Only purchases made at or after this time (ISO 8601, UTC). */
+                /** @description Only purchases made at or after this time: an RFC 3339 date-time in UTC or with an offset, such as `2026-11-22T12:00:00Z` or `2026-11-22T13:00:00+01:00` (in a URL, `+` is `%2B`); seconds may be left out. */
                 "created[gte]"?: string;
-                /** @description Only purchases made before this time (ISO 8601, UTC). */
+                /** @description Only purchases made before this time: an RFC 3339 date-time in UTC or with an offset, such as `2026-11-22T12:00:00Z` or `2026-11-22T13:00:00+01:00` (in a URL, `+` is `%2B`); seconds may be left out. */
                 "created[lt]"?: string;
             };
             header?: {
@@ -1622,6 +1622,8 @@ export interface operations {
             /** @description The document. */
             200: {
                 headers: {
+                    /** @description The request's id: yours when you sent a well-formed one. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {

@@ -202,6 +202,7 @@ const getOpenApi: ZodOpenApiOperationObject = {
   responses: {
     "200": {
       description: "The document.",
+      headers: requestIdHeader,
       content: { "application/json": { schema: { type: "object", properties: { openapi: { type: "string", const: "3.1.0" } }, required: ["openapi"] } } },
     },
   },

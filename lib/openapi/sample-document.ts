@@ -131,7 +131,7 @@ export function sampleOpenApiDocument() {
             {
               name: "created[gte]",
               in: "query",
-              description: "Created at or after this time, ISO 8601 UTC.",
+              description: "Created at or after this time: an RFC 3339 date-time in UTC or with an offset.",
               schema: { type: "string", format: "date-time" },
               example: "2026-11-01T00:00:00Z",
             },

@@ -21,7 +21,10 @@ export interface HistoryFilters {
   after?: AfterPaymentFilter;
   /** Exactly this reference (the API's `reference`). */
   reference?: string;
-  /** Created at or after this instant, and before that one: ISO 8601 UTC, kept to the microsecond. */
+  /**
+   * Created at or after this instant, and before that one: UTC text Postgres reads to the
+   * microsecond, as lib/rfc3339.ts's utcText writes it (ISO 8601 for years 1 to 9999).
+   */
   createdGte?: string;
   createdLt?: string;
 }

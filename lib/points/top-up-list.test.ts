@@ -32,7 +32,7 @@ describe("GET /v3/points/top-ups query", () => {
       reference: "order-1.a:b_c",
       status: "awaiting_payment",
       source: "dashboard",
-      createdGte: "2026-11-01T00:00:00Z",
+      createdGte: "2026-11-01T00:00:00.000000Z",
       createdLt: "2026-11-22T12:30:15.123456Z",
     });
     expect(parseTopUpListQuery(new URLSearchParams("limit=1&ending_before=tu_x"))).toEqual({ limit: 1, endingBefore: "tu_x" });
@@ -54,9 +54,13 @@ describe("GET /v3/points/top-ups query", () => {
     ["status=PAID", "status"],
     ["source=cli", "source"],
     ["created[gte]=2026-11-22", "created[gte]"],
-    ["created[gte]=2026-11-22T12:00:00%2B01:00", "created[gte]"],
+    ["created[gte]=2026-11-22T12:00:00", "created[gte]"],
+    ["created[gte]=2026-11-22%2012:00:00Z", "created[gte]"],
+    ["created[gte]=2026-11-22T12:00:00%2B0100", "created[gte]"],
     ["created[lt]=2026-02-30T00:00:00Z", "created[lt]"],
     ["created[lt]=2026-11-22T25:00:00Z", "created[lt]"],
+    ["created[lt]=2026-11-22T24:00Z", "created[lt]"],
+    ["created[lt]=2026-11-22T12:60Z", "created[lt]"],
     ["created[lt]=yesterday", "created[lt]"],
   ])("%s → 422 naming %s", async (query, name) => {
     expect(Object.keys(await badFields(query))).toEqual([name]);
@@ -69,8 +73,32 @@ describe("GET /v3/points/top-ups query", () => {
       status: expect.stringContaining("more than once"),
       page: "is not an accepted parameter",
       "created[gt]": "is not an accepted parameter",
-      "created[lt]": expect.stringContaining("ISO 8601"),
+      "created[lt]": expect.stringContaining("RFC 3339"),
       ["__proto__"]: "is not an accepted parameter",
+    });
+  });
+
+  it.each([
+    ["2026-11-22T12:00Z", "2026-11-22T12:00:00.000000Z"],
+    ["2026-11-22T12:00:00%2B00:00", "2026-11-22T12:00:00.000000Z"],
+    ["2026-11-22T13:30:00.25%2B01:30", "2026-11-22T12:00:00.250000Z"],
+    ["2026-11-22T07:00-05:00", "2026-11-22T12:00:00.000000Z"],
+    ["2026-11-22t12:00:00z", "2026-11-22T12:00:00.000000Z"],
+    ["0099-01-01T00:00:00Z", "0099-01-01T00:00:00.000000Z"],
+    ["0000-01-01T00:00:00Z", "0001-01-01T00:00:00.000000Z BC"],
+  ])("reads created[gte]=%s and created[lt] alike as the UTC instant %s", (value, expected) => {
+    expect(parseTopUpListQuery(new URLSearchParams(`created[gte]=${value}&created%5Blt%5D=${value}`))).toEqual({
+      limit: 20,
+      createdGte: expected,
+      createdLt: expected,
+    });
+  });
+
+  it("says why a time is refused, naming each parameter", async () => {
+    const fields = await badFields("created[gte]=2026-02-30T00:00Z&created[lt]=2026-11-22T12:00:00+01:00");
+    expect(fields).toEqual({
+      "created[gte]": expect.stringContaining("not a real date and time"),
+      "created[lt]": expect.stringContaining("%2B"),
     });
   });
 
@@ -168,6 +196,29 @@ describe.each(backends())("listing and reading top-ups over the API (%s)", (back
     expect((await list({ createdLt: minute(2) })).topUps).toHaveLength(2);
     expect((await list({ createdGte: minute(2), createdLt: minute(3) })).topUps).toHaveLength(2);
     expect(await list({ reference: "read-9" })).toEqual({ topUps: [], hasMore: false });
+  });
+
+  it("filters by times written with any offset, at any precision, in any year RFC 3339 allows", async () => {
+    const all = newest();
+    const parsedList = (query: string) => list(parseTopUpListQuery(new URLSearchParams(query)));
+    // Minute 2 after the start, in UTC, in +01:00, at minute precision and with Python's +00:00.
+    const since = ids(all.filter((t) => t.createdAt >= new Date(Date.parse(start) + 120_000)));
+    expect(since).toHaveLength(3);
+    for (const value of ["2026-11-22T12:02:00Z", "2026-11-22T13:02:00%2B01:00", "2026-11-22T12:02Z", "2026-11-22T12:02:00%2B00:00", "2026-11-22T07:02-05:00"]) {
+      expect(ids((await parsedList(`created[gte]=${value}`)).topUps)).toEqual(since);
+    }
+    expect((await parsedList("created[lt]=2026-11-22T13:02%2B01:00")).topUps).toHaveLength(2);
+    // A microsecond before or after a purchase's own time moves it across the bound.
+    const first = bought[0];
+    if (!first) throw new Error("nothing bought");
+    const firstTime = first.createdAt.toISOString().replace("Z", "");
+    expect(ids((await parsedList(`created[lt]=${firstTime}001Z`)).topUps)).toContain(first.id);
+    expect(ids((await parsedList(`created[lt]=${firstTime}000Z`)).topUps)).not.toContain(first.id);
+    // The earliest and latest instants RFC 3339 can name, beyond years 1 to 9999 once offset.
+    expect(ids((await parsedList("created[gte]=0000-01-01T00:00:00%2B23:59")).topUps)).toEqual(ids(all));
+    expect(ids((await parsedList("created[gte]=0000-01-01T00:00:00Z&created[lt]=0099-12-31T23:59:59Z")).topUps)).toEqual([]);
+    expect(ids((await parsedList("created[lt]=9999-12-31T23:59:59.999999-23:59")).topUps)).toEqual(ids(all));
+    expect(ids((await parsedList("created[gte]=9999-12-31T23:59:59-23:59")).topUps)).toEqual([]);
   });
 
   it("never lists another organisation's purchases, even under the same reference", async () => {

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { Db } from "@/lib/db/client";
 import type { TopUp } from "@/lib/db/schema";
+import { parseRfc3339, RFC3339_EXAMPLE, RFC3339_OFFSET_EXAMPLE, utcText } from "@/lib/rfc3339";
 import { REFERENCE_MAX_LENGTH, REFERENCE_PATTERN } from "./catalog";
 import { PointsError } from "./errors";
 import { getTopUp, listTopUpRange, TOP_UP_SOURCES, TOP_UP_STATUSES, type TopUpSource, type TopUpStatus, topUpPosition } from "./history";
@@ -16,6 +17,7 @@ export interface TopUpListQuery {
   reference?: string;
   status?: TopUpStatus;
   source?: TopUpSource;
+  /** `created[gte]` and `created[lt]` as UTC text to the microsecond (lib/rfc3339.ts's utcText). */
   createdGte?: string;
   createdLt?: string;
 }
@@ -28,25 +30,6 @@ export interface TopUpListPage {
 /** The shape of a top-up ID: anything else is no top-up (and is never sent to the database). */
 const TOP_UP_ID = /^tu_[A-Za-z0-9_]{1,64}$/;
 
-/** ISO 8601 in UTC, to the minute at least and the microsecond at most: 2026-11-22T12:00:00Z. */
-const ISO_UTC = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,6})?)?Z$/;
-
-function isUtcInstant(value: string): boolean {
-  const match = ISO_UTC.exec(value);
-  if (!match) return false;
-  const [, year, month, day, hour, minute, second] = match.map(Number);
-  // Date.UTC rolls 2026-02-30 over to March: a real date is one that comes back unchanged.
-  const date = new Date(Date.UTC(year ?? 0, (month ?? 1) - 1, day ?? 0, hour ?? 0, minute ?? 0, second ?? 0));
-  return (
-    date.getUTCFullYear() === year &&
-    date.getUTCMonth() + 1 === month &&
-    date.getUTCDate() === day &&
-    date.getUTCHours() === hour &&
-    date.getUTCMinutes() === minute &&
-    (match[6] === undefined || date.getUTCSeconds() === second)
-  );
-}
-
 const parameterMessages = {
   limit: `must be a whole number from 1 to ${MAX_LIST_LIMIT}`,
   starting_after: "must be the ID of one of the organisation's top-ups (tu_…)",
@@ -54,12 +37,23 @@ const parameterMessages = {
   reference: `must be 1 to ${REFERENCE_MAX_LENGTH} letters, digits, '.', '_', ':' or '-'`,
   status: `must be one of ${TOP_UP_STATUSES.join(", ")}`,
   source: `must be one of ${TOP_UP_SOURCES.join(", ")}`,
-  "created[gte]": "must be a time in ISO 8601 UTC, such as 2026-11-22T12:00:00Z",
-  "created[lt]": "must be a time in ISO 8601 UTC, such as 2026-11-22T12:00:00Z",
 } as const;
 
 const topUpId = z.string().regex(TOP_UP_ID);
-const instant = z.string().refine(isUtcInstant);
+/**
+ * An RFC 3339 date-time (lib/rfc3339.ts), any offset, to the minute at least: the instant it names,
+ * as UTC text Postgres reads to the microsecond. A refusal says why in its issue's message.
+ */
+const instant = z.string().transform((text, ctx) => {
+  const result = parseRfc3339(text);
+  if (result.ok) return utcText(result.micros);
+  ctx.addIssue({ code: "custom", message: result.why });
+  return z.NEVER;
+});
+const instantMeta = (description: string) => ({
+  description: `${description}: an RFC 3339 date-time in UTC or with an offset, such as \`${RFC3339_EXAMPLE}\` or \`${RFC3339_OFFSET_EXAMPLE}\` (in a URL, \`+\` is \`%2B\`); seconds may be left out.`,
+  override: { type: "string", format: "date-time" },
+});
 
 /** GET /v3/points/top-ups's query: the parser below and the OpenAPI document both read it. */
 export const topUpListQuerySchema = z.strictObject({
@@ -90,12 +84,8 @@ export const topUpListQuerySchema = z.strictObject({
     .meta({ description: "Only the purchase with this reference (exact, case-sensitive)." }),
   status: z.enum(TOP_UP_STATUSES).optional().meta({ description: "Only purchases in this status." }),
   source: z.enum(TOP_UP_SOURCES).optional().meta({ description: "Only purchases made here." }),
-  "created[gte]": instant
-    .optional()
-    .meta({ description: "Only purchases made at or after this time (ISO 8601, UTC).", override: { type: "string", format: "date-time" } }),
-  "created[lt]": instant
-    .optional()
-    .meta({ description: "Only purchases made before this time (ISO 8601, UTC).", override: { type: "string", format: "date-time" } }),
+  "created[gte]": instant.optional().meta(instantMeta("Only purchases made at or after this time")),
+  "created[lt]": instant.optional().meta(instantMeta("Only purchases made before this time")),
 });
 
 /**
@@ -117,7 +107,9 @@ export function parseTopUpListQuery(params: URLSearchParams): TopUpListQuery {
         continue;
       }
       const name = String(issue.path[0] ?? "query");
-      fields[name] ??= parameterMessages[name as keyof typeof parameterMessages] ?? "is invalid";
+      // A custom issue (a time) carries its own reason; the others get the parameter's rule.
+      const why = issue.code === "custom" ? issue.message : parameterMessages[name as keyof typeof parameterMessages];
+      fields[name] ??= why ?? "is invalid";
     }
   }
   if (values.starting_after !== undefined && values.ending_before !== undefined) {

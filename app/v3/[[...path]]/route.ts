@@ -1,16 +1,14 @@
-// Any other path under /v3 – a JSON 404, so every /v3 answer keeps the envelope
-import { apiError, handleApi } from "@/lib/http/api";
+// Any other path under /v3, and every path scripts/api-paths.mjs finds inexact – a JSON 404, so every
+// /v3 answer keeps the envelope
+import { handleApi } from "@/lib/http/api";
+import { noSuchEndpoint } from "@/lib/http/paths";
 
 export const dynamic = "force-dynamic";
 
 const notFound = (request: Request) =>
-  handleApi(request, async (requestId) =>
-    apiError(
-      "not_found",
-      "There is no such endpoint: use POST /v3/points/top-ups or GET /v3/points/payment-methods.",
-      requestId,
-    ),
-  );
+  handleApi(request, async () => {
+    throw noSuchEndpoint(request);
+  });
 
 export {
   notFound as GET,
