@@ -83,6 +83,7 @@ test.describe.serial("a production server stopped with SIGTERM", () => {
       STRIPE_SECRET_KEY: secretKey,
       STRIPE_API_URL: fake.url,
       POINTS_DRAIN_SECONDS: String(DRAIN_SECONDS),
+      POINTS_SHUTDOWN_DELAY_SECONDS: "0",
       POINTS_KEEP_ALIVE_SECONDS: "2",
       POINTS_HEADERS_TIMEOUT_SECONDS: "30",
     });

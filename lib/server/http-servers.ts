@@ -35,9 +35,10 @@ export function connectionSettings(
 
 /**
  * The HTTP servers of this process, set up for life behind a proxy (the keep-alive and headers
- * timeouts) and for a clean shutdown: from the moment it begins, every answer says
- * `Connection: close`, so a client with a kept-alive connection goes elsewhere for its next request.
- * None when the app runs without scripts/next.mjs (tests, a bare `next start`).
+ * timeouts) and for a clean shutdown: from the moment it begins, every answer (those under way
+ * included) says `Connection: close`, and the connection ends once it is sent, so a client with a
+ * kept-alive connection goes elsewhere for its next request, and no connection is left idle for the
+ * listener's close to cut. None when the app runs without scripts/next.mjs (tests, a bare `next start`).
  */
 export function adoptHttpServers(settings: ConnectionSettings): DrainableServer[] {
   const servers = (globalThis as unknown as { [SERVERS]?: Server[] })[SERVERS] ?? [];
@@ -56,11 +57,11 @@ function adopt(server: Server, settings: ConnectionSettings): DrainableServer {
     response.once("close", () => answering.delete(response));
   });
   return {
-    close(callback) {
+    endKeepAlive() {
       for (const response of answering) if (!response.headersSent) response.shouldKeepAlive = false;
-      return server.close(callback);
     },
-    closeIdleConnections: () => server.closeIdleConnections(),
+    // node's close() also closes the kept-alive connections that are idle.
+    close: (callback) => server.close(callback),
     closeAllConnections: () => server.closeAllConnections(),
   };
 }
