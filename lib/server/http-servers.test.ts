@@ -146,4 +146,41 @@ describe("the servers npm start makes", () => {
       server.close();
     }
   });
+
+  it("take every connection the kernel queued before the listener closes: a busy server resets none", async () => {
+    // Each answer holds the event loop, as a loaded server's work does: node takes about one queued connection per turn.
+    const server = http.createServer((_request, response) => {
+      const until = performance.now() + 20;
+      while (performance.now() < until) {}
+      response.end("done");
+    });
+    registry[SERVERS] = [server];
+    const [adopted] = adoptHttpServers({ keepAliveMs: 7_000, headersTimeoutMs: 8_000 });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as AddressInfo;
+    const agent = new http.Agent({ keepAlive: true });
+    try {
+      const outcomes = Array.from(
+        { length: 40 },
+        () =>
+          new Promise<string>((resolve) => {
+            http
+              .get({ host: "127.0.0.1", port, path: "/", agent }, (response) => {
+                response.resume();
+                response.on("end", () => resolve(`${response.statusCode} ${response.headers.connection}`));
+              })
+              .on("error", (error: NodeJS.ErrnoException) => resolve(error.code ?? error.message));
+          }),
+      );
+      await new Promise((resolve) => setTimeout(resolve, 60));
+      const done = shutdown({ delayMs: 0, drainMs: 10_000, servers: adopted ? [adopted] : [], log: () => {} });
+      const answers = await Promise.all(outcomes);
+      expect(answers.filter((answer) => !answer.startsWith("200 "))).toEqual([]);
+      await expect(done).resolves.toEqual({ abandoned: 0, drained: true });
+      expect(server.listening).toBe(false);
+    } finally {
+      agent.destroy();
+      server.close();
+    }
+  });
 });

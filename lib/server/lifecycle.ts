@@ -96,9 +96,12 @@ export function onClose(name: string, close: () => Promise<void>): void {
 export interface DrainableServer {
   /** From now on every answer, those already under way included, says `Connection: close`. */
   endKeepAlive(): void;
-  /** Stops accepting connections and closes kept-alive ones that are idle; calls back once every open connection has ended. */
+  /**
+   * Stops accepting connections once those already queued are accepted, and closes kept-alive ones
+   * that are idle; calls back once every open connection has ended.
+   */
   close(callback?: (error?: Error) => void): unknown;
-  /** Cuts every open connection. */
+  /** Stops accepting at once if it has not yet, and cuts every open connection. */
   closeAllConnections(): void;
 }
 
@@ -124,9 +127,10 @@ export interface ShutdownReport {
 /**
  * The clean shutdown: readiness turns 503 and every answer says `Connection: close` at once, and
  * background loops stop between items; the servers keep accepting and serving connections for the
- * delay; then they stop accepting, idle connections close, and in-flight work and open requests
- * get until the drain deadline; then whatever connections remain are cut and the database closes.
- * Called twice, it returns the first call's promise.
+ * delay; then they stop accepting (once the connections already queued are taken), idle connections
+ * close, and in-flight work and open requests get until the drain deadline; then whatever
+ * connections remain are cut and the database closes. Called twice, it returns the first call's
+ * promise.
  */
 export function shutdown(options: ShutdownOptions): Promise<ShutdownReport> {
   const current = state();
@@ -149,7 +153,7 @@ async function runShutdown(
   }
   const deadline = Date.now() + drainMs;
   write(
-    `${delayMs > 0 ? "Delay over" : "Shutting down: readiness answers 503"}; no longer accepting connections; draining for up to ${drainMs / 1000} s (${current.inFlight} purchases in flight).`,
+    `${delayMs > 0 ? "Delay over" : "Shutting down: readiness answers 503"}; closing the listener once the connections already queued are accepted; draining for up to ${drainMs / 1000} s (${current.inFlight} purchases in flight).`,
   );
   const serversClosed = Promise.all(
     servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve()))),
