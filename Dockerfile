@@ -36,6 +36,7 @@ EXPOSE 3000
 # /healthz touches nothing: the process is up. A balancer should route by /readyz.
 HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch(`http://127.0.0.1:${process.env.PORT}/healthz`).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
-# SIGTERM drains purchases in flight (POINTS_DRAIN_SECONDS, 25 s): give `docker stop` -t 30 or more.
+# SIGTERM: /readyz answers 503 while the listener stays open (POINTS_SHUTDOWN_DELAY_SECONDS, 5 s), then
+# purchases in flight drain (POINTS_DRAIN_SECONDS, 20 s): give `docker stop` -t 30 or more.
 STOPSIGNAL SIGTERM
 CMD ["node", "scripts/standalone-server.mjs"]

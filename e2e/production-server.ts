@@ -55,7 +55,15 @@ export function startProduction(
   const port = Number(process.env.E2E_PORT ?? 3100) + offset;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "points-prod-"));
   const pgliteDir = path.join(dir, "pglite");
-  const merged: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: "production", PORT: String(port), POINTS_RECONCILE: "off" };
+  // No balancer stands in front of a test's server: its SIGTERM need not wait before closing the
+  // listener (a spec that tests the delay sets one).
+  const merged: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_ENV: "production",
+    PORT: String(port),
+    POINTS_RECONCILE: "off",
+    POINTS_SHUTDOWN_DELAY_SECONDS: "0",
+  };
   for (const name of INHERITED) delete merged[name];
   Object.assign(merged, { PGLITE_DIR: pgliteDir, AUTH_SECRET: randomBytes(32).toString("base64") }, env);
   for (const [name, value] of Object.entries(env)) if (value === undefined) delete merged[name];

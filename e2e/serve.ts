@@ -290,6 +290,8 @@ async function main(): Promise<void> {
     AUTH_SECRET,
     METRICS_TOKEN,
     NEXTAUTH_URL: process.env.NEXTAUTH_URL ?? `http://127.0.0.1:${PORT}`,
+    // No balancer in front: Playwright's SIGTERM at the end of the run need not wait to close the listener.
+    POINTS_SHUTDOWN_DELAY_SECONDS: "0",
     ...(stripe?.env ?? {}),
   };
   // The fixtures live only in the database prepared above; nothing else may be opened.

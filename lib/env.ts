@@ -18,6 +18,18 @@ const envSchema = z.object({
    * shorter than the lease, so no other instance takes over a purchase this one is still finishing.
    */
   POINTS_DRAIN_SECONDS: z.preprocess(emptyAsUndefined, z.coerce.number().int().positive().optional()),
+  /**
+   * Seconds a shutdown (SIGTERM) keeps accepting connections after readiness turns 503, so that a
+   * load balancer sees the 503 and stops sending before the listener closes; 0 closes it at once.
+   */
+  POINTS_SHUTDOWN_DELAY_SECONDS: z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .regex(/^\d+$/, "must be a whole number of seconds, 0 or more")
+      .transform(Number)
+      .optional(),
+  ),
   /** Seconds an idle kept-alive connection stays open: longer than the load balancer's idle timeout. */
   POINTS_KEEP_ALIVE_SECONDS: z.preprocess(emptyAsUndefined, z.coerce.number().int().positive().optional()),
   /** Seconds a client has to send a request's headers; longer than the keep-alive. */

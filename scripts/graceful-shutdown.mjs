@@ -2,7 +2,9 @@
 // server, waits for open requests without a deadline and exits 143; issue 17 asks for a drain with a
 // deadline shorter than a purchase's lease, background loops stopped, the database closed and exit 0.
 // This file keeps every HTTP server the process makes where lib/server/http-servers.ts finds it, and
-// on SIGTERM (or SIGINT) runs the shutdown the app registered at startup (lib/server/startup.ts).
+// on SIGTERM (or SIGINT) runs the shutdown the app registered at startup (lib/server/startup.ts),
+// telling it which signal came: SIGTERM keeps the listener open for POINTS_SHUTDOWN_DELAY_SECONDS
+// first, SIGINT (Ctrl-C) does not.
 import http from "node:http";
 
 const SERVERS = Symbol.for("points.httpServers");

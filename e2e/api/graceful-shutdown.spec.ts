@@ -83,6 +83,7 @@ test.describe.serial("a production server stopped with SIGTERM", () => {
       STRIPE_SECRET_KEY: secretKey,
       STRIPE_API_URL: fake.url,
       POINTS_DRAIN_SECONDS: String(DRAIN_SECONDS),
+      POINTS_SHUTDOWN_DELAY_SECONDS: "0",
       POINTS_KEEP_ALIVE_SECONDS: "2",
       POINTS_HEADERS_TIMEOUT_SECONDS: "30",
     });
@@ -151,16 +152,17 @@ test.describe.serial("a production server stopped with SIGTERM", () => {
     server.child.kill("SIGTERM");
     await expect.poll(() => server.output(), { timeout: 10_000 }).toContain("Shutting down");
 
-    // No new connection is taken.
-    const refused = await new Promise<string>((resolve) => {
-      const socket = net.connect(server.port, "127.0.0.1");
-      socket.once("connect", () => {
-        socket.destroy();
-        resolve("connected");
+    // No new connection is taken once those already queued are (no delay here: POINTS_SHUTDOWN_DELAY_SECONDS is 0).
+    const connect = () =>
+      new Promise<string>((resolve) => {
+        const socket = net.connect(server.port, "127.0.0.1");
+        socket.once("connect", () => {
+          socket.destroy();
+          resolve("connected");
+        });
+        socket.once("error", (error: NodeJS.ErrnoException) => resolve(error.code ?? "error"));
       });
-      socket.once("error", (error: NodeJS.ErrnoException) => resolve(error.code ?? "error"));
-    });
-    expect(refused).toBe("ECONNREFUSED");
+    await expect.poll(connect, { timeout: 5_000, intervals: [250] }).toBe("ECONNREFUSED");
 
     // Readiness, asked on the connection already open, says 503 and that the connection ends.
     let probeAnswer = "";

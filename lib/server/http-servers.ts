@@ -35,14 +35,21 @@ export function connectionSettings(
 
 /**
  * The HTTP servers of this process, set up for life behind a proxy (the keep-alive and headers
- * timeouts) and for a clean shutdown: from the moment it begins, every answer says
- * `Connection: close`, so a client with a kept-alive connection goes elsewhere for its next request.
- * None when the app runs without scripts/next.mjs (tests, a bare `next start`).
+ * timeouts) and for a clean shutdown: from the moment it begins, every answer (those under way
+ * included) says `Connection: close`, and the connection ends once it is sent, so a client with a
+ * kept-alive connection goes elsewhere for its next request, and no connection is left idle for the
+ * listener's close to cut. None when the app runs without scripts/next.mjs (tests, a bare `next start`).
  */
 export function adoptHttpServers(settings: ConnectionSettings): DrainableServer[] {
   const servers = (globalThis as unknown as { [SERVERS]?: Server[] })[SERVERS] ?? [];
   return servers.map((server) => adopt(server, settings));
 }
+
+/**
+ * After the last accepted connection, how long the listener must see none before it closes: the
+ * balancer has stopped sending, and what the kernel still queued has been taken.
+ */
+export const LISTENER_QUIET_MS = 100;
 
 function adopt(server: Server, settings: ConnectionSettings): DrainableServer {
   server.keepAliveTimeout = settings.keepAliveMs;
@@ -55,12 +62,49 @@ function adopt(server: Server, settings: ConnectionSettings): DrainableServer {
     answering.add(response);
     response.once("close", () => answering.delete(response));
   });
+  const accepts = { count: 0, lastAt: performance.now() };
+  server.on("connection", () => {
+    accepts.count += 1;
+    accepts.lastAt = performance.now();
+  });
+  let closeNow: (() => void) | null = null;
   return {
-    close(callback) {
+    endKeepAlive() {
       for (const response of answering) if (!response.headersSent) response.shouldKeepAlive = false;
-      return server.close(callback);
     },
-    closeIdleConnections: () => server.closeIdleConnections(),
-    closeAllConnections: () => server.closeAllConnections(),
+    close(callback) {
+      let closed = false;
+      // node's close() also closes the kept-alive connections that are idle.
+      closeNow = () => {
+        if (closed) return;
+        closed = true;
+        server.close(callback);
+      };
+      whenAcceptQueueEmpty(accepts, closeNow);
+    },
+    closeAllConnections() {
+      closeNow?.();
+      server.closeAllConnections();
+    },
   };
+}
+
+/**
+ * Calls `then` once the kernel holds no connection for this server that it has not accepted yet:
+ * none was accepted for LISTENER_QUIET_MS, nor in the turn of the event loop after. Node takes the
+ * kernel's queued connections about one per turn, so a busy server may hold dozens there for a
+ * second or more, and closing the listener resets each of them (ECONNRESET at the client).
+ */
+function whenAcceptQueueEmpty(accepts: { count: number; lastAt: number }, then: () => void): void {
+  const check = () => {
+    const wait = accepts.lastAt + LISTENER_QUIET_MS - performance.now();
+    if (wait > 0) {
+      setTimeout(check, wait);
+      return;
+    }
+    const seen = accepts.count;
+    // An immediate runs after the loop's next poll for I/O, which accepts a queued connection if there is one.
+    setImmediate(() => (accepts.count === seen ? then() : check()));
+  };
+  check();
 }

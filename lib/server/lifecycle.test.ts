@@ -10,12 +10,12 @@ function fakeServer(events: string[]) {
   let closed: (() => void) | undefined;
   let connectionsOpen = true;
   const server: DrainableServer = {
+    endKeepAlive: () => events.push("keep-alive ended"),
     close(callback) {
       events.push("stopped accepting");
       closed = () => callback?.();
       if (!connectionsOpen) closed();
     },
-    closeIdleConnections: () => events.push("idle connections closed"),
     closeAllConnections: () => {
       events.push("all connections cut");
       connectionsOpen = false;
@@ -59,13 +59,31 @@ describe("shutdown", () => {
     const done = shutdown({ drainMs: 5_000, servers: [server], log: quiet });
     expect(isShuttingDown()).toBe(true);
     await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(events).toEqual(["stopped accepting", "idle connections closed"]);
+    expect(events).toEqual(["keep-alive ended", "stopped accepting"]);
 
     purchase.resolve();
     await expect(answered).resolves.toBe("paid");
     connectionsEnd();
     await expect(done).resolves.toEqual({ abandoned: 0, drained: true });
-    expect(events).toEqual(["stopped accepting", "idle connections closed", "purchase answered", "database closed"]);
+    expect(events).toEqual(["keep-alive ended", "stopped accepting", "purchase answered", "database closed"]);
+  });
+
+  it("with a delay, is not ready at once but keeps accepting until the delay is over, then drains", async () => {
+    const events: string[] = [];
+    const lines: string[] = [];
+    const { server, connectionsEnd } = fakeServer(events);
+    const started = Date.now();
+    const done = shutdown({ delayMs: 300, drainMs: 5_000, servers: [server], log: (line) => lines.push(line) });
+    expect(isShuttingDown()).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(events).toEqual(["keep-alive ended"]);
+    expect(lines).toEqual([expect.stringContaining("still accepting connections for 0.3 s, then draining for up to 5 s")]);
+
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(events).toEqual(["keep-alive ended", "stopped accepting"]);
+    connectionsEnd();
+    await expect(done).resolves.toEqual({ abandoned: 0, drained: true });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(290);
   });
 
   it("cuts what is left at the deadline, says how many purchases it left, and still closes the database", async () => {
@@ -80,7 +98,7 @@ describe("shutdown", () => {
     const report = await shutdown({ drainMs: 300, servers: [server], log: (line) => lines.push(line) });
     expect(Date.now() - started).toBeGreaterThanOrEqual(290);
     expect(report).toEqual({ abandoned: 1, drained: false });
-    expect(events).toEqual(["stopped accepting", "idle connections closed", "all connections cut", "database closed"]);
+    expect(events).toEqual(["keep-alive ended", "stopped accepting", "all connections cut", "database closed"]);
     expect(lines.join("\n")).toContain("1 purchases in flight");
   });
 

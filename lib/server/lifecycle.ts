@@ -8,6 +8,8 @@
  * them see the one state.
  */
 
+import { log } from "@/lib/observability/log";
+
 const STATE = Symbol.for("points.lifecycle");
 
 interface BackgroundLoop {
@@ -90,15 +92,26 @@ export function onClose(name: string, close: () => Promise<void>): void {
   state().closers.push({ name, close });
 }
 
-/** What an HTTP server must offer a shutdown: node's http.Server does. */
+/** What an HTTP server must offer a shutdown: lib/server/http-servers.ts adapts node's http.Server. */
 export interface DrainableServer {
+  /** From now on every answer, those already under way included, says `Connection: close`. */
+  endKeepAlive(): void;
+  /**
+   * Stops accepting connections once those already queued are accepted, and closes kept-alive ones
+   * that are idle; calls back once every open connection has ended.
+   */
   close(callback?: (error?: Error) => void): unknown;
-  closeIdleConnections(): void;
+  /** Stops accepting at once if it has not yet, and cuts every open connection. */
   closeAllConnections(): void;
 }
 
 export interface ShutdownOptions {
-  /** How long in-flight work may take to finish; shorter than a purchase's lease. */
+  /**
+   * How long the servers keep accepting connections (and serving them) after readiness turns 503,
+   * so that a load balancer sees the 503 and stops sending before the listener closes. 0: at once.
+   */
+  delayMs?: number;
+  /** How long in-flight work may take to finish once the listener has closed; with the delay, shorter than a purchase's lease. */
   drainMs: number;
   servers: DrainableServer[];
   log?: (line: string) => void;
@@ -112,10 +125,12 @@ export interface ShutdownReport {
 }
 
 /**
- * The clean shutdown (issue 17): readiness turns 503 and the servers stop accepting connections at
- * once; background loops stop between items; in-flight work and open requests get until the drain
- * deadline; then whatever connections remain are cut and the database closes. Called twice, it
- * returns the first call's promise.
+ * The clean shutdown: readiness turns 503 and every answer says `Connection: close` at once, and
+ * background loops stop between items; the servers keep accepting and serving connections for the
+ * delay; then they stop accepting (once the connections already queued are taken), idle connections
+ * close, and in-flight work and open requests get until the drain deadline; then whatever
+ * connections remain are cut and the database closes. Called twice, it returns the first call's
+ * promise.
  */
 export function shutdown(options: ShutdownOptions): Promise<ShutdownReport> {
   const current = state();
@@ -123,21 +138,31 @@ export function shutdown(options: ShutdownOptions): Promise<ShutdownReport> {
   return current.shutdown;
 }
 
-async function runShutdown(current: LifecycleState, { drainMs, servers, log = console.log }: ShutdownOptions): Promise<ShutdownReport> {
+async function runShutdown(
+  current: LifecycleState,
+  { delayMs = 0, drainMs, servers, log: write = (line) => log().info(line) }: ShutdownOptions,
+): Promise<ShutdownReport> {
   current.shuttingDown = true;
+  for (const server of servers) server.endKeepAlive();
+  const loopsStopped = Promise.all([...current.loops].map((loop) => loop.stop()));
+  if (delayMs > 0) {
+    write(
+      `Shutting down: readiness answers 503; still accepting connections for ${delayMs / 1000} s, then draining for up to ${drainMs / 1000} s (${current.inFlight} purchases in flight).`,
+    );
+    await new Promise((resolve) => setTimeout(resolve, delayMs));
+  }
   const deadline = Date.now() + drainMs;
-  log(`Shutting down: readiness answers 503; draining for up to ${drainMs / 1000} s (${current.inFlight} purchases in flight).`);
+  write(
+    `${delayMs > 0 ? "Delay over" : "Shutting down: readiness answers 503"}; closing the listener once the connections already queued are accepted; draining for up to ${drainMs / 1000} s (${current.inFlight} purchases in flight).`,
+  );
   const serversClosed = Promise.all(
     servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve()))),
   );
-  // Kept-alive connections with no request on them would hold close() open until they time out.
-  for (const server of servers) server.closeIdleConnections();
-  const loopsStopped = Promise.all([...current.loops].map((loop) => loop.stop()));
   const drained = await withinDeadline(Promise.all([serversClosed, loopsStopped, idle(current)]), deadline);
   const abandoned = current.inFlight;
   if (!drained) {
     for (const server of servers) server.closeAllConnections();
-    log(
+    write(
       abandoned > 0
         ? `Drain deadline reached with ${abandoned} purchases in flight: each keeps its lease, and a retry with its reference (or the reconciler) settles it once the lease runs out.`
         : "Drain deadline reached: the remaining connections were closed.",
@@ -147,10 +172,10 @@ async function runShutdown(current: LifecycleState, { drainMs, servers, log = co
     try {
       await close();
     } catch (error) {
-      log(`Closing ${name} failed: ${error instanceof Error ? error.message : String(error)}`);
+      write(`Closing ${name} failed: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
-  log("Shutdown complete.");
+  write("Shutdown complete.");
   return { abandoned, drained };
 }
 

@@ -1,6 +1,6 @@
 import { authSecret } from "@/lib/auth/secret";
 import { checkBillingCredentials, printBanner } from "./banner";
-import { env } from "@/lib/env";
+import { type Env, env } from "@/lib/env";
 import { log } from "@/lib/observability/log";
 import { retryDeferredEvents } from "@/lib/points/billing-events";
 import { deliverPendingEvents } from "@/lib/points/provider-events";
@@ -14,10 +14,12 @@ const RECONCILE_EVERY_MS = 60_000;
 const DELIVER_EVENTS_EVERY_MS = 1_000;
 /** Leaves a purchase to its own client's retry for this long before the reconciler steps in. */
 const RECONCILE_MIN_AGE_MS = 60_000;
-/** Within Kubernetes' default 30 s between SIGTERM and SIGKILL, with room to close the database. */
-export const DEFAULT_DRAIN_MS = 25_000;
+/** A balancer checking /readyz every second or two marks the instance down within this. */
+export const DEFAULT_SHUTDOWN_DELAY_SECONDS = 5;
+/** With the delay, within Kubernetes' default 30 s between SIGTERM and SIGKILL, with room to close the database. */
+export const DEFAULT_DRAIN_MS = 20_000;
 
-/** Where scripts/graceful-shutdown.mjs finds the shutdown to run on SIGTERM. */
+/** Where scripts/graceful-shutdown.mjs finds the shutdown to run on SIGTERM (or SIGINT), given the signal's name. */
 const SHUTDOWN = Symbol.for("points.shutdown");
 
 /**
@@ -31,10 +33,12 @@ export async function startServer(): Promise<void> {
     authSecret();
     const settings = connectionSettings(env());
     const runtime = await getRuntime();
-    const drainMs = drainDeadlineMs(runtime.leaseMs);
+    const { delayMs, drainMs } = shutdownTimings(runtime.leaseMs);
     const servers = adoptHttpServers(settings);
     onClose("the database", () => runtime.database.close());
-    (globalThis as unknown as { [SHUTDOWN]?: () => Promise<unknown> })[SHUTDOWN] = () => shutdown({ drainMs, servers });
+    // Ctrl-C (SIGINT) is a person at a terminal, with no balancer to tell: no delay.
+    (globalThis as unknown as { [SHUTDOWN]?: (signal: string) => Promise<unknown> })[SHUTDOWN] = (signal) =>
+      shutdown({ delayMs: signal === "SIGINT" ? 0 : delayMs, drainMs, servers });
     printBanner(runtime);
     // Not awaited: a slow provider must not hold the server's start.
     void checkBillingCredentials(runtime);
@@ -46,18 +50,37 @@ export async function startServer(): Promise<void> {
   }
 }
 
+export interface ShutdownTimings {
+  /** How long the listener stays open after readiness turns 503 (POINTS_SHUTDOWN_DELAY_SECONDS). */
+  delayMs: number;
+  /** How long purchases in flight then get to finish (POINTS_DRAIN_SECONDS). */
+  drainMs: number;
+}
+
 /**
- * POINTS_DRAIN_SECONDS, refused unless shorter than the lease: a purchase still running when its
- * lease ran out could be taken over by another instance while this one still sends its charge.
+ * POINTS_SHUTDOWN_DELAY_SECONDS and POINTS_DRAIN_SECONDS, refused unless together shorter than the
+ * lease: a purchase that starts at the end of the delay may run until the end of the drain, and one
+ * still running when its lease ran out could be taken over by another instance while this one still
+ * sends its charge. The drain is 20 s by default, or half the lease if less.
  */
-export function drainDeadlineMs(leaseMs: number, drainSeconds = env().POINTS_DRAIN_SECONDS): number {
+export function shutdownTimings(
+  leaseMs: number,
+  values: Pick<Env, "POINTS_SHUTDOWN_DELAY_SECONDS" | "POINTS_DRAIN_SECONDS"> = env(),
+): ShutdownTimings {
+  const delayMs = (values.POINTS_SHUTDOWN_DELAY_SECONDS ?? DEFAULT_SHUTDOWN_DELAY_SECONDS) * 1000;
+  const drainSeconds = values.POINTS_DRAIN_SECONDS;
   const drainMs = drainSeconds === undefined ? Math.min(DEFAULT_DRAIN_MS, leaseMs / 2) : drainSeconds * 1000;
   if (drainMs >= leaseMs) {
     throw new Error(
       `POINTS_DRAIN_SECONDS=${drainMs / 1000} must be shorter than a purchase's lease (${leaseMs / 1000} s, POINTS_LEASE_SECONDS).`,
     );
   }
-  return drainMs;
+  if (delayMs + drainMs >= leaseMs) {
+    throw new Error(
+      `POINTS_SHUTDOWN_DELAY_SECONDS=${delayMs / 1000} plus the drain (${drainMs / 1000} s, POINTS_DRAIN_SECONDS) must be shorter than a purchase's lease (${leaseMs / 1000} s, POINTS_LEASE_SECONDS).`,
+    );
+  }
+  return { delayMs, drainMs };
 }
 
 /**

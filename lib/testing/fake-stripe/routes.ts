@@ -2,7 +2,7 @@ import { type Answer, type Ctx, ok, StripeFakeError } from "./answers";
 import { listPage } from "./lists";
 import { createSession, retrieveSession, retrieveSetupIntent } from "./resources/checkout";
 import { retrieveCharge } from "./resources/charges";
-import { createCustomer, deleteCustomer, retrieveCustomer, searchCustomers, updateCustomer } from "./resources/customers";
+import { createCustomer, deleteCustomer, listCustomers, retrieveCustomer, searchCustomers, updateCustomer } from "./resources/customers";
 import { cancelIntent, confirmIntent, createIntent, listIntents, retrieveIntent, searchIntents } from "./resources/payment-intents";
 import { listDisputes, retrieveDispute, updateDispute } from "./resources/disputes";
 import {
@@ -26,6 +26,7 @@ type Handler = (store: Store, ctx: Ctx) => Answer;
 
 const routes: [method: string, pattern: RegExp, handler: Handler][] = [
   ["POST", /^\/v1\/customers$/, createCustomer],
+  ["GET", /^\/v1\/customers$/, listCustomers],
   ["GET", /^\/v1\/customers\/search$/, searchCustomers],
   ["GET", /^\/v1\/customers\/([^/]+)$/, retrieveCustomer],
   ["POST", /^\/v1\/customers\/([^/]+)$/, updateCustomer],

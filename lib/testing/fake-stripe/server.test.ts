@@ -129,6 +129,51 @@ describe("customers and payment methods", () => {
     const found = await stripe.customers.search({ query: "metadata['organization_id']:'org_1'" });
     expect(found.data.map((c) => c.id)).toContain(customer.id);
   });
+
+  it("answers the default payment method as the whole PaymentMethod when expanded, on retrieve, create, update, list and search", async () => {
+    const { customer, methods } = await customerWith("pm_card_visa");
+    const id = methods[0]?.id ?? "";
+    const expand = ["invoice_settings.default_payment_method"];
+    const updated = await stripe.customers.update(customer.id, { invoice_settings: { default_payment_method: id }, expand });
+    expect(updated.invoice_settings.default_payment_method).toMatchObject({ id, object: "payment_method", card: { last4: "4242" } });
+
+    const retrieved = (await stripe.customers.retrieve(customer.id, { expand })) as Stripe.Customer;
+    const method = retrieved.invoice_settings.default_payment_method as Stripe.PaymentMethod;
+    expect(method).toEqual(await stripe.paymentMethods.retrieve(id));
+    expect(method.customer).toBe(customer.id);
+    // Unexpanded, it stays the id.
+    expect(((await stripe.customers.retrieve(customer.id)) as Stripe.Customer).invoice_settings.default_payment_method).toBe(id);
+
+    // Nothing to expand: null stays null.
+    const created = await stripe.customers.create({ name: "Acme", payment_method: "pm_card_mastercard", expand });
+    expect(created.invoice_settings.default_payment_method).toBeNull();
+
+    const listed = await stripe.customers.list({ limit: 100, expand: ["data.invoice_settings.default_payment_method"] });
+    const mine = listed.data.find((each) => each.id === customer.id);
+    expect(mine?.invoice_settings.default_payment_method).toMatchObject({ id, object: "payment_method" });
+    const searched = await stripe.customers.search({
+      query: "metadata['organization_id']:'org_1'",
+      expand: ["data.invoice_settings.default_payment_method"],
+    });
+    expect(searched.data.find((each) => each.id === customer.id)?.invoice_settings.default_payment_method).toMatchObject({ id });
+
+    // Expansion is in the answer only: the customer itself, and its events, keep the id.
+    const events = (await stripe.events.list({ limit: 100 })).data;
+    const event = events.find((each) => each.type === "customer.updated" && (each.data.object as Stripe.Customer).id === customer.id);
+    expect((event?.data.object as Stripe.Customer | undefined)?.invoice_settings.default_payment_method).toBe(id);
+    expect(((await stripe.customers.retrieve(customer.id)) as Stripe.Customer).invoice_settings.default_payment_method).toBe(id);
+  });
+
+  it("refuses to expand what Stripe cannot, and a list's field without data.", async () => {
+    const { customer } = await customerWith("pm_card_visa");
+    const name = await thrown(() => stripe.customers.retrieve(customer.id, { expand: ["name"] }));
+    expect([name.statusCode, name.type, name.message]).toEqual([400, "StripeInvalidRequestError", "This property cannot be expanded (name)."]);
+    const bare = await thrown(() => stripe.customers.list({ expand: ["invoice_settings.default_payment_method"] }));
+    expect([bare.statusCode, bare.message]).toEqual([400, "This property cannot be expanded (invoice_settings)."]);
+    // What Stripe would expand but this server does not keep is refused, never answered as if unexpanded.
+    const unkept = await thrown(() => stripe.customers.retrieve(customer.id, { expand: ["invoice_settings.default_payment_method.customer"] }));
+    expect([unkept.statusCode, unkept.message]).toEqual([400, "The Stripe-compatible test server does not expand invoice_settings.default_payment_method.customer."]);
+  });
 });
 
 describe("prices", () => {
