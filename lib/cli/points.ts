@@ -154,7 +154,9 @@ async function topUpRefund(command: Extract<PointsCommand, { kind: "top-up-refun
   };
   const money = formatMoney(refund.amount, refund.currency);
   if (result.outcome === "failed") {
-    throw new CommandRefused(`The provider refused refund ${refund.id} of ${topUp.id}: ${refund.failureMessage ?? "no reason given"}. No Points moved.`);
+    throw new CommandRefused(
+      `The provider refused refund ${refund.id} of ${topUp.id}: ${refund.failureMessage ?? "no reason given"}. No Points moved; the same command again asks the provider again.`,
+    );
   }
   if (result.outcome === "unresolved") {
     throw new CommandRefused(

@@ -280,7 +280,11 @@ export const refunds = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [
-    uniqueIndex("refunds_request_idx").on(t.topUpId, t.requestKey),
+    // A request that moved no money (refused, canceled) gives its name back: the same request again is
+    // a new attempt. One that may move money keeps it, so the same request again is that refund.
+    uniqueIndex("refunds_request_idx")
+      .on(t.topUpId, t.requestKey)
+      .where(sql`${t.status} not in ('failed','canceled')`),
     uniqueIndex("refunds_provider_refund_idx").on(t.providerRefundId),
     uniqueIndex("refunds_idempotency_key_idx").on(t.providerIdempotencyKey),
     index("refunds_top_up_idx").on(t.topUpId, t.createdAt),
