@@ -15,6 +15,7 @@ function topUp(overrides: Partial<TopUp> = {}): TopUp {
     paymentSourceId: "pm_1",
     paymentMethodLabel: "Visa •••• 4242",
     billingCustomerId: "cus_1",
+    provider: "stripe",
     source: "api",
     apiKeyId: null,
     status: "paid",

@@ -4,6 +4,7 @@ import type { ProviderRefund, RefundRefusal } from "@/lib/billing/provider";
 import type { Db } from "@/lib/db/client";
 import { pointsLedger, type Refund, refunds, type TopUp, topUps } from "@/lib/db/schema";
 import { newId } from "@/lib/ids";
+import { assertChargedHere, chargedHereSql } from "./charged-by";
 import { PointsError } from "./errors";
 import { getPointsBalance, recordMovement } from "./ledger";
 import { paidTopUpOfPayment } from "./paid-top-up";
@@ -48,7 +49,8 @@ export interface RefundResult {
  * repeated command, a crash and a retry, or two operators at once refund once: each re-sends under
  * the same key and applies the one refund the provider made, and its Points are debited once (the
  * ledger's (kind, cause) is unique). A refund the provider refuses changes no Points, and frees its
- * name: the same request again is a new attempt, sent under a new key.
+ * name: the same request again is a new attempt, sent under a new key. Refused before anything is
+ * recorded (billing_provider_mismatch) when another provider than this one charged the top-up.
  */
 export async function refundTopUp(
   services: Services,
@@ -112,6 +114,7 @@ async function recordRequest(services: Services, input: RefundRequestInput): Pro
   return services.db.transaction(async (tx) => {
     const [topUp] = await tx.select().from(topUps).where(eq(topUps.id, input.topUpId)).for("update");
     if (!topUp) throw new PointsError("not_found", `No top-up ${input.topUpId}.`);
+    assertChargedHere(services.provider, topUp, "refund");
     // A request the provider refused or canceled is kept, but does not answer for its name.
     const [existing] = await tx
       .select()
@@ -335,13 +338,15 @@ async function refundShortfall(db: Db, refund: Refund): Promise<number> {
 /**
  * Refund requests left unanswered (a timeout, a crash before the answer), re-sent under their own
  * key: the provider refunds once, and its answer is applied as the request's. Run by `reconcile`.
+ * Those of top-ups another provider charged are left for a run with that provider.
  */
 export async function retryRequestedRefunds(services: Services, options: { minAgeMs: number }): Promise<RefundResult[]> {
   const cutoff = new Date(services.clock.now().getTime() - options.minAgeMs);
   const waiting = await services.db
     .select({ topUpId: refunds.topUpId, requestKey: refunds.requestKey })
     .from(refunds)
-    .where(and(eq(refunds.status, "requested"), lte(refunds.createdAt, cutoff)))
+    .innerJoin(topUps, eq(topUps.id, refunds.topUpId))
+    .where(and(eq(refunds.status, "requested"), lte(refunds.createdAt, cutoff), chargedHereSql(services.provider)))
     .orderBy(asc(refunds.createdAt))
     .limit(50);
   const results: RefundResult[] = [];
