@@ -74,7 +74,14 @@ export function logChargedElsewhere(
   where: string,
 ): void {
   log().warn(
-    { top_up_id: topUp.id, organization_id: topUp.organizationId, status: topUp.status, charged_by: chargedBy(topUp), provider: provider.name },
+    {
+      event: "charged_elsewhere",
+      top_up_id: topUp.id,
+      organization_id: topUp.organizationId,
+      status: topUp.status,
+      charged_by: chargedBy(topUp),
+      provider: provider.name,
+    },
     `${where}: ${chargedElsewhereMessage(topUp, "settle")} It was left ${topUp.status}.`,
   );
 }
