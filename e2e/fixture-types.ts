@@ -62,6 +62,7 @@ export interface E2eFixtures {
   buy?: Record<string, unknown>;
   account?: Record<string, unknown>;
   afterPayment?: Record<string, unknown>;
+  billingProblem?: Record<string, unknown>;
   /** e2e/api/scoped-keys.fixtures.ts: read and capped API keys. */
   scopedKeys?: Record<string, unknown>;
   /**

@@ -24,6 +24,7 @@ import { type FakeStripe, newWebhookSecret, startFakeStripe } from "@/lib/testin
 import { createScratchDatabase, simulatedServices } from "@/lib/testing/scratch-database";
 import { provisionAccountFixtures } from "./dashboard/account.fixtures";
 import { provisionAfterPaymentFixtures } from "./dashboard/after-payment.fixtures";
+import { provisionBillingProblemFixtures } from "./dashboard/billing-problem.fixtures";
 import { provisionBuyFixtures } from "./dashboard/buy.fixtures";
 import { provisionScopedKeysFixtures } from "./api/scoped-keys.fixtures";
 import {
@@ -214,6 +215,7 @@ async function provision(backend: Backend, stripe: StripeBackend | null): Promis
       buy: await provisionBuyFixtures(services),
       account: await provisionAccountFixtures(services),
       afterPayment: { ...(await provisionAfterPaymentFixtures(services)) },
+      billingProblem: { ...(await provisionBillingProblemFixtures(services)) },
       scopedKeys: { ...(await provisionScopedKeysFixtures(services, organizations as Record<FixtureOrganizationName, FixtureOrganization>)) },
       ...(stripe ? { stripe: { apiUrl: stripe.fake.url, ...stripe.secrets } } : {}),
     };

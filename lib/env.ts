@@ -66,6 +66,9 @@ export function env(): Env {
   return cached;
 }
 
+/** Stripe's own API; any other STRIPE_API_URL is a Stripe-compatible server (a test server). */
+export const STRIPE_API_ORIGIN = "https://api.stripe.com";
+
 /** Stripe settings, or null when the simulated provider is in use (docs/contract.md §6). */
 export function stripeEnv(): { secretKey: string; apiUrl?: string; webhookSecret?: string } | null {
   const { STRIPE_SECRET_KEY, STRIPE_API_URL, STRIPE_WEBHOOK_SECRET } = env();

@@ -78,7 +78,7 @@ Run the app against it, in another terminal; this block can be pasted whole:
 export STRIPE_API_URL=${fake.url}
 export STRIPE_SECRET_KEY=${secretKey}
 export STRIPE_WEBHOOK_SECRET=${fake.webhookSecret}
-# With DATABASE_URL unset the app uses the embedded database under .data/; export it to use Postgres.
+# With DATABASE_URL unset the app keeps an embedded database for this test server in .data/stripe-test-server/.
 npm run -s points -- org create --name "Acme" --currency USD --api-purchases enabled --card visa --card authentication_required --default-card 0 --json > .data/stripe-org.json
 ${appPort ? `PORT=${appPort} npm run dev` : "npm run dev"}
 

@@ -6,14 +6,12 @@ import { type BillingProblemCode, billingProblemNotice } from "@/lib/points/bill
 export function BillingProblemNotice({
   code,
   provider,
-  organizationId,
 }: {
   code: BillingProblemCode | null | undefined;
   provider: Pick<BillingProvider, "displayName" | "keyVariable">;
-  organizationId: string;
 }) {
   if (!code) return null;
-  const { title, body } = billingProblemNotice(code, provider, organizationId);
+  const { title, body } = billingProblemNotice(code, provider);
   return (
     <div data-testid="billing-problem" data-code={code}>
       <Alert tone="error" title={title}>

@@ -173,7 +173,7 @@ export type components = {
                  * @description Stable, snake_case: branch on it.
                  * @enum {string}
                  */
-                code: "invalid_api_key" | "not_available" | "api_purchases_disabled" | "insufficient_scope" | "invalid_request" | "currency_required" | "payment_methods_unavailable" | "billing_customer_missing" | "billing_credentials_refused" | "invalid_payment_method" | "payment_method_required" | "no_payment_method" | "reference_conflict" | "purchase_in_progress" | "payment_failed" | "payment_action_required" | "payment_unresolved" | "limit_exceeded" | "frequency_limit_reached" | "daily_limit_reached" | "key_daily_limit_reached" | "currency_not_available" | "request_too_large" | "not_found" | "method_not_allowed" | "unauthorized" | "forbidden" | "internal_error";
+                code: "invalid_api_key" | "not_available" | "api_purchases_disabled" | "insufficient_scope" | "invalid_request" | "currency_required" | "payment_methods_unavailable" | "billing_customer_missing" | "billing_credentials_refused" | "billing_provider_mismatch" | "invalid_payment_method" | "payment_method_required" | "no_payment_method" | "reference_conflict" | "purchase_in_progress" | "payment_failed" | "payment_action_required" | "payment_unresolved" | "limit_exceeded" | "frequency_limit_reached" | "daily_limit_reached" | "key_daily_limit_reached" | "currency_not_available" | "request_too_large" | "not_found" | "method_not_allowed" | "unauthorized" | "forbidden" | "internal_error";
                 /** @description One sentence a person can act on. */
                 message: string;
                 /** @description Facts about the error, such as `fields` or `limit`. */

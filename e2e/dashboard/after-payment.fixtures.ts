@@ -26,13 +26,19 @@ export interface AfterPaymentFixtures {
   apiKey: string;
   /** 7,500 Points bought with the `dispute` card; the cardholder disputed the charge. */
   disputed: AfterPaymentPurchase & { paymentSourceId: string };
-  /** 1,000 Points bought with the visa, then 250 of them refunded by an operator (reason "Unused seats"). */
+  /**
+   * 1,000 Points bought with the visa, then 250 of them refunded by an operator (reason "Unused
+   * seats"); an operator's further refund of 100 was refused by the provider (REFUSED_REFUND_MESSAGE).
+   */
   refunded: AfterPaymentPurchase & { paymentSourceId: string; refundedPoints: number; refundedAmount: number };
   /** 100 Points bought with the visa; nothing after. */
   untouched: AfterPaymentPurchase;
 }
 
 export const REFUND_REASON = "Unused seats";
+/** The provider's own words refusing the fixture's second refund: the operator's, never shown to admins. */
+export const REFUSED_REFUND_MESSAGE = "No such charge: 'ch_e2e_refused'";
+export const REFUSED_REFUND_REASON = "Refused attempt";
 
 export async function provisionAfterPaymentFixtures(services: Services): Promise<AfterPaymentFixtures> {
   // Imported here rather than at the top, so specs can import this file's types without the database code.
@@ -41,6 +47,7 @@ export async function provisionAfterPaymentFixtures(services: Services): Promise
   const { purchasePoints } = await import("@/lib/points/purchase");
   const { deliverPendingEvents } = await import("@/lib/points/provider-events");
   const { refundTopUp } = await import("@/lib/points/refunds");
+  const { patchProvider, withProvider } = await import("@/lib/testing/harness");
 
   const created = await createOrganization(services, {
     name: "e2e After Payment",
@@ -76,6 +83,15 @@ export async function provisionAfterPaymentFixtures(services: Services): Promise
   const result = await refundTopUp(services, { topUpId: bought.topUpId, points: 250, reason: REFUND_REASON });
   if (result.outcome !== "succeeded") throw new Error(`The fixture refund ended ${result.outcome}.`);
   const refunded = { ...bought, refundedPoints: result.refund.points, refundedAmount: result.refund.amount };
+  // An operator's attempt the provider refused: it moved no money, and stays the operator's business.
+  const refusing = withProvider(
+    services,
+    patchProvider(services.provider, {
+      refund: async () => ({ refused: true as const, code: "resource_missing", message: REFUSED_REFUND_MESSAGE }),
+    }),
+  );
+  const refused = await refundTopUp(refusing, { topUpId: bought.topUpId, points: 100, reason: REFUSED_REFUND_REASON, key: "refused" });
+  if (refused.outcome !== "failed") throw new Error(`The fixture's refused refund ended ${refused.outcome}.`);
   const untouched = await buy("untouched-order", "visa", 100);
   return {
     id: organization.id,

@@ -2,7 +2,13 @@ import fs from "node:fs";
 import path from "node:path";
 import { expect, type Page, test } from "@playwright/test";
 import { readFixtures } from "../fixtures";
-import { type AfterPaymentFixtures, type AfterPaymentPurchase, REFUND_REASON } from "./after-payment.fixtures";
+import {
+  type AfterPaymentFixtures,
+  type AfterPaymentPurchase,
+  REFUND_REASON,
+  REFUSED_REFUND_MESSAGE,
+  REFUSED_REFUND_REASON,
+} from "./after-payment.fixtures";
 import { headerBalance, SCREENSHOTS, signIn } from "./buy.fixtures";
 
 /*
@@ -69,6 +75,11 @@ test.describe("After payment", () => {
     await expect(after).toContainText("Made by an operator of this service.");
     await expect(after).toContainText(`Reason: ${REFUND_REASON}`);
     await expect(after).not.toContainText("dispute");
+    // The operator's attempt the provider refused moved no money: not said here, nor the provider's words.
+    await expect(after.getByRole("listitem")).toHaveCount(1);
+    for (const hidden of [REFUSED_REFUND_MESSAGE, REFUSED_REFUND_REASON, "resource_missing", "failed", "€7.80"]) {
+      await expect(after).not.toContainText(hidden);
+    }
     // The outcome no longer says the balance is "now" what this purchase made it.
     await expect(page.getByTestId("purchase-outcome")).toContainText("Since then it was refunded or disputed (see After payment, below).");
     // Read only: nothing on the page acts on the refund.

@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import { expect, test } from "@playwright/test";
-import type { AfterPaymentFixtures } from "../dashboard/after-payment.fixtures";
+import { type AfterPaymentFixtures, REFUSED_REFUND_MESSAGE } from "../dashboard/after-payment.fixtures";
 import { headerBalance, signIn } from "../dashboard/buy.fixtures";
 import { readFixtures } from "../fixtures";
 
@@ -35,6 +35,14 @@ test("a Stripe dispute's Points are removed, the header shows the spendable bala
   const rows = lines.slice(1).map((line) => Object.fromEntries(header.map((name, index) => [name, line.split(",")[index]])));
   expect(rows.find((row) => row.id === fx.refunded.topUpId)).toMatchObject({ refunded_points: "250", refunded_amount: "1950", dispute_status: "" });
   expect(rows.find((row) => row.id === fx.disputed.topUpId)).toMatchObject({ refunded_points: "0", dispute_status: "open", dispute_points_state: "removed" });
+
+  // The refunded purchase's page says the refund that moved money, and not the operator's refused attempt.
+  await page.goto(`/dashboard/buy/${fx.refunded.topUpId}`);
+  const after = page.getByTestId("after-payment");
+  await expect(after).toContainText("Refunded 250 Points (€19.50)");
+  await expect(after.getByRole("listitem")).toHaveCount(1);
+  await expect(after).not.toContainText(REFUSED_REFUND_MESSAGE);
+  await expect(after).not.toContainText("failed");
   fs.mkdirSync("e2e/.artifacts/screenshots", { recursive: true });
   await page.screenshot({ path: "e2e/.artifacts/screenshots/stripe-after-payment-dispute.png", fullPage: true });
 });

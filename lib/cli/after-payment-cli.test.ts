@@ -1,10 +1,18 @@
 import { eq } from "drizzle-orm";
+import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SIMULATED_PRICES } from "@/lib/billing/simulated";
+import { StripeBillingProvider } from "@/lib/billing/stripe/provider";
+import { setupStripePrices } from "@/lib/billing/stripe/setup-prices";
 import { organizations, refunds, simRefunds, topUps } from "@/lib/db/schema";
-import { createOrganization } from "@/lib/points/organizations";
+import type { Bundle } from "@/lib/points/catalog";
+import { createOrganization, getOrganization } from "@/lib/points/organizations";
 import { purchasePoints } from "@/lib/points/purchase";
+import type { Services } from "@/lib/points/services";
 import { parseTopUpRequest } from "@/lib/points/top-up-request";
-import { backends } from "@/lib/testing/harness";
+import { quietly } from "@/lib/testing/after-payment";
+import { type FakeStripe, startFakeStripe } from "@/lib/testing/fake-stripe/server";
+import { backends, faultyProvider, withProvider } from "@/lib/testing/harness";
 import { createTarget, expectRefused, parseJsonOutput, runPoints, SPAWNING_TIMEOUT_MS, type Target } from "./points-cli-fixture";
 
 /*
@@ -130,5 +138,99 @@ describe.each(backends())("refunds and disputes from npm run points against %s",
     const rest = JSON.parse(result.stdout) as Record<string, unknown>;
     expect(rest).toMatchObject({ status: "succeeded", points: 650, shortfall_points: 600, points_balance: 0 });
     expect((await state()).topUps.get(refunded)).toMatchObject({ refundedPoints: 1000, refundedAmount: 8500 });
+  });
+});
+
+/*
+ * The README's Stripe walkthrough as a new user tried it: a purchase charged through Stripe (its
+ * test server), then `top-up refund` and `reconcile` run in a terminal without the Stripe variables,
+ * and then with them. Only the provider that charged a purchase is asked about it; the other
+ * refuses, saying what to set, and records nothing.
+ */
+describe.each(backends())("npm run points with another provider than the one that charged (%s)", { timeout: SPAWNING_TIMEOUT_MS }, (backend) => {
+  let target: Target;
+  let fake: FakeStripe;
+  let stripeEnv: NodeJS.ProcessEnv;
+  const secretKey = "sk_test_points_charged_by";
+  let stripePaid = "";
+  let stripeUnresolved = "";
+  let simulatedPaid = "";
+
+  beforeAll(async () => {
+    target = await createTarget(backend);
+    fake = await startFakeStripe({ apiKey: secretKey });
+    const client = new Stripe(secretKey, { host: fake.host, port: fake.port, protocol: "http", maxNetworkRetries: 0 });
+    await setupStripePrices(client, SIMULATED_PRICES);
+    stripeEnv = { ...target.env, STRIPE_SECRET_KEY: secretKey, STRIPE_API_URL: fake.url };
+    const create = async (env: NodeJS.ProcessEnv, name: string) =>
+      String(
+        parseJsonOutput(
+          await runPoints(env, ["org", "create", "--name", name, "--currency", "USD", "--api-purchases", "enabled", "--card", "visa", "--default-card", "0", "--json"]),
+        ).organization_id,
+      );
+    const onStripe = await create(stripeEnv, "Stripe Org");
+    const onSimulated = await create(target.env, "Simulated Org");
+    await target.withDb(async (simulated) => {
+      const stripe = withProvider(simulated, new StripeBillingProvider(client, simulated.clock, true));
+      const buy = async (services: Services, organizationId: string, reference: string, points: Bundle) => {
+        const organization = await getOrganization(services.db, organizationId);
+        if (!organization) throw new Error(`no organisation ${organizationId}`);
+        return purchasePoints(services, { organization, request: { points, reference }, source: "api" });
+      };
+      stripePaid = (await buy(stripe, onStripe, "stripe-paid", 500)).topUp.id;
+      // Charged, and the answer lost: unresolved until Stripe is asked again.
+      const lost = await quietly(() => buy(withProvider(stripe, faultyProvider(stripe.provider, ["execute_then_throw"])), onStripe, "stripe-lost", 100));
+      expect(lost.outcome).toBe("unresolved");
+      stripeUnresolved = lost.topUp.id;
+      simulatedPaid = (await buy(simulated, onSimulated, "simulated-paid", 250)).topUp.id;
+    });
+  }, SPAWNING_TIMEOUT_MS);
+  afterAll(async () => {
+    await fake?.close();
+    await target?.dispose();
+  });
+
+  const refundsOf = (topUpId: string) =>
+    target.withDb((services) => services.db.select().from(refunds).where(eq(refunds.topUpId, topUpId)));
+
+  it("refuses to refund a Stripe purchase without the Stripe variables, saying so and recording nothing; with them it refunds", async () => {
+    const refused = await runPoints(target.env, ["top-up", "refund", stripePaid, "--json"]);
+    expectRefused(
+      refused,
+      new RegExp(`^Top-up ${stripePaid} was charged through Stripe; set STRIPE_SECRET_KEY \\(and STRIPE_API_URL for a test server\\) to refund it\\.\\nNothing was changed\\.\\n$`),
+    );
+    expect(await refundsOf(stripePaid)).toEqual([]);
+    expect(fake.control.refunds()).toEqual([]);
+
+    const refunded = parseJsonOutput(await runPoints(stripeEnv, ["top-up", "refund", stripePaid, "--json"]));
+    expect(refunded).toMatchObject({ top_up_id: stripePaid, status: "succeeded", points: 500, replayed: false, failure: null });
+    expect(fake.control.refunds()).toHaveLength(1);
+  });
+
+  it("refuses to refund a simulated purchase with the Stripe variables set; without them it refunds", async () => {
+    expectRefused(
+      await runPoints(stripeEnv, ["top-up", "refund", simulatedPaid, "--points", "100"]),
+      new RegExp(`^Top-up ${simulatedPaid} was charged through the simulated billing provider; unset STRIPE_SECRET_KEY to refund it\\.`),
+    );
+    expect(await refundsOf(simulatedPaid)).toEqual([]);
+    const refunded = parseJsonOutput(await runPoints(target.env, ["top-up", "refund", simulatedPaid, "--points", "100", "--json"]));
+    expect(refunded).toMatchObject({ status: "succeeded", points: 100, replayed: false });
+  });
+
+  it("reconciles an unresolved Stripe purchase only with the Stripe variables: without them it is skipped and listed", async () => {
+    const without = await runPoints(target.env, ["reconcile", "--json"]);
+    expect(without.code, without.stderr).toBe(0);
+    expect(without.stderr).toContain(`Skipped ${stripeUnresolved} (processing): Top-up ${stripeUnresolved} was charged through Stripe; set STRIPE_SECRET_KEY`);
+    const skipped = JSON.parse(without.stdout) as { settled: { top_up_id: string }[]; skipped: Record<string, unknown>[] };
+    expect(skipped.settled.map((row) => row.top_up_id)).not.toContain(stripeUnresolved);
+    expect(skipped.skipped).toEqual([expect.objectContaining({ top_up_id: stripeUnresolved, status: "processing", charged_by: "stripe" })]);
+    const before = await target.withDb(async (services) => (await services.db.select().from(topUps).where(eq(topUps.id, stripeUnresolved)))[0]);
+    expect(before).toMatchObject({ status: "processing", attempts: 1 });
+
+    const settled = parseJsonOutput(await runPoints(stripeEnv, ["reconcile", "--json"]));
+    expect(settled).toEqual({
+      settled: [expect.objectContaining({ top_up_id: stripeUnresolved, status: "paid" })],
+      skipped: [],
+    });
   });
 });

@@ -6,6 +6,7 @@ import { StripeBillingProvider } from "@/lib/billing/stripe/provider";
 import { setupStripePrices } from "@/lib/billing/stripe/setup-prices";
 import { PgliteLockedError } from "@/lib/db/pglite-lock";
 import { createApiKey, revokeApiKey } from "@/lib/points/api-keys";
+import { assertChargedHere, chargedBy, chargedElsewhereMessage } from "@/lib/points/charged-by";
 import { PointsError, ProvisioningError } from "@/lib/points/errors";
 import { syncDispute } from "@/lib/points/disputes";
 import { getPointsBalance } from "@/lib/points/ledger";
@@ -16,7 +17,7 @@ import { createOrganization, getOrganization, updateOrganization } from "@/lib/p
 import { addUser } from "@/lib/points/users";
 import { listDeferredEvents, listPurchasesNeedingAttention, listUnansweredRefunds, listUnmatchedEvents } from "@/lib/points/attention";
 import { retryDeferredEvents } from "@/lib/points/billing-events";
-import { reconcileTopUps } from "@/lib/points/purchase";
+import { reconcileTopUps, unresolvedChargedElsewhere } from "@/lib/points/purchase";
 import { createRuntime, type Runtime } from "@/lib/server/runtime";
 import { UsageError } from "./args";
 import { parseCommand, type PointsCommand } from "./commands";
@@ -155,7 +156,9 @@ async function topUpRefund(command: Extract<PointsCommand, { kind: "top-up-refun
   };
   const money = formatMoney(refund.amount, refund.currency);
   if (result.outcome === "failed") {
-    throw new CommandRefused(`The provider refused refund ${refund.id} of ${topUp.id}: ${refund.failureMessage ?? "no reason given"}. No Points moved.`);
+    throw new CommandRefused(
+      `The provider refused refund ${refund.id} of ${topUp.id}: ${refund.failureMessage ?? "no reason given"}. No Points moved; the same command again asks the provider again.`,
+    );
   }
   if (result.outcome === "unresolved") {
     throw new CommandRefused(
@@ -184,10 +187,11 @@ async function topUpRefund(command: Extract<PointsCommand, { kind: "top-up-refun
  * mode through winning or losing evidence), then the dispute's Points move as its events would move them.
  */
 async function disputeSettle(command: Extract<PointsCommand, { kind: "dispute-settle" }>, runtime: Runtime, io: CliIo): Promise<void> {
-  const settle = runtime.provider.testMode?.settleDispute;
-  if (!settle) throw new CommandRefused(`${runtime.provider.displayName} cannot settle disputes from here: only in test mode.`);
   const topUp = await getTopUp(runtime.db, command.topUpId);
   if (!topUp) throw new CommandRefused(`No top-up ${command.topUpId}.`);
+  assertChargedHere(runtime.provider, topUp, "dispute");
+  const settle = runtime.provider.testMode?.settleDispute;
+  if (!settle) throw new CommandRefused(`${runtime.provider.displayName} cannot settle disputes from here: only in test mode.`);
   if (!topUp.disputeId) throw new CommandRefused(`Top-up ${topUp.id} has no dispute (yet: run \`npm run points -- reconcile\` to take the provider's events).`);
   if (topUp.disputeStatus !== "open") throw new CommandRefused(`The dispute of ${topUp.id} is ${topUp.disputeStatus} already.`);
   await settle(topUp.disputeId, command.outcome);
@@ -372,8 +376,17 @@ async function reconcile(
   for (const retried of refundsRetried) {
     io.stderr(`Refund ${retried.refund.id} of ${retried.topUp.id}: ${retried.outcome}.\n`);
   }
+  // Never asked about here: another provider charged them.
+  const skipped = (await unresolvedChargedElsewhere(runtime)).map((topUp) => ({
+    top_up_id: topUp.id,
+    organization_id: topUp.organizationId,
+    status: topUp.status,
+    charged_by: chargedBy(topUp),
+    reason: chargedElsewhereMessage(topUp, "settle"),
+  }));
+  for (const row of skipped) io.stderr(`Skipped ${row.top_up_id} (${row.status}): ${row.reason}\n`);
   if (command.json) {
-    printJson(io, { settled: settledJson(results) });
+    printJson(io, { settled: settledJson(results), skipped });
     return;
   }
   if (results.length === 0) {

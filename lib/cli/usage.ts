@@ -56,6 +56,8 @@ ${cardKindLines()}
   help                                  this text
 
 Options also take the form --flag=value. --json prints one JSON object on stdout.
-The database is DATABASE_URL's Postgres, or else the embedded PGlite under .data/ (PGLITE_DIR);
+The database is DATABASE_URL's Postgres, or else the embedded PGlite (PGLITE_DIR): .data/pglite, or
+with STRIPE_SECRET_KEY .data/stripe/pglite (.data/stripe-test-server/pglite with STRIPE_API_URL);
 the embedded one can be opened by one process at a time, so stop the server first or set DATABASE_URL.
+A purchase is refunded, settled and reconciled only with the billing provider that charged it.
 `;

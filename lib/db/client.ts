@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { ExtractTablesWithRelations } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from "drizzle-orm/pg-core";
-import { env } from "@/lib/env";
+import { env, STRIPE_API_ORIGIN } from "@/lib/env";
 import { registerPool, trackInFlight } from "@/lib/observability/db-pool";
 import { acquirePgliteLock } from "./pglite-lock";
 import * as schema from "./schema";
@@ -82,7 +82,25 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
  * tracing every file of a developer's database into the server's output (and a deployment).
  */
 export function defaultPgliteDir(): string {
-  return env().PGLITE_DIR ?? path.join(/* turbopackIgnore: true */ process.cwd(), ".data", "pglite");
+  return embeddedDatabaseDir(env(), /* turbopackIgnore: true */ process.cwd());
+}
+
+/**
+ * Where the embedded database lives: PGLITE_DIR when set; else under `.data/`, one per billing
+ * provider, since an organisation's customer and payments exist only at the provider that made
+ * them: `.data/pglite` for the simulated provider, `.data/stripe/pglite` for Stripe's own API, and
+ * `.data/stripe-test-server/pglite` for a Stripe-compatible test server (STRIPE_API_URL). The demo
+ * organisation's file (demo.json) sits beside each, so each has its own demo.
+ */
+export function embeddedDatabaseDir(
+  settings: { PGLITE_DIR?: string; STRIPE_SECRET_KEY?: string; STRIPE_API_URL?: string },
+  cwd: string,
+): string {
+  if (settings.PGLITE_DIR) return settings.PGLITE_DIR;
+  const data = path.join(cwd, ".data");
+  if (!settings.STRIPE_SECRET_KEY) return path.join(data, "pglite");
+  const testServer = settings.STRIPE_API_URL !== undefined && new URL(settings.STRIPE_API_URL).origin !== STRIPE_API_ORIGIN;
+  return path.join(data, testServer ? "stripe-test-server" : "stripe", "pglite");
 }
 
 /** A database URL fit for messages: the password masked. */

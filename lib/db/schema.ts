@@ -138,6 +138,13 @@ export const topUps = pgTable(
      */
     paymentMethodLabel: text("payment_method_label"),
     billingCustomerId: text("billing_customer_id").notNull(),
+    /**
+     * The billing provider that charged it (simulated or stripe), recorded with the purchase: only
+     * that provider is asked about its payment, settled, refunded or reconciled with
+     * (lib/points/charged-by.ts). Null only on rows written outside the service (test fixtures),
+     * which any provider may settle.
+     */
+    provider: text("provider"),
     source: text("source").notNull(),
     /**
      * The API key that made the purchase (null for the dashboard's, and for API purchases older
@@ -229,6 +236,7 @@ export const topUps = pgTable(
       sql`${t.status} in ('pending','processing','awaiting_payment','failed','paid')`,
     ),
     check("top_ups_source_check", sql`${t.source} in ('api','dashboard')`),
+    check("top_ups_provider_check", sql`${t.provider} in ('simulated','stripe')`),
     check("top_ups_currency_check", sql`${t.currency} in ('USD','GBP','EUR')`),
     check("top_ups_points_check", sql`${t.points} in (100, 250, 500, 1000, 2500, 5000, 7500)`),
     check("top_ups_amount_check", sql`${t.amount} > 0`),
@@ -282,7 +290,11 @@ export const refunds = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [
-    uniqueIndex("refunds_request_idx").on(t.topUpId, t.requestKey),
+    // A request that moved no money (refused, canceled) gives its name back: the same request again is
+    // a new attempt. One that may move money keeps it, so the same request again is that refund.
+    uniqueIndex("refunds_request_idx")
+      .on(t.topUpId, t.requestKey)
+      .where(sql`${t.status} not in ('failed','canceled')`),
     uniqueIndex("refunds_provider_refund_idx").on(t.providerRefundId),
     uniqueIndex("refunds_idempotency_key_idx").on(t.providerIdempotencyKey),
     index("refunds_top_up_idx").on(t.topUpId, t.createdAt),

@@ -71,8 +71,8 @@ describe("the OpenAPI document", () => {
     const codes = (((envelope.properties as Json).error as Json).properties as Record<string, Json>).code?.enum;
     expect([...(codes as string[])].sort()).toEqual(Object.keys(errorStatus).sort());
     const text = JSON.stringify(document.paths);
-    // Dashboard-only codes, and the transport's answers that no operation documents (405, unknown paths' 404 aside).
-    const notPerOperation = new Set<ErrorCode>(["unauthorized", "forbidden", "method_not_allowed", "internal_error"]);
+    // Dashboard-only and operator-only codes, and the transport's answers that no operation documents (405, unknown paths' 404 aside).
+    const notPerOperation = new Set<ErrorCode>(["unauthorized", "forbidden", "method_not_allowed", "internal_error", "billing_provider_mismatch"]);
     for (const code of Object.keys(errorStatus) as ErrorCode[]) {
       if (notPerOperation.has(code)) continue;
       expect(text, code).toContain(`"${code}"`);

@@ -20,6 +20,7 @@ export const errorMeanings: Record<ErrorCode, string> = {
   payment_methods_unavailable: "The billing provider did not answer; retry after `Retry-After` seconds.",
   billing_customer_missing: "The billing provider no longer knows the organisation's customer; the service's operator must relink it.",
   billing_credentials_refused: "The billing provider refuses the service's own API key; the service's operator must fix it.",
+  billing_provider_mismatch: "Operator commands only: the purchase was charged through another billing provider than the one this service runs with.",
   invalid_payment_method: "`payment_source_id` is not a usable saved payment method of this organisation.",
   payment_method_required: "Several payment methods and no default: name one in `payment_source_id`.",
   no_payment_method: "The organisation has no usable payment method; an admin must add one.",

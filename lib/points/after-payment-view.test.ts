@@ -15,6 +15,7 @@ function topUp(overrides: Partial<TopUp> = {}): TopUp {
     paymentSourceId: "pm_1",
     paymentMethodLabel: "Visa •••• 4242",
     billingCustomerId: "cus_1",
+    provider: "stripe",
     source: "api",
     apiKeyId: null,
     status: "paid",
@@ -87,18 +88,28 @@ describe("what happened after payment, in words", () => {
     expect(madeInStripe?.details[0]).toBe("Made at Stripe.");
   });
 
-  it("says a refund still on its way, or refused, moved no Points yet", () => {
+  it("says a refund still on its way moved no Points yet", () => {
+    const entries = describeAfterPayment(topUp(), [refund({ id: "rf_1", status: "pending", appliedAt: null })], [], simulated);
+    expect(entries.map((entry) => entry.title)).toEqual(["Refund of 250 Points (€19.50) in progress"]);
+    expect(entries[0]?.details).toContain("The money is on its way back; the Points are taken back once the refund completes.");
+  });
+
+  it("leaves out refunds that moved no money: refused or canceled by the provider, or never answered", () => {
+    const rawError = "No such payment: 'pi_3Qx'; a similar object exists in test mode (resource_missing)";
     const entries = describeAfterPayment(
-      topUp(),
+      topUp({ refundedPoints: 250, refundedAmount: 1950 }),
       [
-        refund({ id: "rf_1", status: "pending", appliedAt: null }),
-        refund({ id: "rf_2", status: "failed", appliedAt: null, failureMessage: "Charge already refunded.", updatedAt: at(9) }),
+        refund({ id: "rf_refused", status: "failed", providerRefundId: null, appliedAt: null, failureMessage: rawError, updatedAt: at(2) }),
+        refund({ id: "rf_canceled", status: "canceled", appliedAt: null, updatedAt: at(3) }),
+        refund({ id: "rf_unanswered", status: "requested", providerRefundId: null, appliedAt: null, createdAt: at(4) }),
+        refund({ id: "rf_done" }),
       ],
-      [],
-      simulated,
+      [{ kind: "refund", delta: -250, heldDelta: 0, shortfall: 0, causeId: "re_1", createdAt: at(5) }],
+      stripe,
     );
-    expect(entries.map((entry) => entry.title)).toEqual(["Refund of 250 Points (€19.50) in progress", "Refund of €19.50 failed"]);
-    expect(entries[1]?.details).toContain("No money was returned and no Points were taken back.");
+    expect(entries.map((entry) => entry.title)).toEqual(["Refunded 250 Points (€19.50)"]);
+    const said = JSON.stringify(entries);
+    for (const hidden of [rawError, "resource_missing", "failed", "canceled", "No money was returned"]) expect(said).not.toContain(hidden);
   });
 
   it("tells a lost dispute from opening to its end, oldest first", () => {

@@ -44,9 +44,12 @@ export interface AfterPaymentMovement {
 }
 
 /**
- * The purchase's movements after payment, oldest first: each refund (Points, money, who made it,
- * its reason, Points already spent), then the dispute's opening, each step of its Points (held,
- * removed, released) and its outcome. `provider.displayName` says where a refund made elsewhere was made.
+ * The purchase's movements after payment, oldest first: each refund that returned money or is
+ * returning it (Points, money, who made it, its reason, Points already spent), then the dispute's
+ * opening, each step of its Points (held, removed, released) and its outcome. Refunds that moved no
+ * money (refused or canceled by the provider, or not answered yet) are the operator's business,
+ * in the command's output and the log, and are not said here. `provider.displayName` says where a
+ * refund made elsewhere was made.
  */
 export function describeAfterPayment(
   topUp: TopUp,
@@ -57,7 +60,7 @@ export function describeAfterPayment(
   const entries: AfterPaymentEntry[] = [];
   const money = (amount: number) => formatMoney(amount, topUp.currency);
 
-  for (const refund of refundRows) {
+  for (const refund of refundRows.filter(movedMoney)) {
     const ledger = refund.providerRefundId
       ? movements.find((row) => row.kind === "refund" && row.causeId === refund.providerRefundId)
       : undefined;
@@ -71,10 +74,6 @@ export function describeAfterPayment(
         );
       }
       entries.push({ at: refund.appliedAt ?? refund.createdAt, title: `Refunded ${what}`, details, tone: "neutral" });
-    } else if (refund.status === "failed" || refund.status === "canceled") {
-      if (refund.failureMessage) details.push(refund.failureMessage);
-      details.push("No money was returned and no Points were taken back.");
-      entries.push({ at: refund.updatedAt, title: `Refund of ${money(refund.amount)} ${refund.status}`, details, tone: "bad" });
     } else {
       details.push("The money is on its way back; the Points are taken back once the refund completes.");
       entries.push({ at: refund.createdAt, title: `Refund of ${what} in progress`, details, tone: "warning" });
@@ -124,6 +123,11 @@ export function describeAfterPayment(
   }
   // Stable: entries at the same instant keep the order they were said in (opened before held).
   return entries.sort((a, b) => a.at.getTime() - b.at.getTime());
+}
+
+/** A refund the provider made (succeeded) or accepted and is making (pending). */
+function movedMoney(refund: Refund): boolean {
+  return refund.status === "succeeded" || refund.status === "pending";
 }
 
 /** What the purchase page shows under "After payment"; empty when nothing happened after payment. */

@@ -1,11 +1,12 @@
 import { eq } from "drizzle-orm";
 import Stripe from "stripe";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { ProviderRefusedError } from "@/lib/billing/provider";
 import { StripeBillingProvider } from "@/lib/billing/stripe/provider";
 import { organizations, topUps } from "@/lib/db/schema";
 import { errorResponse } from "@/lib/http/api";
 import { randomString } from "@/lib/ids";
+import { createLogger, replaceLogger } from "@/lib/observability/log";
 import { backendsAndProviders, expectPointsError, patchProvider, type ProviderTestContext, withProvider } from "@/lib/testing/harness";
 import { serviceSuite } from "@/lib/testing/invariants";
 import { billingProblemNotice, forgetBillingProblems } from "./billing-problems";
@@ -29,9 +30,17 @@ describe.each(backendsAndProviders())("lasting billing refusals on %s with the %
   const track = serviceSuite(backend, provider, (made) => {
     ctx = made;
   });
-  const errors = vi.spyOn(console, "error");
-  afterEach(() => errors.mockClear());
-  const logged = (pattern: RegExp) => errors.mock.calls.map((call) => String(call[0])).filter((line) => pattern.test(line));
+  /** The service's log lines (pino), as an operator reads them. */
+  const lines: Record<string, unknown>[] = [];
+  beforeAll(() => {
+    replaceLogger(createLogger({ level: "info", destination: { write: (line: string) => void lines.push(JSON.parse(line)) } }));
+  });
+  afterAll(() => replaceLogger(createLogger({ level: "silent" })));
+  afterEach(() => {
+    lines.length = 0;
+  });
+  const logged = (pattern: RegExp) =>
+    lines.filter((line) => line.level === "error").map((line) => String(line.msg)).filter((msg) => pattern.test(msg));
 
   async function organization() {
     const created = await createOrganization(ctx, {
@@ -82,9 +91,26 @@ describe.each(backendsAndProviders())("lasting billing refusals on %s with the %
       const error = await expectPointsError(() => startAddingCard(ctx, org.id, "http://127.0.0.1"));
       expect(error.code).toBe("billing_customer_missing");
     }
-    const notice = billingProblemNotice("billing_customer_missing", ctx.provider, org.id);
-    expect(notice.body).toContain(`npm run points -- org update ${org.id} --stripe-customer cus_…, or --new-stripe-customer`);
+    const notice = billingProblemNotice("billing_customer_missing", ctx.provider);
+    expect(notice.title).toBe("Payments are unavailable right now");
     expect(notice.body).toContain("no longer knows this organisation's customer account");
+    expect(notice.body).toContain("Contact support");
+  });
+
+  it("tells an organisation's admins in their words, never a command or a setting; the log tells the operator", async () => {
+    const org = await organization();
+    const gone = await loseCustomer(org.id);
+    forgetBillingProblems(gone);
+    await expectPointsError(() => listUsablePaymentMethods(ctx, { id: org.id, billingCustomerId: gone }));
+    for (const code of ["billing_customer_missing", "billing_credentials_refused"] as const) {
+      const { title, body } = billingProblemNotice(code, ctx.provider);
+      for (const operatorOnly of ["npm run", "points --", "--stripe-customer", "STRIPE_SECRET_KEY", "operator", gone, org.id]) {
+        expect(`${title} ${body}`, code).not.toContain(operatorOnly);
+      }
+    }
+    const [line] = lines.filter((logLine) => String(logLine.msg).includes(gone));
+    expect(line).toMatchObject({ level: "error", organization_id: org.id, customer_id: gone, event: "billing_problem", reason: "customer_missing" });
+    expect(String(line?.msg)).toContain(`npm run points -- org update ${org.id} --stripe-customer cus_… or --new-stripe-customer`);
   });
 
   it("a paid purchase still replays (200) after its customer is lost", async () => {
@@ -156,7 +182,7 @@ describe.each(backendsAndProviders())("lasting billing refusals on %s with the %
     if (provider === "stripe") {
       expect(lines[0]).toMatch(/^billing: Stripe refused the API key \(authentication_error, request req_\w+\): check STRIPE_SECRET_KEY$/);
     }
-    expect(errors.mock.calls.flat().join(" ")).not.toContain(badKey.slice(8));
+    expect(JSON.stringify(lines)).not.toContain(badKey.slice(8));
     expect(await ctx.db.select().from(topUps).where(eq(topUps.organizationId, org.id))).toEqual([]);
     forgetBillingProblems();
   });

@@ -1,5 +1,6 @@
 import type { BillingProvider } from "@/lib/billing/provider";
 import { ProviderRefusedError } from "@/lib/billing/provider";
+import { log } from "@/lib/observability/log";
 import { PointsError } from "./errors";
 
 /** The codes of a provider's lasting refusal (docs/contract.md §4 step 6): 409, no Retry-After. */
@@ -68,9 +69,10 @@ export function billingProblemLogLine(
 }
 
 /**
- * Logs a refusal once per cause (a customer, or the key) per process: many requests failing for
- * the same reason make one line, and a cause logs again once it was mended (forgetBillingProblems)
- * and came back. Answers whether it logged.
+ * Logs a refusal once per cause (a customer, or the key) per process, at error level, with what
+ * the operator runs or sets to mend it: many requests failing for the same reason make one line,
+ * and a cause logs again once it was mended (forgetBillingProblems) and came back. Answers whether
+ * it logged.
  */
 export function logBillingProblemOnce(
   provider: Named,
@@ -85,7 +87,17 @@ export function logBillingProblemOnce(
     if (oldest !== undefined) causes.delete(oldest);
   }
   causes.add(cause);
-  console.error(billingProblemLogLine(provider, refusal, organizationId));
+  log().error(
+    {
+      event: "billing_problem",
+      reason: refusal.reason,
+      ...(organizationId ? { organization_id: organizationId } : {}),
+      ...(refusal.customerId ? { customer_id: refusal.customerId } : {}),
+      provider_code: refusal.providerCode,
+      provider_request_id: refusal.providerRequestId,
+    },
+    billingProblemLogLine(provider, refusal, organizationId),
+  );
   return true;
 }
 
@@ -110,24 +122,19 @@ export function billingProblemOf(
   return problemError(provider, error);
 }
 
-/** The dashboard's words for a lasting refusal: what is wrong, and who can mend it (the operator). */
-export function billingProblemNotice(
-  code: BillingProblemCode,
-  provider: Named,
-  organizationId: string,
-): { title: string; body: string } {
+/**
+ * The dashboard's words for a lasting refusal, for an organisation's admins and members: what is
+ * wrong and that support mends it. How to mend it (a command, a variable) is the operator's, in the
+ * log line logBillingProblemOnce writes.
+ */
+export function billingProblemNotice(code: BillingProblemCode, provider: Named): { title: string; body: string } {
   const who = providerDisplayName(provider);
-  if (code === "billing_credentials_refused") {
-    const variable = provider.keyVariable ?? "key";
-    return {
-      title: "Payments are unavailable",
-      body: `${who} refused this service's API key. The service's operator must set a valid ${variable}.`,
-    };
-  }
+  const what =
+    code === "billing_credentials_refused"
+      ? `${who} is not accepting this service's connection at the moment`
+      : `${who} no longer knows this organisation's customer account`;
   return {
-    title: "Payments are unavailable",
-    body:
-      `${who} no longer knows this organisation's customer account. The service's operator can relink it ` +
-      `(npm run points -- org update ${organizationId} --stripe-customer cus_…, or --new-stripe-customer).`,
+    title: "Payments are unavailable right now",
+    body: `${what}, so no card can be listed or charged. Contact support to have it restored.`,
   };
 }

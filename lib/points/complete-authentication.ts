@@ -1,5 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { topUps } from "@/lib/db/schema";
+import { assertChargedHere, chargedElsewhere, logChargedElsewhere } from "./charged-by";
 import { PointsError } from "./errors";
 import { type PurchaseResult, resolveTopUp, resolveTopUpWhenFree } from "./purchase";
 import type { Services } from "./services";
@@ -39,7 +40,10 @@ export async function beginAuthentication(
   return { result: await settle(services, topUp.id) };
 }
 
-/** This organisation's purchase awaiting payment, with the payment the cardholder must finish. */
+/**
+ * This organisation's purchase awaiting payment, with the payment the cardholder must finish;
+ * refused (billing_provider_mismatch) when another provider charged it.
+ */
 async function awaitingPurchase(services: Services, input: { organizationId: string; topUpId: string }) {
   const [topUp] = await services.db
     .select()
@@ -48,6 +52,8 @@ async function awaitingPurchase(services: Services, input: { organizationId: str
   if (topUp?.status !== "awaiting_payment" || !topUp.providerPaymentId) {
     throw new PointsError("not_found", "There is no purchase awaiting payment with that ID in this organisation.");
   }
+  if (chargedElsewhere(services.provider, topUp)) logChargedElsewhere(services.provider, topUp, "complete payment");
+  assertChargedHere(services.provider, topUp, "complete");
   return { topUp, paymentId: topUp.providerPaymentId };
 }
 

@@ -16,6 +16,7 @@ export const errorStatus = {
   payment_methods_unavailable: 502,
   billing_customer_missing: 409,
   billing_credentials_refused: 409,
+  billing_provider_mismatch: 409,
   invalid_payment_method: 422,
   payment_method_required: 422,
   no_payment_method: 422,

@@ -238,4 +238,51 @@ describe.each(backendsAndProviders())("Refunds move Points exactly once (%s, %s 
     const next = await refundTopUp(ctx, { topUpId: topUp.id, key: "after-refusal" });
     expect(next).toMatchObject({ outcome: "succeeded", pointsBalance: 0 });
   });
+
+  it("asks the provider again when the same refused request is run again, and then refunds once", async () => {
+    const made = await organizationWith(ctx, ["visa"], track);
+    const topUp = await paidPurchase(ctx, made, 250);
+    let refusals = 0;
+    const refusing = withProvider(
+      ctx,
+      patchProvider(ctx.provider, {
+        refund: async (): Promise<ProviderRefund | { refused: true; code: string; message: string }> => {
+          refusals += 1;
+          return { refused: true, code: "resource_missing", message: "No such payment." };
+        },
+      }),
+    );
+    for (const input of [{ topUpId: topUp.id }, { topUpId: topUp.id, points: 50, key: "ticket-9" }]) {
+      const refused = await refundTopUp(refusing, input);
+      expect(refused.outcome).toBe("failed");
+      // The same request again is a new attempt, sent to the provider under a new key.
+      const again = await refundTopUp(refusing, input);
+      expect(again.outcome).toBe("failed");
+      expect(again.replayed).toBe(false);
+      expect(again.refund.id).not.toBe(refused.refund.id);
+      expect(again.refund.providerIdempotencyKey).not.toBe(refused.refund.providerIdempotencyKey);
+    }
+    expect(refusals).toBe(4);
+    expect(await balances(ctx, made.organization.id)).toEqual({ balance: 250, held: 0 });
+
+    // Run once more where the provider accepts: it refunds, and from then on the request replays.
+    const partial = await refundTopUp(ctx, { topUpId: topUp.id, points: 50, key: "ticket-9" });
+    expect(partial).toMatchObject({ outcome: "succeeded", replayed: false, pointsBalance: 200 });
+    const rest = await refundTopUp(ctx, { topUpId: topUp.id });
+    expect(rest).toMatchObject({ outcome: "succeeded", replayed: false, pointsBalance: 0 });
+    expect(rest.refund.points).toBe(200);
+    const replays = await Promise.all([
+      refundTopUp(ctx, { topUpId: topUp.id, points: 50, key: "ticket-9" }),
+      refundTopUp(ctx, { topUpId: topUp.id }),
+    ]);
+    expect(replays.map((result) => [result.replayed, result.refund.id])).toEqual([
+      [true, partial.refund.id],
+      [true, rest.refund.id],
+    ]);
+    expect(await succeededRefunds(topUp.providerPaymentId)).toHaveLength(2);
+    const rows = await refundRows(ctx, topUp.id);
+    expect(rows.filter((row) => row.status === "failed")).toHaveLength(4);
+    expect(rows.filter((row) => row.status === "succeeded").map((row) => row.requestKey).sort()).toEqual(["points:rest", "ticket-9"]);
+    expect(await topUpNow(ctx, topUp.id)).toMatchObject({ refundedPoints: 250, refundedAmount: 2400 });
+  });
 });

@@ -1,9 +1,10 @@
-import { and, asc, eq, inArray, lte, or } from "drizzle-orm";
+import { and, asc, eq, inArray, lte, notInArray, or } from "drizzle-orm";
 import { withDeadline } from "@/lib/billing/deadline";
 import type { ProviderRefund, RefundRefusal } from "@/lib/billing/provider";
 import type { Db } from "@/lib/db/client";
 import { pointsLedger, type Refund, refunds, type TopUp, topUps } from "@/lib/db/schema";
 import { newId } from "@/lib/ids";
+import { assertChargedHere, chargedHereSql } from "./charged-by";
 import { PointsError } from "./errors";
 import { getPointsBalance, recordMovement } from "./ledger";
 import { paidTopUpOfPayment } from "./paid-top-up";
@@ -13,6 +14,8 @@ import type { Services } from "./services";
 const HOUR_MS = 60 * 60 * 1000;
 /** Refunds whose Points are reserved against what is left to refund: all but those that moved no money. */
 const LIVE_REFUND_STATUSES = ["requested", "pending", "succeeded"] as const;
+/** Refunds that moved no money: their request name is free again (refunds_request_idx skips them). */
+const SPENT_REFUND_STATUSES = ["failed", "canceled"] as const;
 
 export interface RefundRequestInput {
   topUpId: string;
@@ -21,7 +24,8 @@ export interface RefundRequestInput {
   reason?: string;
   /**
    * The operator's name for this request: the same key for the same top-up is the same refund,
-   * however often it is run. Omitted: the Points asked for (`points:500`, or `points:rest`).
+   * however often it is run, unless the provider refused or canceled it: then the same key makes
+   * a new attempt. Omitted: the Points asked for (`points:500`, or `points:rest`).
    */
   key?: string;
 }
@@ -44,7 +48,9 @@ export interface RefundResult {
  * is recorded with the idempotency key it is sent under before the provider is called, so a
  * repeated command, a crash and a retry, or two operators at once refund once: each re-sends under
  * the same key and applies the one refund the provider made, and its Points are debited once (the
- * ledger's (kind, cause) is unique). A refund the provider refuses changes no Points.
+ * ledger's (kind, cause) is unique). A refund the provider refuses changes no Points, and frees its
+ * name: the same request again is a new attempt, sent under a new key. Refused before anything is
+ * recorded (billing_provider_mismatch) when another provider than this one charged the top-up.
  */
 export async function refundTopUp(
   services: Services,
@@ -108,10 +114,18 @@ async function recordRequest(services: Services, input: RefundRequestInput): Pro
   return services.db.transaction(async (tx) => {
     const [topUp] = await tx.select().from(topUps).where(eq(topUps.id, input.topUpId)).for("update");
     if (!topUp) throw new PointsError("not_found", `No top-up ${input.topUpId}.`);
+    assertChargedHere(services.provider, topUp, "refund");
+    // A request the provider refused or canceled is kept, but does not answer for its name.
     const [existing] = await tx
       .select()
       .from(refunds)
-      .where(and(eq(refunds.topUpId, topUp.id), eq(refunds.requestKey, requestKey)));
+      .where(
+        and(
+          eq(refunds.topUpId, topUp.id),
+          eq(refunds.requestKey, requestKey),
+          notInArray(refunds.status, [...SPENT_REFUND_STATUSES]),
+        ),
+      );
     if (existing) return { refund: existing, replayed: true };
     if (topUp.status !== "paid" || !topUp.providerPaymentId) {
       throw new PointsError("invalid_request", `Top-up ${topUp.id} is ${topUp.status}: only a paid top-up can be refunded.`);
@@ -324,13 +338,15 @@ async function refundShortfall(db: Db, refund: Refund): Promise<number> {
 /**
  * Refund requests left unanswered (a timeout, a crash before the answer), re-sent under their own
  * key: the provider refunds once, and its answer is applied as the request's. Run by `reconcile`.
+ * Those of top-ups another provider charged are left for a run with that provider.
  */
 export async function retryRequestedRefunds(services: Services, options: { minAgeMs: number }): Promise<RefundResult[]> {
   const cutoff = new Date(services.clock.now().getTime() - options.minAgeMs);
   const waiting = await services.db
     .select({ topUpId: refunds.topUpId, requestKey: refunds.requestKey })
     .from(refunds)
-    .where(and(eq(refunds.status, "requested"), lte(refunds.createdAt, cutoff)))
+    .innerJoin(topUps, eq(topUps.id, refunds.topUpId))
+    .where(and(eq(refunds.status, "requested"), lte(refunds.createdAt, cutoff), chargedHereSql(services.provider)))
     .orderBy(asc(refunds.createdAt))
     .limit(50);
   const results: RefundResult[] = [];

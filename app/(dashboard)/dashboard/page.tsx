@@ -35,7 +35,7 @@ export default async function OverviewPage() {
     <>
       <PageHeader title="Overview" description={`${organization.name}'s Points at a glance.`} />
       <div className="space-y-6">
-        <BillingProblemNotice code={billingProblem} provider={runtime.provider} organizationId={organization.id} />
+        <BillingProblemNotice code={billingProblem} provider={runtime.provider} />
         {waiting && (
           <Alert tone="warning" title="A purchase is waiting for the cardholder">
             {formatPoints(waiting.points)} Points ({waiting.reference}) are added once the payment is authenticated.{" "}

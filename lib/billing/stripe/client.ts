@@ -1,4 +1,5 @@
 import Stripe from "stripe";
+import { STRIPE_API_ORIGIN } from "@/lib/env";
 
 /** Each call to Stripe gives up after this; the SDK then retries once (below). */
 export const STRIPE_TIMEOUT_MS = 10_000;
@@ -17,7 +18,7 @@ export interface StripeSettings {
 }
 
 /** Stripe's own API: the only place a live key may go. */
-export const STRIPE_API_ORIGIN = "https://api.stripe.com";
+export { STRIPE_API_ORIGIN };
 
 /** Where the key will be sent, and whether that is a Stripe-compatible test server rather than Stripe. */
 export interface StripeTarget {

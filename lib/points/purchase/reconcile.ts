@@ -1,6 +1,8 @@
 import { and, asc, inArray, isNull, lte, or } from "drizzle-orm";
-import { topUps } from "@/lib/db/schema";
+import { type TopUp, topUps } from "@/lib/db/schema";
+import { log } from "@/lib/observability/log";
 import { reconcilerRun } from "@/lib/observability/purchases";
+import { chargedBy, chargedElsewhereSql, chargedHereSql, providerDisplayNameOf } from "../charged-by";
 import { UNRESOLVED_STATUSES } from "../limits";
 import type { Services } from "../services";
 import { leaseIsFree } from "./lease";
@@ -21,6 +23,8 @@ export const RECONCILE_BATCH = 50;
  * A purchase is due once its lease is free, nobody touched it for minAgeMs, and its backoff
  * (next_attempt_at) has passed. Due purchases go oldest first in bounded batches; each unknown
  * answer pushes a purchase back by a doubling delay, so a stuck one cannot starve the rest.
+ * Purchases another provider charged are skipped, never asked about: how many is logged for the
+ * operator (unresolvedChargedElsewhere lists them).
  */
 export async function reconcileTopUps(
   services: Services,
@@ -60,10 +64,12 @@ async function reconcileBatch(
         leaseIsFree(now),
         options.ignoreBackoff ? undefined : or(isNull(topUps.nextAttemptAt), lte(topUps.nextAttemptAt, now)),
         lte(topUps.updatedAt, untouchedSince),
+        chargedHereSql(services.provider),
       ),
     )
     .orderBy(asc(topUps.createdAt), asc(topUps.id))
     .limit(options.limit ?? RECONCILE_BATCH);
+  await logSkipped(services);
   const results: PurchaseResult[] = [];
   let errors = 0;
   for (const { id } of candidates) {
@@ -78,4 +84,35 @@ async function reconcileBatch(
     }
   }
   return { due: candidates.length, results, errors };
+}
+
+/**
+ * Unresolved purchases (awaiting payment included) that another provider than this instance's
+ * charged: the reconciler skips them; an instance or command with that provider settles them.
+ */
+export async function unresolvedChargedElsewhere(services: Services, limit = 500): Promise<TopUp[]> {
+  return services.db
+    .select()
+    .from(topUps)
+    .where(and(inArray(topUps.status, [...UNRESOLVED_STATUSES]), chargedElsewhereSql(services.provider)))
+    .orderBy(asc(topUps.createdAt), asc(topUps.id))
+    .limit(limit);
+}
+
+/** The last count logged, per process: a run logs the skipped purchases when their number changes. */
+const SKIPPED_KEY = Symbol.for("points.reconcilerSkipped");
+
+async function logSkipped(services: Services): Promise<void> {
+  const skipped = await unresolvedChargedElsewhere(services, RECONCILE_BATCH);
+  const holder = globalThis as { [SKIPPED_KEY]?: number };
+  if ((holder[SKIPPED_KEY] ?? 0) === skipped.length) return;
+  holder[SKIPPED_KEY] = skipped.length;
+  if (skipped.length === 0) return;
+  const names = [...new Set(skipped.map((topUp) => chargedBy(topUp) ?? services.provider.name))];
+  const byProvider = names.map(providerDisplayNameOf).join(", ");
+  log().warn(
+    { event: "reconciler_skipped", skipped: skipped.length, charged_by: names, provider: services.provider.name, top_up_ids: skipped.map((topUp) => topUp.id) },
+    `reconciler: skipped ${skipped.length}${skipped.length === RECONCILE_BATCH ? " or more" : ""} unresolved purchase(s) charged through ${byProvider}, ` +
+      `not ${providerDisplayNameOf(services.provider.name)}: run \`npm run points -- reconcile\` with that provider configured to settle them.`,
+  );
 }

@@ -7,6 +7,7 @@ import { type TopUp, topUps } from "@/lib/db/schema";
 import { newId, randomString } from "@/lib/ids";
 import { purchaseTransition } from "@/lib/observability/purchases";
 import type { Currency } from "../catalog";
+import { assertChargedHere } from "../charged-by";
 import { UNRESOLVED_STATUSES } from "../limits";
 import type { Services } from "../services";
 import { nextAttemptAfter } from "./backoff";
@@ -29,7 +30,8 @@ export const AWAITING_PAYMENT_EXPIRES_MS = 23 * HOUR_MS;
 
 /**
  * Drives a leased, unresolved purchase to the provider's answer and records it (P2 to P4).
- * Used for new purchases, for retries with the same reference, and by the reconciler.
+ * Used for new purchases, for retries with the same reference, and by the reconciler. A purchase
+ * another provider charged is refused (billing_provider_mismatch) before P2, its lease released.
  */
 export async function settleTopUp(
   services: Services,
@@ -40,6 +42,7 @@ export async function settleTopUp(
 ): Promise<PurchaseResult> {
   let topUp = leased;
   try {
+    assertChargedHere(services.provider, topUp, "settle");
     if (topUp.status === "pending") {
       const [marked] = await services.db
         .update(topUps)
@@ -258,7 +261,9 @@ function statusChange(topUp: TopUp, outcome: ChargeOutcome, now: Date): Partial<
 /**
  * Settles one stored purchase by id, as a retry with its reference would: takes the lease if it
  * is free, asks the provider about the same payment (never a new charge) and records the answer.
- * Terminal purchases and ones another request is working on are returned as they are.
+ * Terminal purchases and ones another request is working on are returned as they are. An
+ * unresolved purchase another provider charged is refused (billing_provider_mismatch) before its
+ * lease is taken: nothing is recorded and no provider is asked.
  */
 export async function resolveTopUp(
   services: Services,
@@ -272,6 +277,7 @@ export async function resolveTopUp(
     if (!row) return null;
     if (row.status === "paid" || row.status === "failed") return row;
     if (row.lockedUntil && row.lockedUntil > now) return row;
+    assertChargedHere(services.provider, row, "settle");
     return (await takeLease(tx, topUpId, lockToken, now, options.leaseMs ?? DEFAULT_LEASE_MS)) ?? row;
   });
   if (!leased) return null;

@@ -4,6 +4,7 @@ import { organizations, type Organization, type TopUp, topUps } from "@/lib/db/s
 import { newId } from "@/lib/ids";
 import { purchaseTransition } from "@/lib/observability/purchases";
 import type { Bundle, Currency } from "../catalog";
+import { chargedElsewhere, logChargedElsewhere } from "../charged-by";
 import { PointsError } from "../errors";
 import { getTopUpByReference } from "../history";
 import type { Db } from "@/lib/db/client";
@@ -57,7 +58,7 @@ export async function startPurchase(
     const existing = await getTopUpByReference(tx, org.id, request.reference);
 
     if (existing) {
-      const replay = decideReplay(existing, request, terms, org.pointsBalance, now);
+      const replay = decideReplay(services, existing, request, terms, org.pointsBalance, now);
       if (replay) return replay;
       await options.beforeTakeover?.(existing);
       const leased = await takeLease(tx, existing.id, lockToken, now, leaseMs);
@@ -69,7 +70,7 @@ export async function startPurchase(
     const amount = await checkNewPurchase(tx, org, request.points, terms.currency, priced, now, apiKey);
     const [created] = await tx
       .insert(topUps)
-      .values(newTopUpRow(input, terms, amount, org.billingCustomerId, lease))
+      .values(newTopUpRow(services, input, terms, amount, org.billingCustomerId, lease))
       // The unique (organization_id, reference) index is the second guard behind the row lock.
       .onConflictDoNothing({ target: [topUps.organizationId, topUps.reference] })
       .returning();
@@ -82,9 +83,12 @@ export async function startPurchase(
 /**
  * Step 7: a stored purchase answers a request with its reference, before any limit and without
  * counting toward one. Null when the purchase is unresolved and its lease has run out: the
- * request takes the lease over and resumes it.
+ * request takes the lease over and resumes it. An unresolved purchase another provider charged is
+ * answered as it is stored (409 payment_unresolved, or 402 payment_action_required) and logged for
+ * the operator: this instance's provider is never asked about it, and nothing is recorded.
  */
 function decideReplay(
+  services: Services,
   existing: TopUp,
   request: TopUpRequest,
   terms: PurchaseTerms,
@@ -105,11 +109,19 @@ function decideReplay(
   if (existing.status === "paid") return replay("paid");
   if (existing.status === "failed") return replay("failed");
   if (existing.lockedUntil && existing.lockedUntil > now) return replay("purchase_in_progress");
+  if (chargedElsewhere(services.provider, existing)) {
+    logChargedElsewhere(services.provider, existing, "a retry with its reference");
+    return replay(existing.status === "awaiting_payment" ? "awaiting_payment" : "unresolved");
+  }
   return null;
 }
 
-/** A new purchase's row: `processing` from the start, its lease held, its idempotency key fixed. */
+/**
+ * A new purchase's row: `processing` from the start, its lease held, its idempotency key fixed,
+ * and the provider that charges it.
+ */
 function newTopUpRow(
+  services: Pick<Services, "provider">,
   input: PurchaseInput,
   terms: PurchaseTerms,
   amount: number,
@@ -129,6 +141,7 @@ function newTopUpRow(
     paymentSourceId: terms.paymentMethodId,
     paymentMethodLabel: terms.paymentMethodLabel,
     billingCustomerId,
+    provider: services.provider.name,
     source,
     apiKeyId: apiKey?.id ?? null,
     status: "processing",
@@ -199,7 +212,7 @@ async function recordAtOnce(
   const amount = priced.table[terms.currency]?.[input.request.points];
   if (amount === undefined) return null;
   // The organisation's customer is read from its locked row, as the transaction does.
-  const { billingCustomerId: _fromTheRow, ...row } = newTopUpRow(input, terms, amount, "", lease);
+  const { billingCustomerId: _fromTheRow, ...row } = newTopUpRow(services, input, terms, amount, "", lease);
   const columns = Object.keys(row) as Array<keyof typeof row>;
   const shape = columns.join();
   const text = recordAtOnceTexts.get(shape) ?? recordAtOnceSql(columns);
@@ -215,7 +228,7 @@ async function recordAtOnce(
     purchaseTransition(topUp, null);
     return { kind: "work", topUp, replayed: false };
   }
-  return decideReplay(topUp, input.request, terms, Number(found.org_points_balance), lease.now);
+  return decideReplay(services, topUp, input.request, terms, Number(found.org_points_balance), lease.now);
 }
 
 /** The resolved currency and payment method; the card's label is stored with a new purchase. */

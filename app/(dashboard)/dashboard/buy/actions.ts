@@ -22,6 +22,9 @@ const purchaseForm = z.object({
   reference: z.string(),
 });
 
+/** A purchase another billing provider charged: the operator was told in the log. */
+const PAYMENT_ELSEWHERE = "This payment cannot be completed right now; nothing was charged. Contact support if it stays so.";
+
 const FORM_CHANGED = "The purchase form was incomplete or changed; start a new purchase.";
 
 /** Buy a bundle for the signed-in admin's organisation: the same purchase service as the REST API. */
@@ -73,6 +76,7 @@ export const completeAuthentication = adminAction(
   },
   {
     invalid: "Choose whether the authentication succeeds or fails.",
+    messages: { billing_provider_mismatch: PAYMENT_ELSEWHERE },
     unexpected: "Something went wrong on our side; try again, nothing is charged twice.",
   },
 );
@@ -92,6 +96,7 @@ export const startProviderAuthentication = adminAction(
   {
     origin: true,
     invalid: "This purchase cannot be completed from here.",
+    messages: { billing_provider_mismatch: PAYMENT_ELSEWHERE },
     unexpected: "The billing provider did not answer; try again in a moment. Nothing is charged twice.",
   },
 );

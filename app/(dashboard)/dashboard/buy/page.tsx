@@ -56,7 +56,7 @@ export default async function BuyPage({ searchParams }: { searchParams: Promise<
       return (
         <>
           <PageHeader title="Buy Points" />
-          <BillingProblemNotice code={error.code} provider={runtime.provider} organizationId={organization.id} />
+          <BillingProblemNotice code={error.code} provider={runtime.provider} />
         </>
       );
     }

@@ -65,7 +65,7 @@ export default async function PaymentDetailsPage({
         )}
 
         {details.status === "refused" ? (
-          <BillingProblemNotice code={details.problem} provider={runtime.provider} organizationId={user.organizationId} />
+          <BillingProblemNotice code={details.problem} provider={runtime.provider} />
         ) : details.status === "unavailable" ? (
           <Alert tone="error" title="Payment methods are unavailable right now">
             {details.message}

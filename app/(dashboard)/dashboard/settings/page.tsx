@@ -29,7 +29,7 @@ export default async function SettingsPage() {
         description="How your organisation buys Points through the REST API. The API follows what is saved here, nothing else."
       />
       <div className="space-y-6">
-        <BillingProblemNotice code={settings.billingProblem} provider={runtime.provider} organizationId={user.organizationId} />
+        <BillingProblemNotice code={settings.billingProblem} provider={runtime.provider} />
         {!canEdit && <ReadOnlyNotice what="these settings" />}
 
         <Card title="In effect now" description="The saved settings the REST API is following at this moment.">

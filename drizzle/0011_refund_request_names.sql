@@ -1,0 +1,2 @@
+DROP INDEX "refunds_request_idx";--> statement-breakpoint
+CREATE UNIQUE INDEX "refunds_request_idx" ON "refunds" USING btree ("top_up_id","request_key") WHERE "refunds"."status" not in ('failed','canceled');
