@@ -69,11 +69,10 @@ export function databaseUnavailable(error: unknown): PointsError | null {
 export function errorResponse(thrown: unknown, requestId: string): Response {
   const unavailable = databaseUnavailable(thrown);
   if (unavailable) {
-    const cause = thrown as { code?: unknown; message?: unknown };
-    log().warn(
-      { event: "database_unavailable", code: cause.code ?? null, error: String(cause.message ?? thrown) },
-      "database unavailable",
-    );
+    // The driver's own error, not drizzle's wrapper (whose message holds the query and its parameters).
+    let cause = thrown as { code?: unknown; message?: unknown; cause?: unknown };
+    while (cause.code === undefined && cause.cause) cause = cause.cause as typeof cause;
+    log().warn({ event: "database_unavailable", code: cause.code ?? null, error: String(cause.message) }, "database unavailable");
   }
   const error = unavailable ?? thrown;
   if (!(error instanceof PointsError)) {
