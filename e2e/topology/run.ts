@@ -20,6 +20,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
+import net from "node:net";
 import path from "node:path";
 import postgres from "postgres";
 import { openDatabase } from "@/lib/db/client";
@@ -49,7 +50,25 @@ const BURST = 8;
 const SETTLE_AFTER_RECOVERY_MS = 10_000;
 /** From the restart's end to the first purchase served again. */
 const RECOVERY_MS = 5_000;
-const BASE_PORT = Number(process.env.TOPOLOGY_PORT ?? 3400);
+/** The instances' ports: TOPOLOGY_PORT and the next two, or else ports the system picks (two checkouts may run this at once). */
+async function instancePorts(): Promise<number[]> {
+  const base = process.env.TOPOLOGY_PORT;
+  if (base) return Array.from({ length: INSTANCES }, (_, index) => Number(base) + index);
+  const servers = await Promise.all(
+    Array.from(
+      { length: INSTANCES },
+      () =>
+        new Promise<net.Server>((resolve, reject) => {
+          const server = net.createServer();
+          server.once("error", reject);
+          server.listen(0, "127.0.0.1", () => resolve(server));
+        }),
+    ),
+  );
+  const ports = servers.map((server) => (server.address() as net.AddressInfo).port);
+  await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+  return ports;
+}
 
 interface Answer {
   step: string;
@@ -454,7 +473,8 @@ async function main(): Promise<number> {
       POINTS_SHUTDOWN_DELAY_SECONDS: String(SHUTDOWN_DELAY_SECONDS),
       POINTS_LEASE_SECONDS: String(LEASE_SECONDS),
     });
-    const instances = Array.from({ length: INSTANCES }, (_, index) => new Instance(index + 1, BASE_PORT + index, env));
+    const ports = await instancePorts();
+    const instances = ports.map((port, index) => new Instance(index + 1, port, env));
     cleanups.push(async () => {
       await Promise.all(instances.map((instance) => instance.stop("SIGKILL", 5_000)));
       for (const instance of instances) instance.log.end();
