@@ -4,7 +4,9 @@
  *   1. vitest: unit and service tests (PGlite; also Postgres and the race tests when a server is given);
  *   2. next build: the HTTP and browser tests run against a production build;
  *   3. Playwright: HTTP contract tests, and the dashboard in Chromium when it is installed;
- *   4. the HTTP contract tests again with Stripe as the billing provider, against the test server.
+ *   4. the HTTP contract tests again with Stripe as the billing provider, against the test server;
+ *   5. the topology (e2e/topology/run.ts): three instances of that build behind HAProxy, through
+ *      PgBouncer, restarted and faulted under load; only with Postgres, HAProxy and PgBouncer here.
  *
  * `npm run test:quick` (`--quick`) checks a checkout in a few minutes: lint, types, and the service
  * tests on the embedded database only.
@@ -19,6 +21,9 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { haproxyPath } from "@/lib/testing/haproxy";
+import { pgbouncerPath } from "@/lib/testing/pgbouncer";
+import { postgresBinDir } from "@/lib/testing/postgres-cluster";
 
 interface Counts {
   passed: number;
@@ -109,6 +114,12 @@ function vitestCounts(file: string): Counts | null {
   };
 }
 
+function topologyCounts(file: string): Counts | null {
+  const report = readJson(file) as { passed?: number; failed?: number } | null;
+  if (!report) return null;
+  return { passed: report.passed ?? 0, failed: report.failed ?? 0, skipped: 0 };
+}
+
 function playwrightCounts(file: string): Counts | null {
   const report = readJson(file) as { stats?: { expected?: number; unexpected?: number; flaky?: number; skipped?: number } } | null;
   if (!report?.stats) return null;
@@ -166,6 +177,29 @@ async function main(): Promise<void> {
     });
   }
 
+  /** Its own Postgres cluster, PgBouncer and HAProxy: only where the server binaries and both are installed. */
+  async function topology(): Promise<void> {
+    const absent = [
+      server ? null : "Postgres (TEST_DATABASE_URL)",
+      postgresBinDir() ? null : "the Postgres server binaries",
+      pgbouncerPath() ? null : "PgBouncer",
+      haproxyPath() ? null : "HAProxy",
+    ].filter(Boolean);
+    if (absent.length > 0) {
+      console.log(`\nTopology phase left out: no ${absent.join(", ")}.`);
+      return;
+    }
+    const report = path.join(artifacts, "topology.json");
+    fs.rmSync(report, { force: true });
+    console.log("\nThe topology: three instances behind HAProxy, through PgBouncer, restarted and faulted under load:");
+    await phase("topology", async () => {
+      const exitCode = await run(bin("tsx"), [path.join(root, "e2e", "topology", "run.ts")]);
+      const counts = topologyCounts(report);
+      if (!counts) missingReport("topology", exitCode);
+      return { exitCode, counts: counts ?? { passed: 0, failed: 1, skipped: 0 } };
+    });
+  }
+
   if (quick) {
     console.log("Quick check: lint, types, and the service tests on the embedded database (PGlite).");
     await phase("lint", async () => ({ exitCode: await run(bin("biome"), ["lint", "."]), counts: null }));
@@ -183,6 +217,7 @@ async function main(): Promise<void> {
         console.log("\nThe HTTP contract suite again, and Stripe's browser journeys, with Stripe as the billing provider (the test server):");
         await playwright("playwright (Stripe)", "playwright-stripe.json", { E2E_PROVIDER: "stripe" });
       }
+      if (!interrupted) await topology();
     }
   }
   if (interrupted) return;

@@ -173,7 +173,7 @@ export type components = {
                  * @description Stable, snake_case: branch on it.
                  * @enum {string}
                  */
-                code: "invalid_api_key" | "not_available" | "api_purchases_disabled" | "insufficient_scope" | "invalid_request" | "currency_required" | "payment_methods_unavailable" | "billing_customer_missing" | "billing_credentials_refused" | "billing_provider_mismatch" | "invalid_payment_method" | "payment_method_required" | "no_payment_method" | "reference_conflict" | "purchase_in_progress" | "payment_failed" | "payment_action_required" | "payment_unresolved" | "limit_exceeded" | "frequency_limit_reached" | "daily_limit_reached" | "key_daily_limit_reached" | "currency_not_available" | "request_too_large" | "not_found" | "method_not_allowed" | "unauthorized" | "forbidden" | "internal_error";
+                code: "invalid_api_key" | "not_available" | "api_purchases_disabled" | "insufficient_scope" | "invalid_request" | "currency_required" | "payment_methods_unavailable" | "database_unavailable" | "billing_customer_missing" | "billing_credentials_refused" | "billing_provider_mismatch" | "invalid_payment_method" | "payment_method_required" | "no_payment_method" | "reference_conflict" | "purchase_in_progress" | "payment_failed" | "payment_action_required" | "payment_unresolved" | "limit_exceeded" | "frequency_limit_reached" | "daily_limit_reached" | "key_daily_limit_reached" | "currency_not_available" | "request_too_large" | "not_found" | "method_not_allowed" | "unauthorized" | "forbidden" | "internal_error";
                 /** @description One sentence a person can act on. */
                 message: string;
                 /** @description Facts about the error, such as `fields` or `limit`. */
@@ -520,6 +520,33 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "invalid_request";
+                            /** @description One sentence a person can act on. */
+                            message: string;
+                            /** @description Facts about the error, such as `fields` or `limit`. */
+                            details: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description `database_unavailable`: The service could not reach its database for a moment (a restart); retry with the same reference after `Retry-After` seconds, it never charges twice. */
+            502: {
+                headers: {
+                    /** @description The request's id: yours when you sent a well-formed one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "error";
+                        error: {
+                            /**
+                             * @description Stable, snake_case: branch on it.
+                             * @enum {string}
+                             */
+                            code: "database_unavailable";
                             /** @description One sentence a person can act on. */
                             message: string;
                             /** @description Facts about the error, such as `fields` or `limit`. */
@@ -891,7 +918,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description `payment_methods_unavailable`: The billing provider did not answer; retry after `Retry-After` seconds. */
+            /**
+             * @description `payment_methods_unavailable`: The billing provider did not answer; retry after `Retry-After` seconds.
+             *
+             *     `database_unavailable`: The service could not reach its database for a moment (a restart); retry with the same reference after `Retry-After` seconds, it never charges twice.
+             */
             502: {
                 headers: {
                     /** @description The request's id: yours when you sent a well-formed one. */
@@ -909,7 +940,7 @@ export interface operations {
                              * @description Stable, snake_case: branch on it.
                              * @enum {string}
                              */
-                            code: "payment_methods_unavailable";
+                            code: "payment_methods_unavailable" | "database_unavailable";
                             /** @description One sentence a person can act on. */
                             message: string;
                             /** @description Facts about the error, such as `fields` or `limit`. */
@@ -1029,6 +1060,33 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "not_available" | "not_found";
+                            /** @description One sentence a person can act on. */
+                            message: string;
+                            /** @description Facts about the error, such as `fields` or `limit`. */
+                            details: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description `database_unavailable`: The service could not reach its database for a moment (a restart); retry with the same reference after `Retry-After` seconds, it never charges twice. */
+            502: {
+                headers: {
+                    /** @description The request's id: yours when you sent a well-formed one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "error";
+                        error: {
+                            /**
+                             * @description Stable, snake_case: branch on it.
+                             * @enum {string}
+                             */
+                            code: "database_unavailable";
                             /** @description One sentence a person can act on. */
                             message: string;
                             /** @description Facts about the error, such as `fields` or `limit`. */
@@ -1178,7 +1236,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description `payment_methods_unavailable`: The billing provider did not answer; retry after `Retry-After` seconds. */
+            /**
+             * @description `payment_methods_unavailable`: The billing provider did not answer; retry after `Retry-After` seconds.
+             *
+             *     `database_unavailable`: The service could not reach its database for a moment (a restart); retry with the same reference after `Retry-After` seconds, it never charges twice.
+             */
             502: {
                 headers: {
                     /** @description The request's id: yours when you sent a well-formed one. */
@@ -1196,7 +1258,7 @@ export interface operations {
                              * @description Stable, snake_case: branch on it.
                              * @enum {string}
                              */
-                            code: "payment_methods_unavailable";
+                            code: "payment_methods_unavailable" | "database_unavailable";
                             /** @description One sentence a person can act on. */
                             message: string;
                             /** @description Facts about the error, such as `fields` or `limit`. */
@@ -1312,6 +1374,33 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "not_available";
+                            /** @description One sentence a person can act on. */
+                            message: string;
+                            /** @description Facts about the error, such as `fields` or `limit`. */
+                            details: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description `database_unavailable`: The service could not reach its database for a moment (a restart); retry with the same reference after `Retry-After` seconds, it never charges twice. */
+            502: {
+                headers: {
+                    /** @description The request's id: yours when you sent a well-formed one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "error";
+                        error: {
+                            /**
+                             * @description Stable, snake_case: branch on it.
+                             * @enum {string}
+                             */
+                            code: "database_unavailable";
                             /** @description One sentence a person can act on. */
                             message: string;
                             /** @description Facts about the error, such as `fields` or `limit`. */
@@ -1579,7 +1668,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description `payment_methods_unavailable`: The billing provider did not answer; retry after `Retry-After` seconds. */
+            /**
+             * @description `payment_methods_unavailable`: The billing provider did not answer; retry after `Retry-After` seconds.
+             *
+             *     `database_unavailable`: The service could not reach its database for a moment (a restart); retry with the same reference after `Retry-After` seconds, it never charges twice.
+             */
             502: {
                 headers: {
                     /** @description The request's id: yours when you sent a well-formed one. */
@@ -1597,7 +1690,7 @@ export interface operations {
                              * @description Stable, snake_case: branch on it.
                              * @enum {string}
                              */
-                            code: "payment_methods_unavailable";
+                            code: "payment_methods_unavailable" | "database_unavailable";
                             /** @description One sentence a person can act on. */
                             message: string;
                             /** @description Facts about the error, such as `fields` or `limit`. */

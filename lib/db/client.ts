@@ -32,15 +32,28 @@ export interface DatabaseOptions {
 /** What the service's Postgres connections call themselves (pg_stat_activity.application_name). */
 export const APPLICATION_NAME = "points-purchase";
 
+/** Seconds a new connection may take to open before its queries fail (postgres.js waits 30 s by default). */
+export const CONNECT_TIMEOUT_SECONDS = 5;
+
+/**
+ * The pool's options besides its size. `fetch_types: false`: postgres.js otherwise asks every new
+ * connection for the array types, from a promise nobody awaits, so a connection cut at that moment
+ * (a pooler or Postgres restarting) is an unhandled rejection and fails the first query after it;
+ * the schema has no array columns to parse. A connection that cannot open in
+ * CONNECT_TIMEOUT_SECONDS fails its queries (502 database_unavailable) instead of holding them.
+ */
+export const POSTGRES_OPTIONS = {
+  onnotice: () => {},
+  connection: { application_name: APPLICATION_NAME },
+  fetch_types: false,
+  connect_timeout: CONNECT_TIMEOUT_SECONDS,
+} as const;
+
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.url) {
     const { default: postgres } = await import("postgres");
     const { drizzle } = await import("drizzle-orm/postgres-js");
-    const client = postgres(options.url, {
-      max: options.maxConnections ?? 10,
-      onnotice: () => {},
-      connection: { application_name: APPLICATION_NAME },
-    });
+    const client = postgres(options.url, { max: options.maxConnections ?? 10, ...POSTGRES_OPTIONS });
     const prepare = env().DATABASE_PREPARE !== "false";
     const max = options.maxConnections ?? 10;
     registerPool(max);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { PointsError } from "@/lib/points/errors";
-import { readJsonBody } from "./api";
+import { errorResponse, readJsonBody } from "./api";
 
 const post = (text: string) => new Request("http://localhost/v3/points/top-ups", { method: "POST", body: text });
 
@@ -33,5 +33,39 @@ describe("a JSON body read once", () => {
     "[1,2,3]",
   ])("takes %s as parsed", async (text) => {
     expect(await readJsonBody(post(text))).toEqual(JSON.parse(text));
+  });
+});
+
+/** What postgres.js and PgBouncer throw when the database is restarting, as drizzle wraps them. */
+function driverError(code: string, message: string): Error {
+  const error = new Error(`Failed query: select 1\nparams: `);
+  error.cause = Object.assign(new Error(message), { code });
+  return error;
+}
+
+describe("a database that cannot be reached", () => {
+  it.each([
+    ["CONNECTION_CLOSED", "write CONNECTION_CLOSED 127.0.0.1:6432"],
+    ["CONNECTION_ENDED", "write CONNECTION_ENDED 127.0.0.1:6432"],
+    ["CONNECT_TIMEOUT", "write CONNECT_TIMEOUT 127.0.0.1:6432"],
+    ["ECONNREFUSED", "connect ECONNREFUSED 127.0.0.1:6432"],
+    ["57P01", "terminating connection due to administrator command"],
+    ["57P03", "the database system is starting up"],
+    ["08P01", "server login has been failing, try again later (server_login_retry)"],
+    ["08006", "connection failure"],
+  ])("answers %s with 502 database_unavailable in the envelope, with Retry-After", async (code, message) => {
+    const response = errorResponse(driverError(code, message), "req_test");
+    expect(response.status).toBe(502);
+    expect(response.headers.get("retry-after")).toBe("1");
+    const body = (await response.json()) as { status: string; error: { code: string; message: string } };
+    expect(body.status).toBe("error");
+    expect(body.error.code).toBe("database_unavailable");
+    expect(body.error.message).not.toContain(message);
+  });
+
+  it("leaves any other database error a 500", async () => {
+    const response = errorResponse(driverError("42P01", 'relation "x" does not exist'), "req_test");
+    expect(response.status).toBe(500);
+    expect(((await response.json()) as { error: { code: string } }).error.code).toBe("internal_error");
   });
 });

@@ -1,6 +1,8 @@
 import { readBodyWithin } from "./body";
 import { duplicateKeys } from "./duplicate-keys";
+import { isDatabaseUnavailable } from "@/lib/db/errors";
 import { randomString } from "@/lib/ids";
+import { log } from "@/lib/observability/log";
 import { observeRequest } from "@/lib/observability/http";
 import { type ErrorCode, errorStatus, PointsError } from "@/lib/points/errors";
 import type { PurchaseResult } from "@/lib/points/purchase";
@@ -46,8 +48,33 @@ export function successResponse(
   return json(status, { status: "success", data }, requestId, headers);
 }
 
+/** How soon a client may retry when the database was unreachable: a pooler or Postgres restarts in seconds. */
+export const DATABASE_RETRY_AFTER_SECONDS = 1;
+
+/**
+ * A database that cannot be reached (a pooler or Postgres restarting, a dropped connection) is a
+ * moment's outage: 502 database_unavailable with Retry-After, never a 500. Whatever the request
+ * had written is in a committed transaction or none, so a retry with the same reference is safe.
+ */
+export function databaseUnavailable(error: unknown): PointsError | null {
+  if (!isDatabaseUnavailable(error)) return null;
+  return new PointsError(
+    "database_unavailable",
+    "The service cannot reach its database for a moment; retry with the same reference in a second, it is safe.",
+    { retryAfterSeconds: DATABASE_RETRY_AFTER_SECONDS },
+  );
+}
+
 /** The one mapping from any thrown value to the error envelope; unknown errors say nothing about their cause. */
-export function errorResponse(error: unknown, requestId: string): Response {
+export function errorResponse(thrown: unknown, requestId: string): Response {
+  const unavailable = databaseUnavailable(thrown);
+  if (unavailable) {
+    // The driver's own error, not drizzle's wrapper (whose message holds the query and its parameters).
+    let cause = thrown as { code?: unknown; message?: unknown; cause?: unknown };
+    while (cause.code === undefined && cause.cause) cause = cause.cause as typeof cause;
+    log().warn({ event: "database_unavailable", code: cause.code ?? null, error: String(cause.message) }, "database unavailable");
+  }
+  const error = unavailable ?? thrown;
   if (!(error instanceof PointsError)) {
     console.error(`[${requestId}] Unexpected error:`, error);
     return json(

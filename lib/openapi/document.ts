@@ -76,7 +76,8 @@ function operation(
     ...rest,
     security: [{ apiKey: [] }],
     requestParams: { ...requestParams, header: requestHeaders },
-    responses: { ...responses, ...errorResponses(errors) },
+    // Any endpoint may meet a database it cannot reach for a moment (a pooler or Postgres restarting).
+    responses: { ...responses, ...errorResponses([...errors, "database_unavailable"]) },
   };
 }
 

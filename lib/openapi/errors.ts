@@ -18,6 +18,7 @@ export const errorMeanings: Record<ErrorCode, string> = {
   invalid_request: "The body or query is invalid: `details.fields` names every offending field and why.",
   currency_required: "No `currency` given and the organisation has no saved currency.",
   payment_methods_unavailable: "The billing provider did not answer; retry after `Retry-After` seconds.",
+  database_unavailable: "The service could not reach its database for a moment (a restart); retry with the same reference after `Retry-After` seconds, it never charges twice.",
   billing_customer_missing: "The billing provider no longer knows the organisation's customer; the service's operator must relink it.",
   billing_credentials_refused: "The billing provider refuses the service's own API key; the service's operator must fix it.",
   billing_provider_mismatch: "Operator commands only: the purchase was charged through another billing provider than the one this service runs with.",

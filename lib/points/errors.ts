@@ -14,6 +14,7 @@ export const errorStatus = {
   invalid_request: 422,
   currency_required: 422,
   payment_methods_unavailable: 502,
+  database_unavailable: 502,
   billing_customer_missing: 409,
   billing_credentials_refused: 409,
   billing_provider_mismatch: 409,

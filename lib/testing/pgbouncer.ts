@@ -54,7 +54,10 @@ async function listening(port: number, timeoutMs: number): Promise<void> {
  * different server connections, as they do under load. Runs as the `postgres` user when started as
  * root (PgBouncer refuses root).
  */
-export async function startPgbouncer(serverUrl: string, options: { poolSize?: number } = {}): Promise<Pgbouncer> {
+export async function startPgbouncer(
+  serverUrl: string,
+  options: { poolSize?: number; settings?: Record<string, string | number> } = {},
+): Promise<Pgbouncer> {
   const binary = pgbouncerPath();
   if (!binary) throw new Error("PgBouncer is not installed (apt-get install pgbouncer, or set PGBOUNCER_PATH).");
   const server = new URL(serverUrl);
@@ -80,6 +83,7 @@ export async function startPgbouncer(serverUrl: string, options: { poolSize?: nu
       "ignore_startup_parameters = extra_float_digits,options",
       `logfile = ${path.join(dir, "pgbouncer.log")}`,
       `pidfile = ${path.join(dir, "pgbouncer.pid")}`,
+      ...Object.entries(options.settings ?? {}).map(([name, value]) => `${name} = ${value}`),
       "",
     ].join("\n"),
   );

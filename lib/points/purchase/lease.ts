@@ -2,6 +2,7 @@ import { and, eq, inArray, isNull, lte, or, type SQL, sql } from "drizzle-orm";
 import type { BillingProvider } from "@/lib/billing/provider";
 import type { Db } from "@/lib/db/client";
 import { type TopUp, topUps } from "@/lib/db/schema";
+import { log } from "@/lib/observability/log";
 import { UNRESOLVED_STATUSES } from "../limits";
 import { errorSummary } from "./outcome";
 
@@ -51,14 +52,49 @@ export async function takeLease(tx: Db, topUpId: string, lockToken: string, now:
   return taken ?? null;
 }
 
-export async function releaseLease(db: Db, topUpId: string, lockToken: string): Promise<void> {
+/** Between a failed release and the next try: short at first, as a restarting database is back in seconds. */
+export const RELEASE_RETRY_DELAYS_MS = [250, 500, 1_000, 2_000, 2_000, 4_000, 4_000, 8_000, 8_000, 15_000, 15_000, 30_000];
+
+/**
+ * Gives the lease up, so the purchase's next retry can take it at once. A release the database
+ * cannot take now (it is restarting) is tried again in the background until it is done, the token
+ * no longer holds the lease, or the tries run out (the lease runs out by itself by then); the
+ * answer to the request is not held for it. Never rejects.
+ */
+export async function releaseLease(
+  db: Db,
+  topUpId: string,
+  lockToken: string,
+  retryDelaysMs: readonly number[] = RELEASE_RETRY_DELAYS_MS,
+): Promise<void> {
+  if (await releaseOnce(db, topUpId, lockToken, 1)) return;
+  void retryRelease(db, topUpId, lockToken, retryDelaysMs);
+}
+
+async function retryRelease(db: Db, topUpId: string, lockToken: string, delaysMs: readonly number[]): Promise<void> {
+  for (const [index, delayMs] of delaysMs.entries()) {
+    await new Promise((resolve) => setTimeout(resolve, delayMs).unref?.());
+    if (await releaseOnce(db, topUpId, lockToken, index + 2)) {
+      log().info({ event: "lease_released", top_up_id: topUpId, attempt: index + 2 }, "lease released after a retry");
+      return;
+    }
+  }
+  log().error({ event: "lease_release_failed", top_up_id: topUpId }, "could not release the lease; it runs out by itself");
+}
+
+/** One try; true when the lease is no longer this token's (released now, or taken over since). */
+async function releaseOnce(db: Db, topUpId: string, lockToken: string, attempt: number): Promise<boolean> {
   try {
     await db
       .update(topUps)
       .set({ lockToken: null, lockedUntil: null })
       .where(and(eq(topUps.id, topUpId), eq(topUps.lockToken, lockToken)));
+    return true;
   } catch (error) {
-    // The lease runs out by itself; a retry after that resumes the purchase.
-    console.error(`Could not release the lease on ${topUpId}:`, errorSummary(error));
+    log().warn(
+      { event: "lease_release_retry", top_up_id: topUpId, attempt, error: errorSummary(error) },
+      "could not release the lease yet; trying again",
+    );
+    return false;
   }
 }
