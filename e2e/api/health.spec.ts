@@ -93,8 +93,8 @@ test.describe("health and readiness", () => {
     }
   });
 
-  test("the README's health and readiness calls answer as written", async ({ baseURL }) => {
-    const block = shellBlockAfter("For a load balancer or an orchestrator");
+  test("docs/operations.md's health and readiness calls answer as written", async ({ baseURL }) => {
+    const block = shellBlockAfter("docs/operations.md", "For a load balancer or an orchestrator");
     expect(runBlock(block, baseURL ?? "", {})).toEqual([200, 200]);
   });
 });
