@@ -4,22 +4,26 @@ import path from "node:path";
 import { expect } from "@playwright/test";
 
 /*
- * The README's shell blocks, found by the paragraph before them and run in bash as a reader
- * would paste them (e2e/api/readme.spec.ts, e2e/stripe-fake/).
+ * The documentation's shell blocks (the README, docs/*.md), found by the paragraph before them and
+ * run in bash as a reader would paste them (e2e/api/readme.spec.ts, e2e/stripe-fake/ and others).
  */
 
-const README = fs.readFileSync(path.join(process.cwd(), "README.md"), "utf8");
-
-/** The shell block that follows the first line starting with `intro`. */
-export function shellBlockAfter(intro: string): string {
-  const start = README.indexOf(`\n${intro}`);
-  expect(start, `README has a paragraph starting "${intro}"`).toBeGreaterThan(-1);
-  const match = /```sh\n([\s\S]*?)```/.exec(README.slice(start));
-  if (!match?.[1]) throw new Error(`No shell block after "${intro}".`);
+/** The `lang` code block that follows the first line of `file` starting with `intro`. */
+export function codeBlockAfter(file: string, intro: string, lang = "sh"): string {
+  const text = fs.readFileSync(path.join(process.cwd(), file), "utf8");
+  const start = text.indexOf(`\n${intro}`);
+  expect(start, `${file} has a paragraph starting "${intro}"`).toBeGreaterThan(-1);
+  const match = new RegExp(`\`\`\`${lang}\\n([\\s\\S]*?)\`\`\``).exec(text.slice(start));
+  if (!match?.[1]) throw new Error(`No ${lang} block after "${intro}" in ${file}.`);
   return match[1];
 }
 
-/** Runs a README block in bash with the server's URL, and returns the HTTP statuses it printed. */
+/** The shell block that follows the first line of `file` starting with `intro`. */
+export function shellBlockAfter(file: string, intro: string): string {
+  return codeBlockAfter(file, intro, "sh");
+}
+
+/** Runs a documented block in bash with the server's URL, and returns the HTTP statuses it printed. */
 export function runBlock(block: string, baseUrl: string, variables: Record<string, string>): number[] {
   const script = `exec 2>&1\n${block.replace(/^URL=.*$/m, `URL=${baseUrl}`)}`;
   const output = execFileSync("bash", ["-c", script], {

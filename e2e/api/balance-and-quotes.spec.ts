@@ -195,8 +195,8 @@ test("/favicon.ico answers the app's icon", async ({ request }) => {
   expect([...bytes.subarray(0, 4)]).toEqual([0, 0, 1, 0]);
 });
 
-test("the README's balance and quote examples answer as its comments say", async ({ fx, baseURL }) => {
-  const block = shellBlockAfter("Before buying, a client can ask");
+test("docs/api.md's balance and quote examples answer as its comments say", async ({ fx, baseURL }) => {
+  const block = shellBlockAfter("docs/api.md", "Before buying, a client can ask");
   // A `.data/demo.json` as the dev server writes it, for `main`: the block only reads, so other specs' numbers hold.
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "points-readme-quotes-"));
   fs.mkdirSync(path.join(dir, ".data"));

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import { expect, test } from "../fixtures";
-import { runBlock, shellBlockAfter } from "../readme";
+import { codeBlockAfter, runBlock, shellBlockAfter } from "../readme";
 
 /*
  * What a load balancer and an orchestrator see of an instance (issue 17): /healthz says the process
@@ -93,8 +93,17 @@ test.describe("health and readiness", () => {
     }
   });
 
-  test("the README's health and readiness calls answer as written", async ({ baseURL }) => {
-    const block = shellBlockAfter("For a load balancer or an orchestrator");
+  test("docs/operations.md's health and readiness calls answer as written", async ({ baseURL }) => {
+    const block = shellBlockAfter("docs/operations.md", "For a load balancer or an orchestrator");
     expect(runBlock(block, baseURL ?? "", {})).toEqual([200, 200]);
+  });
+
+  test("docs/operations.md's /readyz sample has the fields the app answers, and names its newest migration", async ({ baseURL }) => {
+    const sample = JSON.parse(codeBlockAfter("docs/operations.md", "`/readyz` is 200 when the database answers", "json"));
+    const answer = JSON.parse((await get(baseURL ?? "", "/readyz")).body);
+    const shape = (report: Record<string, unknown>) =>
+      Object.fromEntries(Object.entries(report).map(([key, value]) => [key, typeof value === "object" && value ? Object.keys(value).sort() : typeof value]));
+    expect(shape(sample)).toEqual(shape(answer));
+    expect(sample.migrations).toEqual(answer.migrations);
   });
 });

@@ -5,9 +5,10 @@ import { expect, type FixtureOrganization, test } from "../fixtures";
 import { runBlock, shellBlockAfter } from "../readme";
 
 /*
- * The README's API examples, run as a reader would paste them (bash, curl), against this run's
- * server. Each block runs twice, the second time in a later second, so a reference that is not
- * fresh per run would answer 200 (a replay) or 409 where the README promises 201.
+ * The README's first API call and docs/api.md's examples ("Trying it on a checkout"), run as a reader
+ * would paste them (bash, curl), against this run's server. Each block runs twice, the second time in
+ * a later second, so a reference that is not fresh per run would answer 200 (a replay) or 409 where
+ * the documentation promises 201.
  */
 
 /** A `.data/demo.json` as the dev server writes it, for an organisation of this run. */
@@ -25,9 +26,22 @@ function demoDir(organization: FixtureOrganization): string {
 
 const nextSecond = () => new Promise((resolve) => setTimeout(resolve, 1_100 - (Date.now() % 1_000)));
 
-test("the README's API examples answer as its comments say, every time they are run", async ({ fx, baseURL }) => {
+test("the README's first API call answers as its comments say, every time it is run", async ({ fx, baseURL }) => {
+  const block = shellBlockAfter("README.md", "With the dev server running");
+  const dir = demoDir(fx.organizations.main);
+  try {
+    // Paid, then the same request replayed.
+    expect(runBlock(block, baseURL ?? "", { WORKDIR: dir })).toEqual([201, 200]);
+    await nextSecond();
+    expect(runBlock(block, baseURL ?? "", { WORKDIR: dir })).toEqual([201, 200]);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("docs/api.md's purchase examples answer as its comments say, every time they are run", async ({ fx, baseURL }) => {
   test.setTimeout(60_000);
-  const block = shellBlockAfter("With the dev server running");
+  const block = shellBlockAfter("docs/api.md", "With the dev server running");
   const dir = demoDir(fx.organizations.main);
   try {
     // Paid, replayed, conflict; EUR on the Mastercard; declined; awaiting payment;
@@ -41,9 +55,9 @@ test("the README's API examples answer as its comments say, every time they are 
   }
 });
 
-test("the README's limits walkthrough answers as it says on the organisation it creates", async ({ fx, baseURL }) => {
-  const block = shellBlockAfter("Then, in the other terminal");
-  // The organisation the README's `npm run -s points -- org create … --json > .data/limits.json`
+test("docs/api.md's limits walkthrough answers as it says on the organisation it creates", async ({ fx, baseURL }) => {
+  const block = shellBlockAfter("docs/api.md", "Then, in the other terminal");
+  // The organisation docs/api.md's `npm run -s points -- org create … --json > .data/limits.json`
   // makes (that form is tested in lib/cli/points-cli.test.ts), provisioned with the same flags by
   // e2e/serve.ts.
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "points-readme-limits-"));
@@ -56,8 +70,8 @@ test("the README's limits walkthrough answers as it says on the organisation it 
   }
 });
 
-test("the README's reading examples answer as its comments say, every time they are run", async ({ fx, baseURL }) => {
-  const block = shellBlockAfter("`GET /v3/points/top-ups/{id}` answers one purchase");
+test("docs/api.md's reading examples answer as its comments say, every time they are run", async ({ fx, baseURL }) => {
+  const block = shellBlockAfter("docs/api.md", "`GET /v3/points/top-ups/{id}` answers one purchase");
   const dir = demoDir(fx.organizations.main);
   try {
     // One by id, an unknown id, by reference, two pages, the filters, an invalid query.
@@ -70,7 +84,7 @@ test("the README's reading examples answer as its comments say, every time they 
   }
 });
 
-test("the README's OpenAPI example answers the document", ({ baseURL }) => {
-  const block = shellBlockAfter("no key; feed it to a client generator");
+test("docs/api.md's OpenAPI example answers the document", ({ baseURL }) => {
+  const block = shellBlockAfter("docs/api.md", "no key; feed it to a client generator");
   expect(runBlock(block, baseURL ?? "", {})).toEqual([200]);
 });

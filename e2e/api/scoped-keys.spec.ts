@@ -111,9 +111,9 @@ test("a capped key: failed purchases and replays do not count; past the cap 429 
   await expectPaidNow(await buy(keys.purchaseKey, 100, uniqueRef("other-key")), { points: 100 });
 });
 
-test("the README's scoped keys walkthrough answers as its comments say", async ({ fx, baseURL }) => {
+test("docs/api.md's scoped keys walkthrough answers as its comments say", async ({ fx, baseURL }) => {
   const keys = scopedKeysOf(fx);
-  const block = shellBlockAfter("Then, with those keys, in the other terminal");
+  const block = shellBlockAfter("docs/api.md", "Then, with those keys, in the other terminal");
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "points-readme-scopes-"));
   const write = (name: string, content: unknown) => fs.writeFileSync(path.join(dir, ".data", name), JSON.stringify(content));
   fs.mkdirSync(path.join(dir, ".data"));

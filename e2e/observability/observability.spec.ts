@@ -68,8 +68,8 @@ test("GET /metrics answers 401 without its token or with another, and never cach
   }
 });
 
-test("the README's metrics example answers as written: 401 without the token, 200 with it", () => {
-  const block = shellBlockAfter("`GET /metrics` serves");
+test("docs/operations.md's metrics example answers as written: 401 without the token, 200 with it", () => {
+  const block = shellBlockAfter("docs/operations.md", "`GET /metrics` serves");
   expect(runBlock(block, fx.baseUrl, { METRICS_TOKEN: observability.metricsToken })).toEqual([401, 200]);
 });
 

@@ -7,7 +7,7 @@ import { runBlock, shellBlockAfter } from "../readme";
 import { runPasteBlock, type StripeFakeProcess, startStripeFake } from "../stripe-fake-process";
 
 /*
- * The README's "Without a Stripe account" walkthrough, as a person follows it: `npm run stripe:fake`
+ * The README's Stripe walkthrough ("Stripe, end to end"), as a person follows it: `npm run stripe:fake`
  * on a port of this run, its printed block pasted whole (org create on an embedded database of its
  * own), the app started with what that block exported (`next start` of this build, where the block
  * says `npm run dev`), and then the README's calls for the organisation it made.
@@ -39,7 +39,7 @@ test("the README's Stripe walkthrough runs as written against npm run stripe:fak
       `http://127.0.0.1:${appPort}/api/stripe/webhook`,
     ]);
     // What it prints is what the README shows, and names the app's port from --forward-to.
-    expect(shape(fake.pasteBlock)).toEqual(shape(shellBlockAfter("It listens on `127.0.0.1:12111`")));
+    expect(shape(fake.pasteBlock)).toEqual(shape(shellBlockAfter("README.md", "It listens on `127.0.0.1:12111`")));
     expect(fake.pasteBlock.split("\n").at(-1)).toBe(`PORT=${appPort} npm run dev`);
     expect(fake.exports.STRIPE_API_URL).toBe(`http://127.0.0.1:${BASE + 61}`);
 
@@ -48,7 +48,7 @@ test("the README's Stripe walkthrough runs as written against npm run stripe:fak
     app = startProduction(60, { ...fake.exports, PGLITE_DIR: pgliteDir });
     await app.ready();
 
-    const calls = shellBlockAfter("Then, in a third terminal");
+    const calls = shellBlockAfter("README.md", "Then, in a third terminal");
     expect(runBlock(calls, `http://127.0.0.1:${appPort}`, { WORKDIR: dir })).toEqual([201, 200, 402]);
 
     // The test server said what it did: the charge, and the app's answer to its webhook. (The test
