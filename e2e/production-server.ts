@@ -45,6 +45,8 @@ export interface ProductionOptions {
    * as the Docker image starts it, instead of `npm start` in this checkout.
    */
   standaloneDir?: string;
+  /** Started as a person or a container command would: `npm start`, so the signals go to npm. */
+  viaNpm?: boolean;
 }
 
 export function startProduction(
@@ -72,7 +74,9 @@ export function startProduction(
   if (standaloneDir) merged.HOSTNAME = "127.0.0.1";
   const child = standaloneDir
     ? spawn(process.execPath, [path.join(standaloneDir, "scripts", "standalone-server.mjs")], { env: merged, cwd: standaloneDir })
-    : spawn(process.execPath, [path.join(process.cwd(), "scripts", "next.mjs"), "start", "-p", String(port)], { env: merged });
+    : options.viaNpm
+      ? spawn("npm", ["start", "--", "-p", String(port)], { env: merged })
+      : spawn(process.execPath, [path.join(process.cwd(), "scripts", "next.mjs"), "start", "-p", String(port)], { env: merged });
   let output = "";
   child.stdout?.on("data", (chunk) => {
     output += chunk;

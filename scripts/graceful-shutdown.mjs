@@ -40,6 +40,24 @@ if (!globalThis[SERVERS]) {
   };
   process.on("SIGTERM", onSignal);
   process.on("SIGINT", onSignal);
+  watchNpm(onSignal);
+}
+
+/**
+ * Under `npm start` the server's parent is the shell npm ran the script in. An orchestrator's
+ * SIGTERM reaches npm, which passes it to that shell, which exits without passing it on: the server
+ * would be left serving, orphaned. So when npm started it (npm sets npm_lifecycle_event), a parent
+ * that goes away is taken as the SIGTERM that did not arrive, and the server drains as for one.
+ */
+function watchNpm(onSignal) {
+  if (!process.env.npm_lifecycle_event) return;
+  const parent = process.ppid;
+  const timer = setInterval(() => {
+    if (process.ppid === parent) return;
+    clearInterval(timer);
+    onSignal("SIGTERM");
+  }, 500);
+  timer.unref();
 }
 
 function closeServers() {
