@@ -1,8 +1,8 @@
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { freePort } from "./free-port";
 
 /** Where Debian's package puts it; HAPROXY_PATH for another. */
 export function haproxyPath(): string | null {
@@ -34,17 +34,6 @@ export interface HaproxyOptions {
   checkIntervalMs?: number;
   fall?: number;
   rise?: number;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** HAProxy's own answers (no instance could take the request) in the API's envelope, as docs/contract.md §1 asks. */

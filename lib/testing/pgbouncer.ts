@@ -3,6 +3,7 @@ import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { freePort } from "./free-port";
 
 /** Where Debian's package puts it; PGBOUNCER_PATH for another. */
 export function pgbouncerPath(): string | null {
@@ -18,17 +19,6 @@ export interface Pgbouncer {
   stop(): Promise<void>;
   /** Stops it and starts it again on the same port, as an operator's restart does. */
   restart(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 async function listening(port: number, timeoutMs: number): Promise<void> {

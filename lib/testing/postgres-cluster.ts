@@ -1,8 +1,8 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { freePort } from "./free-port";
 
 /**
  * A Postgres cluster of a test's own (initdb into a temporary directory, its own port, trust auth
@@ -29,17 +29,6 @@ export function postgresBinDir(): string | null {
     .filter((version) => fs.existsSync(path.join(base, version, "bin", "initdb")))
     .sort((a, b) => Number(b) - Number(a));
   return versions[0] ? path.join(base, versions[0], "bin") : null;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 function postgresUser(): { uid: number; gid: number } | null {
