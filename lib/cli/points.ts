@@ -1,20 +1,20 @@
 import { eq } from "drizzle-orm";
 import { topUps } from "@/lib/db/schema";
 import { formatMoney } from "@/lib/format";
-import { SIMULATED_PRICES } from "@/lib/billing/simulated";
+import { SIMULATED_PRICES } from "@/lib/billing/prices";
 import { StripeBillingProvider } from "@/lib/billing/stripe/provider";
 import { setupStripePrices } from "@/lib/billing/stripe/setup-prices";
 import { PgliteLockedError } from "@/lib/db/pglite-lock";
 import { createApiKey, revokeApiKey } from "@/lib/points/api-keys";
 import { assertChargedHere, chargedBy, chargedElsewhereMessage } from "@/lib/points/charged-by";
 import { PointsError, ProvisioningError } from "@/lib/points/errors";
-import { syncDispute } from "@/lib/points/disputes";
+import { syncDispute } from "@/lib/points/after-payment/disputes";
 import { getPointsBalance } from "@/lib/points/ledger";
 import { deliverPendingEvents } from "@/lib/points/provider-events";
-import { refundTopUp, retryRequestedRefunds } from "@/lib/points/refunds";
+import { refundTopUp, retryRequestedRefunds } from "@/lib/points/after-payment/refunds";
 import { spendPoints } from "@/lib/points/usage";
 import { createOrganization, getOrganization, updateOrganization } from "@/lib/points/organizations";
-import { addUser } from "@/lib/points/users";
+import { addUser } from "@/lib/points/members";
 import { listDeferredEvents, listPurchasesNeedingAttention, listUnansweredRefunds, listUnmatchedEvents } from "@/lib/points/attention";
 import { retryDeferredEvents } from "@/lib/points/billing-events";
 import { reconcileTopUps, unresolvedChargedElsewhere } from "@/lib/points/purchase";
@@ -129,7 +129,7 @@ async function execute(command: Exclude<PointsCommand, { kind: "help" }>, runtim
 
 /**
  * `top-up refund`: the same request run again, after a crash or by a second operator, refunds
- * once (lib/points/refunds.ts). Exit 1 when the provider refused it (nothing changed) or did not
+ * once (lib/points/after-payment/refunds.ts). Exit 1 when the provider refused it (nothing changed) or did not
  * answer (run the same command again).
  */
 async function topUpRefund(command: Extract<PointsCommand, { kind: "top-up-refund" }>, runtime: Runtime, io: CliIo): Promise<void> {

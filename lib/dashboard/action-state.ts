@@ -1,5 +1,5 @@
 import type { ZodError } from "zod";
-import { NotAllowedError } from "@/lib/auth/session";
+import { NotAllowedError } from "@/lib/dashboard/session";
 import { type ErrorCode, PointsError } from "@/lib/points/errors";
 
 /** What a dashboard form's server action answers, for useActionState: null before the first submit. */

@@ -199,7 +199,7 @@ export const topUps = pgTable(
     /** The Points the dispute covers. */
     disputePoints: integer("dispute_points"),
     /**
-     * Where those Points stand, following the money (lib/points/disputes.ts): held while the
+     * Where those Points stand, following the money (lib/points/after-payment/disputes.ts): held while the
      * dispute is open, removed once the money is withdrawn or the dispute lost, released once it
      * is reinstated or won.
      */
@@ -408,7 +408,7 @@ export const deferredBillingEvents = pgTable(
 /*
  * The simulated billing provider keeps its own state in these tables, apart from the
  * purchase tables: it plays the part of an outside system, so the purchase code only
- * reaches it through lib/billing/simulated.ts and never joins to it.
+ * reaches it through lib/billing/simulated/ and never joins to it.
  */
 
 export const simCustomers = pgTable("sim_customers", {

@@ -1,7 +1,7 @@
-import { readBodyWithin } from "./body";
+import { readBodyWithin } from "@/lib/body";
 import { duplicateKeys } from "./duplicate-keys";
 import { randomString } from "@/lib/ids";
-import { observeRequest } from "@/lib/observability/http";
+import { observeRequest } from "@/lib/http/observe";
 import { type ErrorCode, errorStatus, PointsError } from "@/lib/points/errors";
 import type { PurchaseResult } from "@/lib/points/purchase";
 import { toTopUpJson } from "@/lib/points/top-up-json";
@@ -205,7 +205,7 @@ function countKeys(value: unknown, depth: number): number {
 
 /**
  * Runs a REST handler so that every response, error or not, has the envelope and X-Request-Id,
- * and is logged (one line) and timed (lib/observability/http.ts).
+ * and is logged (one line) and timed (lib/http/observe.ts).
  */
 export async function handleApi(request: Request, handler: (requestId: string) => Promise<Response>): Promise<Response> {
   const requestId = requestIdOf(request);

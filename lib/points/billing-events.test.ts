@@ -10,7 +10,7 @@ import {
   withProvider,
 } from "@/lib/testing/harness";
 import { expectBooksBalance, ledgerState, serviceSuite } from "@/lib/testing/invariants";
-import type { Bundle } from "./catalog";
+import type { Bundle } from "@/lib/catalog";
 import { createOrganization } from "./organizations";
 import { purchasePoints } from "./purchase";
 import { billingEventOf } from "@/lib/billing/stripe/events";

@@ -14,7 +14,7 @@ import {
   withProvider,
 } from "@/lib/testing/harness";
 import { expectInvariants, ledgerState } from "@/lib/testing/invariants";
-import type { Bundle } from "./catalog";
+import type { Bundle } from "@/lib/catalog";
 import { PointsError } from "./errors";
 import { createOrganization, type OrganizationSettings } from "./organizations";
 import { DEFAULT_LEASE_MS, type PurchaseResult, purchasePoints, resolveTopUp } from "./purchase";

@@ -302,7 +302,7 @@ export async function pendingPoints(tx: Db, organizationId: string): Promise<num
 
 /**
  * Points an open dispute removed with its money, which come back if it is won: as many as its hold
- * took (lib/points/disputes.ts releases exactly those).
+ * took (lib/points/after-payment/disputes.ts releases exactly those).
  */
 export async function returnableDisputedPoints(tx: Db, organizationId: string): Promise<number> {
   const [row] = await tx

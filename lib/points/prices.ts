@@ -1,6 +1,6 @@
 import type { PriceTable } from "@/lib/billing/provider";
 import { billingProblemOf } from "./billing-problems";
-import { BUNDLES, type Bundle, type Currency } from "./catalog";
+import { BUNDLES, type Bundle, type Currency } from "@/lib/catalog";
 import { PointsError } from "./errors";
 import type { Services } from "./services";
 

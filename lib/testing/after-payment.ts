@@ -5,7 +5,7 @@ import { organizations, refunds, type TopUp, topUps } from "@/lib/db/schema";
 import { randomString } from "@/lib/ids";
 import type { ProviderTestContext } from "@/lib/testing/harness";
 import { handleBillingEvent } from "@/lib/points/billing-events";
-import type { Bundle } from "@/lib/points/catalog";
+import type { Bundle } from "@/lib/catalog";
 import { createOrganization } from "@/lib/points/organizations";
 import { purchasePoints } from "@/lib/points/purchase";
 import type { Services } from "@/lib/points/services";

@@ -17,7 +17,7 @@ import type {
 } from "@/lib/billing/provider";
 import { ProviderRefusedError } from "@/lib/billing/provider";
 import type { Clock } from "@/lib/clock";
-import { BUNDLES, CURRENCIES } from "@/lib/points/catalog";
+import { BUNDLES, CURRENCIES } from "@/lib/catalog";
 import { STRIPE_CALL_BUDGET_MS, stripeErrorType } from "./client";
 import { billingEventOf, idOf } from "./events";
 import { failureCode, outcomeOfPaymentIntent } from "./map-outcome";

@@ -6,7 +6,7 @@ import type { Db } from "@/lib/db/client";
 import { type TopUp, topUps } from "@/lib/db/schema";
 import { newId, randomString } from "@/lib/ids";
 import { purchaseTransition } from "@/lib/observability/purchases";
-import type { Currency } from "../catalog";
+import type { Currency } from "@/lib/catalog";
 import { assertChargedHere } from "../charged-by";
 import { UNRESOLVED_STATUSES } from "../limits";
 import type { Services } from "../services";

@@ -4,12 +4,12 @@ import type { ProviderRefund, RefundRefusal } from "@/lib/billing/provider";
 import type { Db } from "@/lib/db/client";
 import { pointsLedger, type Refund, refunds, type TopUp, topUps } from "@/lib/db/schema";
 import { newId } from "@/lib/ids";
-import { assertChargedHere, chargedHereSql } from "./charged-by";
-import { PointsError } from "./errors";
-import { getPointsBalance, recordMovement } from "./ledger";
+import { assertChargedHere, chargedHereSql } from "@/lib/points/charged-by";
+import { PointsError } from "@/lib/points/errors";
+import { getPointsBalance, recordMovement } from "@/lib/points/ledger";
 import { paidTopUpOfPayment } from "./paid-top-up";
 import { amountForPoints, pointsForRefundedAmount } from "./proportion";
-import type { Services } from "./services";
+import type { Services } from "@/lib/points/services";
 
 const HOUR_MS = 60 * 60 * 1000;
 /** Refunds whose Points are reserved against what is left to refund: all but those that moved no money. */

@@ -1,8 +1,8 @@
 import { and, eq, inArray, isNull } from "drizzle-orm";
 import { type TopUp, topUps } from "@/lib/db/schema";
-import { isUnresolved, UNRESOLVED_STATUSES } from "./limits";
-import { heldElsewhere, resolveTopUpWhenFree } from "./purchase";
-import type { Services } from "./services";
+import { isUnresolved, UNRESOLVED_STATUSES } from "@/lib/points/limits";
+import { heldElsewhere, resolveTopUpWhenFree } from "@/lib/points/purchase/when-free";
+import type { Services } from "@/lib/points/services";
 
 /** The paid top-up a provider payment is for; or why there is none to move Points on. */
 export type PaidTopUp =

@@ -1,8 +1,8 @@
 import { count, inArray, isNull, min, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
 import { simEvents, stripeEvents, topUps } from "@/lib/db/schema";
-import { connectionsInUse, poolState } from "./db-pool";
-import { metrics } from "./metrics";
+import { connectionsInUse, poolState } from "@/lib/observability/db-pool";
+import { metrics } from "@/lib/observability/metrics";
 
 const OPEN_STATES = { pending: "unresolved", processing: "unresolved", awaiting_payment: "awaiting_payment" } as const;
 

@@ -3,8 +3,8 @@ import { brandOf, hasBrand } from "@/lib/brand";
 import { redirect } from "next/navigation";
 import { cache } from "react";
 import { getRuntime } from "@/lib/server/runtime";
-import { authOptions } from "./options";
-import { loadSessionUser, type SessionUser, sessionClaims } from "./users";
+import { authOptions } from "./auth-options";
+import { loadSessionUser, type SessionUser, sessionClaims } from "@/lib/auth/users";
 
 /**
  * The signed-in user, checked against the database on every call (pages and server actions

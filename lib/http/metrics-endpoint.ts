@@ -2,9 +2,9 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import { env } from "@/lib/env";
 import { requestIdOf } from "@/lib/http/api";
 import { getRuntime } from "@/lib/server/runtime";
-import { observeRequest } from "./http";
-import { metrics } from "./metrics";
-import { refreshScrapeGauges } from "./scrape";
+import { observeRequest } from "./observe";
+import { metrics } from "@/lib/observability/metrics";
+import { refreshScrapeGauges } from "@/lib/server/scrape";
 
 const NO_STORE = { "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff" };
 

@@ -2,9 +2,10 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { simPaymentMethods } from "@/lib/db/schema";
 import { backends, createTestContext, type TestContext } from "@/lib/testing/harness";
-import type { ChargeRequest } from "./provider";
-import { ProviderRefusedError, ProviderUnavailableError } from "./provider";
-import { SIMULATED_PRICES, type TestCardKind } from "./simulated";
+import type { ChargeRequest } from "../provider";
+import { ProviderRefusedError, ProviderUnavailableError } from "../provider";
+import { SIMULATED_PRICES } from "../prices";
+import type { TestCardKind } from "../test-cards";
 
 describe.each(backends())("SimulatedBillingProvider on %s", (backend) => {
   let ctx: TestContext;

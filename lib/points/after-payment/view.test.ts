@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Refund, TopUp } from "@/lib/db/schema";
-import { type AfterPaymentMovement, afterPaymentNotes, describeAfterPayment, heldPointsText } from "./after-payment-view";
+import { type AfterPaymentMovement, afterPaymentNotes, describeAfterPayment, heldPointsText } from "./view";
 
 const at = (minute: number) => new Date(Date.UTC(2026, 10, 24, 12, minute));
 

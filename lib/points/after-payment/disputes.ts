@@ -2,10 +2,10 @@ import { and, eq } from "drizzle-orm";
 import type { ProviderDispute } from "@/lib/billing/provider";
 import type { Db } from "@/lib/db/client";
 import { pointsLedger, type TopUp, topUps } from "@/lib/db/schema";
-import { recordMovement } from "./ledger";
+import { recordMovement } from "@/lib/points/ledger";
 import { paidTopUpOfPayment } from "./paid-top-up";
 import { pointsForDisputedAmount } from "./proportion";
-import type { Services } from "./services";
+import type { Services } from "@/lib/points/services";
 
 export type DisputeStatus = "open" | "won" | "lost";
 /** Where a disputed top-up's Points stand: they follow the money. */

@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { BillingProvider } from "@/lib/billing/provider";
-import { log } from "./log";
-import { metrics, secondsSince } from "./metrics";
+import { log } from "@/lib/observability/log";
+import { metrics, secondsSince } from "@/lib/observability/metrics";
 
 /** The provider calls that leave the process (or, for the simulated provider, stand for one). */
 const OPERATIONS = new Set<string>([

@@ -1,12 +1,12 @@
 import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { getRuntime } from "@/lib/server/runtime";
-import { secureCookies } from "./cookies";
-import { authSecret } from "./secret";
-import { clientAddress, operatorTrustsForwardedHeaders } from "./trust";
-import { safeRedirectPath } from "./redirect";
-import { signInWithPassword } from "./sign-in";
-import { loadSessionUser, sessionClaims } from "./users";
+import { secureCookies } from "@/lib/auth/cookies";
+import { authSecret } from "@/lib/auth/secret";
+import { clientAddress, operatorTrustsForwardedHeaders } from "@/lib/auth/trust";
+import { safeRedirectPath } from "@/lib/auth/redirect";
+import { signInWithPassword } from "@/lib/auth/sign-in";
+import { loadSessionUser, sessionClaims } from "@/lib/auth/users";
 
 declare module "next-auth" {
   interface User {

@@ -5,10 +5,10 @@ import { stripeEvents, topUps } from "@/lib/db/schema";
 import { backendsAndProviders, faultyProvider, patchProvider, type ProviderTestContext, withProvider } from "@/lib/testing/harness";
 import { serviceSuite } from "@/lib/testing/invariants";
 import { balances, deliverEvents, organizationWith, paidPurchase, quietly, topUpNow } from "@/lib/testing/after-payment";
-import { handleBillingEvent } from "./billing-events";
-import { purchasePoints } from "./purchase";
+import { handleBillingEvent } from "@/lib/points/billing-events";
+import { purchasePoints } from "@/lib/points/purchase";
 import { type DisputeFacts, disputeSteps, mergeDisputeFacts, targetPointsState } from "./disputes";
-import { spendPoints } from "./usage";
+import { spendPoints } from "@/lib/points/usage";
 
 function permutations<T>(items: readonly T[]): T[][] {
   if (items.length <= 1) return [items.slice()];

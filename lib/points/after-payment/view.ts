@@ -6,7 +6,7 @@ import { disputeOf } from "./disputes";
 
 /*
  * What happened to a paid purchase after its payment (refunds, a dispute), read for the dashboard
- * and said in words. Only reads: the movements themselves are lib/points/refunds.ts and disputes.ts.
+ * and said in words. Only reads: the movements themselves are lib/points/after-payment/refunds.ts and disputes.ts.
  */
 
 /** One line per thing that happened after payment, for the History row: "Refunded 250 Points (€22.00)". */

@@ -19,9 +19,9 @@ vi.mock("next-auth", () => ({
   },
 }));
 vi.mock("@/lib/server/runtime", () => ({ getRuntime: async () => ({ db: {} }) }));
-vi.mock("./options", () => ({ authOptions: {} }));
-vi.mock("./users", async (importOriginal) => ({
-  ...(await importOriginal<typeof import("./users")>()),
+vi.mock("./auth-options", () => ({ authOptions: {} }));
+vi.mock("@/lib/auth/users", async (importOriginal) => ({
+  ...(await importOriginal<typeof import("@/lib/auth/users")>()),
   loadSessionUser: async (_db: unknown, claims: { userId: string; sessionVersion: number }) => {
     app.userReads++;
     return claims.sessionVersion === app.storedVersion

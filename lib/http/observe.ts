@@ -1,7 +1,7 @@
 import { API_ROUTES, matchRoute } from "@/lib/http/routes";
-import { type RequestContext, runWithRequestContext } from "./context";
-import { log } from "./log";
-import { metrics, secondsSince } from "./metrics";
+import { type RequestContext, runWithRequestContext } from "@/lib/observability/context";
+import { log } from "@/lib/observability/log";
+import { metrics, secondsSince } from "@/lib/observability/metrics";
 
 /** What logs and metrics label a request by: the API's route templates, and this endpoint. */
 const ROUTES = [...API_ROUTES, "/metrics"];

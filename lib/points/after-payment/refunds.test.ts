@@ -3,7 +3,7 @@ import type { ProviderRefund } from "@/lib/billing/provider";
 import { backendsAndProviders, patchProvider, type ProviderTestContext, withProvider } from "@/lib/testing/harness";
 import { serviceSuite } from "@/lib/testing/invariants";
 import { applyRefunds, refundTopUp, retryRequestedRefunds } from "./refunds";
-import { spendPoints } from "./usage";
+import { spendPoints } from "@/lib/points/usage";
 import {
   balances,
   deliverEvents,
@@ -88,7 +88,7 @@ describe.each(backendsAndProviders())("Refunds move Points exactly once (%s, %s 
     await refundAtProvider(topUp.providerPaymentId ?? "", 1200);
     const events = await deliverEvents(ctx);
     expect(events.some((event) => event.kind === "refunds_changed")).toBe(true);
-    for (const event of events) await (await import("./billing-events")).handleBillingEvent(ctx, event);
+    for (const event of events) await (await import("@/lib/points/billing-events")).handleBillingEvent(ctx, event);
     expect(await topUpNow(ctx, topUp.id)).toMatchObject({ refundedPoints: 125, refundedAmount: 1200 });
     expect(await balances(ctx, made.organization.id)).toEqual({ balance: 125, held: 0 });
     const rows = await refundRows(ctx, topUp.id);
