@@ -7,6 +7,7 @@ import { clientAddress, operatorTrustsForwardedHeaders } from "@/lib/auth/trust"
 import { safeRedirectPath } from "@/lib/auth/redirect";
 import { signInWithPassword } from "@/lib/auth/sign-in";
 import { loadSessionUser, sessionClaims } from "@/lib/auth/users";
+import { log } from "@/lib/observability/log";
 
 declare module "next-auth" {
   interface User {
@@ -95,7 +96,7 @@ export const authOptions: NextAuthOptions = {
     // An ended session is an expected answer, not a fault: it is not logged (with its stack) each time it is polled.
     error(code, metadata) {
       if (metadata instanceof SessionEndedError) return;
-      console.error(`[next-auth][error][${code}]`, metadata instanceof Error ? metadata.message : metadata);
+      log().error({ event: "next_auth_error", code }, `[next-auth][error][${code}] ${metadata instanceof Error ? metadata.message : JSON.stringify(metadata)}`);
     },
   },
 };

@@ -8,6 +8,7 @@ import type { Services } from "./services";
 import { type TopUpJson, toTopUpJson } from "./top-up-json";
 
 import { TOP_UP_SOURCES, TOP_UP_STATUSES, type TopUpSource, type TopUpStatus } from "@/lib/catalog";
+import { log } from "@/lib/observability/log";
 
 export { TOP_UP_SOURCES, TOP_UP_STATUSES, type TopUpSource, type TopUpStatus };
 
@@ -172,7 +173,7 @@ export async function paymentMethodLabels(
   } catch (error) {
     // A lasting refusal is logged once per cause, not once per page view.
     if (billingProblemOf(services.provider, error, organization.id)) return new Map();
-    console.warn("Payment method labels unavailable:", error instanceof Error ? error.message : error);
+    log().warn({ event: "payment_method_labels_unavailable" }, `Payment method labels unavailable: ${error instanceof Error ? error.message : String(error)}`);
     return new Map();
   }
 }

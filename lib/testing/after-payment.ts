@@ -65,11 +65,5 @@ export async function refundRows(services: Services, topUpId: string) {
   return services.db.select().from(refunds).where(eq(refunds.topUpId, topUpId));
 }
 
-/** Runs `run` with console.warn silenced: the warnings it logs are expected. */
-export async function quietly<T>(run: () => Promise<T>): Promise<T> {
-  const original = console.warn;
-  console.warn = () => {};
-  return run().finally(() => {
-    console.warn = original;
-  });
-}
+/** Runs `run` with the logger silenced: the warnings it logs are expected. */
+export { quietly } from "./observability";

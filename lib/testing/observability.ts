@@ -8,6 +8,12 @@ export function captureLog(): () => Record<string, unknown>[] {
   return () => lines.map((line) => JSON.parse(line) as Record<string, unknown>);
 }
 
+/** Runs `run` with the logger silenced: the warnings it logs are expected. */
+export async function quietly<T>(run: () => Promise<T>): Promise<T> {
+  quietLogger();
+  return run();
+}
+
 /** The test runs' logger: silent. */
 export function quietLogger(): void {
   replaceLogger(createLogger({ level: "silent" }));

@@ -18,12 +18,15 @@ export { type Run, run, TSX };
  * running the real command in a child process, the database it runs against, and what to look at after.
  */
 
-/** The environment of the child: the test's own, minus anything that would pick another database. */
+/** The environment of the child: the test's own, minus anything that would pick another database or silence its log. */
 export function childEnv(database: { DATABASE_URL?: string; PGLITE_DIR?: string }): NodeJS.ProcessEnv {
   const env = { ...process.env };
   delete env.DATABASE_URL;
   delete env.PGLITE_DIR;
   delete env.STRIPE_SECRET_KEY;
+  // The test runner silences its own logger (vitest.config.ts); the command logs its warnings to
+  // stderr at its own default level, as an operator sees them.
+  delete env.LOG_LEVEL;
   return { ...env, ...database };
 }
 

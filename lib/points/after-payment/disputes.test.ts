@@ -9,6 +9,7 @@ import { handleBillingEvent } from "@/lib/points/billing-events";
 import { purchasePoints } from "@/lib/points/purchase";
 import { type DisputeFacts, disputeSteps, mergeDisputeFacts, targetPointsState } from "./disputes";
 import { spendPoints } from "@/lib/points/usage";
+import { captureLog, quietLogger } from "@/lib/testing/observability";
 
 function permutations<T>(items: readonly T[]): T[][] {
   if (items.length <= 1) return [items.slice()];
@@ -223,9 +224,7 @@ describe.each(backendsAndProviders())("Disputes hold, remove and release Points 
       currency: "USD",
       metadata: { top_up_id: "tu_not_ours", organization_id: made.organization.id, reference: "elsewhere" },
     });
-    const warnings: string[] = [];
-    const original = console.warn;
-    console.warn = (message: string) => warnings.push(message);
+    const logged = captureLog();
     const events = await ctx.probe.takeEvents();
     const disputeEvents = events.filter((event) => event.kind === "dispute_changed");
     expect(disputeEvents.length).toBeGreaterThan(0);
@@ -234,8 +233,9 @@ describe.each(backendsAndProviders())("Disputes hold, remove and release Points 
       const unknown = await handleBillingEvent(ctx, { id: "evt_unknown_dispute", type: "charge.dispute.created", kind: "dispute_changed", disputeId: "du_nobody", paymentId: "pi_nobody" });
       expect(unknown.result).toBe("unmatched");
     } finally {
-      console.warn = original;
+      quietLogger();
     }
+    const warnings = logged().filter((line) => line.level === "warn").map((line) => String(line.msg));
     const [stored] = await ctx.db.select().from(stripeEvents).where(eq(stripeEvents.id, disputeEvents[0]?.id ?? ""));
     expect(stored).toMatchObject({ result: "unmatched", detail: expect.stringMatching(/not a Points top-up|does not match/) });
     expect(warnings.join("\n")).toMatch(/cannot place/);

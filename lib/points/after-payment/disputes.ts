@@ -6,6 +6,7 @@ import { recordMovement } from "@/lib/points/ledger";
 import { paidTopUpOfPayment } from "./paid-top-up";
 import { pointsForDisputedAmount } from "./proportion";
 import type { Services } from "@/lib/points/services";
+import { log } from "@/lib/observability/log";
 
 export type DisputeStatus = "open" | "won" | "lost";
 /** Where a disputed top-up's Points stand: they follow the money. */
@@ -110,7 +111,8 @@ export async function syncDispute(
       }
     }
     if (shortfall > 0) {
-      console.warn(
+      log().warn(
+        { event: "dispute_shortfall", dispute_id: disputeId, top_up_id: topUp.id, organization_id: topUp.organizationId, shortfall },
         `points: dispute ${disputeId} of top-up ${topUp.id} (organisation ${topUp.organizationId}) could hold ${points - shortfall} of ${points} Points: ${shortfall} had been spent already (shortfall).`,
       );
     }

@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import type { ProviderRefund } from "@/lib/billing/provider";
 import { backendsAndProviders, patchProvider, type ProviderTestContext, withProvider } from "@/lib/testing/harness";
 import { serviceSuite } from "@/lib/testing/invariants";
-import { applyRefunds, refundTopUp, retryRequestedRefunds } from "./refunds";
+import { applyRefunds } from "./apply-refunds";
+import { refundTopUp, retryRequestedRefunds } from "./refunds";
 import { spendPoints } from "@/lib/points/usage";
 import {
   balances,
@@ -13,6 +14,7 @@ import {
   refundRows,
   topUpNow,
 } from "@/lib/testing/after-payment";
+import { captureLog, quietLogger } from "@/lib/testing/observability";
 
 describe.each(backendsAndProviders())("Refunds move Points exactly once (%s, %s provider)", (backend, provider) => {
   let ctx: ProviderTestContext;
@@ -124,12 +126,9 @@ describe.each(backendsAndProviders())("Refunds move Points exactly once (%s, %s 
     const made = await organizationWith(ctx, ["visa"], track);
     const topUp = await paidPurchase(ctx, made, 100);
     await spendPoints(ctx, made.organization.id, 80);
-    const warnings: string[] = [];
-    const original = console.warn;
-    console.warn = (message: string) => warnings.push(message);
-    const result = await refundTopUp(ctx, { topUpId: topUp.id }).finally(() => {
-      console.warn = original;
-    });
+    const logged = captureLog();
+    const result = await refundTopUp(ctx, { topUpId: topUp.id }).finally(quietLogger);
+    const warnings = logged().filter((line) => line.level === "warn").map((line) => String(line.msg));
     expect(result).toMatchObject({ outcome: "succeeded", shortfall: 80, pointsBalance: 0 });
     expect(await topUpNow(ctx, topUp.id)).toMatchObject({ refundedPoints: 100, refundedAmount: 1000 });
     expect(warnings.join("\n")).toMatch(/took 20 of 100 Points: 80 had been spent already \(shortfall\)/);

@@ -1,14 +1,16 @@
-import { and, asc, eq, inArray, lte, notInArray, or } from "drizzle-orm";
+import { and, asc, eq, inArray, lte, notInArray } from "drizzle-orm";
 import { withDeadline } from "@/lib/billing/deadline";
 import type { ProviderRefund, RefundRefusal } from "@/lib/billing/provider";
 import type { Db } from "@/lib/db/client";
 import { pointsLedger, type Refund, refunds, type TopUp, topUps } from "@/lib/db/schema";
 import { newId } from "@/lib/ids";
+import { log } from "@/lib/observability/log";
 import { assertChargedHere, chargedHereSql } from "@/lib/points/charged-by";
 import { PointsError } from "@/lib/points/errors";
-import { getPointsBalance, recordMovement } from "@/lib/points/ledger";
+import { getPointsBalance } from "@/lib/points/ledger";
+import { applyRefunds } from "./apply-refunds";
 import { paidTopUpOfPayment } from "./paid-top-up";
-import { amountForPoints, pointsForRefundedAmount } from "./proportion";
+import { amountForPoints } from "./proportion";
 import type { Services } from "@/lib/points/services";
 
 const HOUR_MS = 60 * 60 * 1000;
@@ -83,7 +85,8 @@ export async function refundTopUp(
   try {
     answer = await withDeadline(ask(), services.provider.callBudgetMs);
   } catch (error) {
-    console.warn(
+    log().warn(
+      { event: "refund_unanswered", refund_id: requested.id, top_up_id: topUp.id },
       `refund ${requested.id} of top-up ${topUp.id}: the provider did not answer (${error instanceof Error ? error.message : String(error)}); the same request again refunds once.`,
     );
     return { ...(await resultOf(services, requested, replayed)), outcome: "unresolved" };
@@ -183,116 +186,6 @@ async function refundable(tx: Db, topUp: TopUp): Promise<{ points: number; amoun
   return {
     points: topUp.points - disputed - live.reduce((sum, row) => sum + row.points, 0),
     amount: topUp.amount - live.reduce((sum, row) => sum + row.amount, 0),
-  };
-}
-
-/**
- * Applies what the provider says of a top-up's refunds, whoever made them: this service's own
- * (matched by the request id they carry), or ones made at the provider (Stripe's dashboard),
- * whose Points follow their money by the rule in proportion.ts. A refund's Points are debited,
- * in the transaction that records it, when it has succeeded, once: its (refund, provider refund
- * id) is unique, and so is the ledger's (kind, cause).
- */
-export async function applyRefunds(
-  services: Services,
-  topUpId: string,
-  provided: ProviderRefund[],
-  eventId: string | null,
-): Promise<{ applied: number; shortfall: number }> {
-  let applied = 0;
-  let shortfall = 0;
-  const now = services.clock.now();
-  for (const refund of [...provided].sort((a, b) => a.created.getTime() - b.created.getTime())) {
-    await services.db.transaction(async (tx) => {
-      const [topUp] = await tx.select().from(topUps).where(eq(topUps.id, topUpId)).for("update");
-      if (!topUp) throw new Error(`Top-up ${topUpId} vanished while refunding.`);
-      const [known] = await tx
-        .select()
-        .from(refunds)
-        .where(
-          and(
-            eq(refunds.topUpId, topUpId),
-            refund.requestId
-              ? or(eq(refunds.providerRefundId, refund.refundId), eq(refunds.id, refund.requestId))
-              : eq(refunds.providerRefundId, refund.refundId),
-          ),
-        );
-      if (known?.appliedAt) {
-        if (refund.status === "failed" || refund.status === "canceled") {
-          console.warn(
-            `points: refund ${refund.refundId} of top-up ${topUpId} is ${refund.status} at the provider after its ${known.points} Points were taken back; the money stayed with the merchant, so an operator should decide whether to give the Points back.`,
-          );
-        }
-        return;
-      }
-      if (refund.status !== "succeeded") {
-        const status = refund.status === "pending" ? "pending" : refund.status;
-        if (known) {
-          await tx
-            .update(refunds)
-            .set({ status, providerRefundId: refund.refundId, updatedAt: now })
-            .where(eq(refunds.id, known.id));
-        } else {
-          await tx.insert(refunds).values(providerRefundRow(topUp, refund, 0, status, now));
-        }
-        return;
-      }
-      const disputed = topUp.disputePointsState && topUp.disputePointsState !== "released" ? (topUp.disputePoints ?? 0) : 0;
-      const left = Math.max(0, topUp.points - topUp.refundedPoints - disputed);
-      // An operator's refund takes the Points it asked for; one made at the provider, those its money is worth.
-      const points = known?.source === "operator"
-        ? Math.min(known.points, left)
-        : pointsForRefundedAmount(topUp, refund.amount, { points: topUp.refundedPoints, amount: topUp.refundedAmount }, left);
-      const moved = await recordMovement(tx, {
-        organizationId: topUp.organizationId,
-        topUpId: topUp.id,
-        kind: "refund",
-        causeId: refund.refundId,
-        eventId,
-        take: points,
-        now,
-      });
-      if (known) {
-        await tx
-          .update(refunds)
-          .set({ status: "succeeded", providerRefundId: refund.refundId, points, amount: refund.amount, appliedAt: now, updatedAt: now })
-          .where(eq(refunds.id, known.id));
-      } else {
-        await tx.insert(refunds).values({ ...providerRefundRow(topUp, refund, points, "succeeded", now), appliedAt: now });
-      }
-      await tx
-        .update(topUps)
-        .set({
-          refundedPoints: topUp.refundedPoints + points,
-          refundedAmount: Math.min(topUp.amount, topUp.refundedAmount + refund.amount),
-          updatedAt: now,
-        })
-        .where(eq(topUps.id, topUp.id));
-      applied += 1;
-      shortfall += moved.shortfall;
-      if (moved.shortfall > 0) {
-        console.warn(
-          `points: refund ${refund.refundId} of top-up ${topUp.id} (organisation ${topUp.organizationId}) took ${points - moved.shortfall} of ${points} Points: ${moved.shortfall} had been spent already (shortfall).`,
-        );
-      }
-    });
-  }
-  return { applied, shortfall };
-}
-
-function providerRefundRow(topUp: TopUp, refund: ProviderRefund, points: number, status: Refund["status"], now: Date) {
-  return {
-    id: newId("refund"),
-    organizationId: topUp.organizationId,
-    topUpId: topUp.id,
-    source: "provider" as const,
-    providerRefundId: refund.refundId,
-    points,
-    amount: refund.amount,
-    currency: topUp.currency,
-    status,
-    createdAt: now,
-    updatedAt: now,
   };
 }
 

@@ -15,6 +15,7 @@ import { nextAttemptAfter } from "./backoff";
 import { DEFAULT_LEASE_MS, releaseLease, takeLease } from "./lease";
 import { currentResult, errorSummary, outcomeOf, type PurchaseResult } from "./outcome";
 import { type PurchaseOptions, SimulatedCrash } from "./test-hooks";
+import { log } from "@/lib/observability/log";
 
 const HOUR_MS = 60 * 60 * 1000;
 /**
@@ -119,7 +120,7 @@ async function askProvider(services: Services, topUp: TopUp, lockToken: string):
       }),
     );
   } catch (error) {
-    console.warn(`Payment outcome of ${topUp.id} is unknown; it stays unresolved.`, errorSummary(error));
+    log().warn({ event: "payment_outcome_unknown", top_up_id: topUp.id }, `Payment outcome of ${topUp.id} is unknown; it stays unresolved. ${errorSummary(error)}`);
     return { status: "processing", paymentId: null };
   }
 }
