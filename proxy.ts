@@ -7,7 +7,7 @@ import { untrustedForwardedHeaders } from "@/lib/auth/trust";
 
 const dashboardGuard = withAuth({
   pages: { signIn: "/signin" },
-  // Read per request, never at build time (see lib/auth/options.ts).
+  // Read per request, never at build time (see lib/dashboard/auth-options.ts).
   get secret() {
     return authSecret();
   },

@@ -9,8 +9,8 @@
 import { createHash, randomBytes } from "node:crypto";
 import http from "node:http";
 import postgres from "postgres";
-import { SIMULATED_PRICES } from "@/lib/billing/simulated";
-import { isBundle, isCurrency } from "@/lib/points/catalog";
+import { SIMULATED_PRICES } from "@/lib/billing/prices";
+import { isBundle, isCurrency } from "@/lib/catalog";
 
 const databaseUrl = process.env.DATABASE_URL;
 if (!databaseUrl) {

@@ -16,7 +16,7 @@ import { drizzle } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
 import { type Db, openDatabase } from "@/lib/db/client";
 import * as schema from "@/lib/db/schema";
-import { getBalances } from "@/lib/points/after-payment-view";
+import { getBalances } from "@/lib/points/after-payment/view";
 import { CSV_COLUMNS, encodeCursor, type HistoryFilters, listTopUps, topUpPosition } from "@/lib/points/history";
 import { createOrganization, getOrganization } from "@/lib/points/organizations";
 import { listTopUpsPage, parseTopUpListQuery } from "@/lib/points/top-up-list";

@@ -16,7 +16,7 @@ import { migratePglite } from "@/lib/db/migrate";
 import { randomString } from "@/lib/ids";
 import { createApiKey, revokeApiKey } from "@/lib/points/api-keys";
 import { type CreateOrganizationInput, createOrganization } from "@/lib/points/organizations";
-import { SIMULATED_PRICES } from "@/lib/billing/simulated";
+import { SIMULATED_PRICES } from "@/lib/billing/prices";
 import { createStripeClient } from "@/lib/billing/stripe/client";
 import { StripeBillingProvider } from "@/lib/billing/stripe/provider";
 import { setupStripePrices } from "@/lib/billing/stripe/setup-prices";

@@ -11,7 +11,7 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { SIMULATED_PRICES } from "@/lib/billing/simulated";
+import { SIMULATED_PRICES } from "@/lib/billing/prices";
 import { createStripeClient } from "@/lib/billing/stripe/client";
 import { setupStripePrices } from "@/lib/billing/stripe/setup-prices";
 import { newWebhookSecret, startFakeStripe } from "@/lib/testing/fake-stripe/server";

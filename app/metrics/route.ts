@@ -1,5 +1,5 @@
 // GET /metrics – Prometheus metrics, behind METRICS_TOKEN (404 when it is unset)
-import { metricsResponse } from "@/lib/observability/endpoint";
+import { metricsResponse } from "@/lib/http/metrics-endpoint";
 
 export const dynamic = "force-dynamic";
 

@@ -1,5 +1,5 @@
 import Link from "next/link";
-import { CURRENCIES, type Currency } from "@/lib/points/catalog";
+import { CURRENCIES, type Currency } from "@/lib/catalog";
 
 const names: Record<Currency, string> = { USD: "US dollar", GBP: "Pound sterling", EUR: "Euro" };
 

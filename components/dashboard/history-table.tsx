@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { Badge, StatusBadge } from "@/components/ui/badge";
 import type { TopUp } from "@/lib/db/schema";
-import { afterPaymentNotes } from "@/lib/points/after-payment-view";
+import { afterPaymentNotes } from "@/lib/points/after-payment/view";
 import { needsAttention } from "@/lib/points/attention";
 import { purchaseCardLabel } from "@/lib/points/history";
 import { formatDateTime, formatMoney, formatPoints } from "@/lib/format";

@@ -4,7 +4,7 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
-import { SIMULATED_PRICES } from "@/lib/billing/simulated";
+import { SIMULATED_PRICES } from "@/lib/billing/prices";
 import { createStripeClient } from "@/lib/billing/stripe/client";
 import { StripeBillingProvider } from "@/lib/billing/stripe/provider";
 import { setupStripePrices } from "@/lib/billing/stripe/setup-prices";

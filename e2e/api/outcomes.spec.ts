@@ -1,4 +1,4 @@
-import { SIMULATED_PRICES } from "@/lib/billing/simulated";
+import { SIMULATED_PRICES } from "@/lib/billing/prices";
 import { expect, test } from "../fixtures";
 import {
   cardOf,

@@ -1,5 +1,5 @@
 import type { APIRequestContext } from "@playwright/test";
-import { TEST_CARDS, type TestCardKind } from "@/lib/billing/simulated";
+import { TEST_CARDS, type TestCardKind } from "@/lib/billing/test-cards";
 import { expect, test } from "../fixtures";
 import type { FixtureOrganization } from "../fixtures";
 import {

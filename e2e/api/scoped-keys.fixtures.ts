@@ -37,7 +37,7 @@ export async function provisionScopedKeysFixtures(
   // Imported here rather than at the top, so the spec can import this file's types without the database code.
   const { createApiKey } = await import("@/lib/points/api-keys");
   const { createOrganization } = await import("@/lib/points/organizations");
-  const { addUser } = await import("@/lib/points/users");
+  const { addUser } = await import("@/lib/points/members");
   const key = (organizationId: string, options: Parameters<typeof createApiKey>[3]) =>
     createApiKey(services.db, organizationId, services.clock, options);
 

@@ -42,7 +42,7 @@ const CARDS = ["visa", "declined", "authentication_required", "processing"] as c
 export async function provisionBuyFixtures(services: Services): Promise<Record<string, unknown>> {
   // Imported here rather than at the top, so specs can import this file's types without the database code.
   const { createOrganization } = await import("@/lib/points/organizations");
-  const { addUser } = await import("@/lib/points/users");
+  const { addUser } = await import("@/lib/points/members");
 
   async function provision(name: string): Promise<BuyFixtureOrganization> {
     const created = await createOrganization(services, {

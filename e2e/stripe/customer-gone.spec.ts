@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { expect, type Page, test } from "@playwright/test";
 import Stripe from "stripe";
-import { SIMULATED_PRICES } from "@/lib/billing/simulated";
+import { SIMULATED_PRICES } from "@/lib/billing/prices";
 import { setupStripePrices } from "@/lib/billing/stripe/setup-prices";
 import { randomString } from "@/lib/ids";
 import { type FakeStripe, startFakeStripe } from "@/lib/testing/fake-stripe/server";

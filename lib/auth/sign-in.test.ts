@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { signInFailures, users } from "@/lib/db/schema";
 import { randomString } from "@/lib/ids";
 import { createOrganization } from "@/lib/points/organizations";
-import { addUser } from "@/lib/points/users";
+import { addUser } from "@/lib/points/members";
 import { backends, createTestContext, expectThrown, type TestContext } from "@/lib/testing/harness";
 import { hashPassword, PASSWORD_COST, verifyPassword } from "./password";
 import { SignInRefusedError, signInWithPassword } from "./sign-in";

@@ -3,6 +3,7 @@ import type { Db } from "@/lib/db/client";
 import { PasswordHashingBusyError } from "./password";
 import { assertSignInAllowed, clearSignInFailures, recordSignInFailure, SignInThrottledError, throttleKeys } from "./throttle";
 import { authenticateUser, type SessionUser } from "./users";
+import { log } from "@/lib/observability/log";
 
 /** A sign-in refused for a reason the person can act on: the message is shown on the sign-in page. */
 export class SignInRefusedError extends Error {
@@ -36,7 +37,7 @@ export async function signInWithPassword(
     if (error instanceof SignInThrottledError || error instanceof PasswordHashingBusyError) {
       throw new SignInRefusedError(error.message);
     }
-    console.error("Sign-in could not be checked:", error instanceof Error ? error.message : error);
+    log().error({ event: "sign_in_unchecked", err: error }, `Sign-in could not be checked: ${error instanceof Error ? error.message : String(error)}`);
     throw new SignInRefusedError("Signing in is unavailable right now; try again in a minute.");
   }
 }

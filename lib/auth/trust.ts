@@ -10,7 +10,7 @@ const CAPTURED = "POINTS_OPERATOR_TRUSTS_PROXY";
  * the address its sign-in failures are counted under.
  *
  * Captured the first time it is asked, in process.env so that every bundle of the process (the
- * proxy, the route handlers) agrees, before lib/auth/options.ts sets anything for next-auth.
+ * proxy, the route handlers) agrees, before lib/dashboard/auth-options.ts sets anything for next-auth.
  */
 export function operatorTrustsForwardedHeaders(): boolean {
   const { AUTH_TRUST_HOST, AUTH_URL, NEXTAUTH_URL } = process.env;

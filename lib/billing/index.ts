@@ -2,9 +2,9 @@ import type Stripe from "stripe";
 import type { Clock } from "@/lib/clock";
 import type { Db } from "@/lib/db/client";
 import { stripeEnv } from "@/lib/env";
-import { noteProviderRequestId } from "@/lib/observability/provider-calls";
+import { noteProviderRequestId } from "./instrumented";
 import type { BillingProvider } from "./provider";
-import { SimulatedBillingProvider } from "./simulated";
+import { SimulatedBillingProvider } from "./simulated/provider";
 import { createStripeClient, stripeTarget } from "./stripe/client";
 import { StripeBillingProvider } from "./stripe/provider";
 
@@ -14,7 +14,7 @@ export function createBillingProvider(db: Db, clock: Clock): BillingProvider {
   if (stripe) {
     const { testServer } = stripeTarget(stripe);
     const client = createStripeClient(stripe);
-    // Stripe's id of each request, for the provider call's log line (lib/observability/provider-calls.ts).
+    // Stripe's id of each request, for the provider call's log line (lib/billing/instrumented.ts).
     client.on("response", (event: Stripe.ResponseEvent) => noteProviderRequestId(event.request_id));
     return new StripeBillingProvider(client, clock, testServer);
   }

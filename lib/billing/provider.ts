@@ -1,5 +1,5 @@
 import { brandOf, hasBrand } from "@/lib/brand";
-import type { Bundle, Currency } from "@/lib/points/catalog";
+import type { Bundle, Currency } from "@/lib/catalog";
 
 /** A saved payment method as the provider reports it; usability (expiry) is decided in lib/points. */
 export interface ProviderPaymentMethod {

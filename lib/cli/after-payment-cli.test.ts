@@ -1,11 +1,11 @@
 import { eq } from "drizzle-orm";
 import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SIMULATED_PRICES } from "@/lib/billing/simulated";
+import { SIMULATED_PRICES } from "@/lib/billing/prices";
 import { StripeBillingProvider } from "@/lib/billing/stripe/provider";
 import { setupStripePrices } from "@/lib/billing/stripe/setup-prices";
 import { organizations, refunds, simRefunds, topUps } from "@/lib/db/schema";
-import type { Bundle } from "@/lib/points/catalog";
+import type { Bundle } from "@/lib/catalog";
 import { createOrganization, getOrganization } from "@/lib/points/organizations";
 import { purchasePoints } from "@/lib/points/purchase";
 import type { Services } from "@/lib/points/services";
@@ -13,7 +13,7 @@ import { parseTopUpRequest } from "@/lib/points/top-up-request";
 import { quietly } from "@/lib/testing/after-payment";
 import { type FakeStripe, startFakeStripe } from "@/lib/testing/fake-stripe/server";
 import { backends, faultyProvider, withProvider } from "@/lib/testing/harness";
-import { createTarget, expectRefused, parseJsonOutput, runPoints, SPAWNING_TIMEOUT_MS, type Target } from "./points-cli-fixture";
+import { createTarget, expectRefused, parseJsonOutput, runPoints, SPAWNING_TIMEOUT_MS, type Target } from "@/lib/testing/points-cli-fixture";
 
 /*
  * The operator's commands after the charge, run as an operator runs them: a refund (again, and by

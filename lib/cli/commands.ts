@@ -1,6 +1,6 @@
-import { isTestCardKind, TEST_CARDS } from "@/lib/billing/simulated";
+import { isTestCardKind, TEST_CARDS } from "@/lib/billing/test-cards";
 import { API_KEY_SCOPES, type ApiKeyScope } from "@/lib/points/api-keys";
-import { CURRENCIES } from "@/lib/points/catalog";
+import { CURRENCIES } from "@/lib/catalog";
 import type { OrganizationSettings } from "@/lib/points/organizations";
 import { USER_ROLES } from "@/lib/points/users";
 import {

@@ -18,7 +18,7 @@ import {
   snapshot,
   type Target,
   TSX,
-} from "./points-cli-fixture";
+} from "@/lib/testing/points-cli-fixture";
 
 /*
  * With Stripe (its Stripe-compatible test server), as an operator links an existing customer:

@@ -23,7 +23,7 @@ import {
   sortedKeys,
   type Target,
   TSX,
-} from "./points-cli-fixture";
+} from "@/lib/testing/points-cli-fixture";
 
 /*
  * These tests run the real command as an operator would, in a child process, against the same

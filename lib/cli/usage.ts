@@ -1,4 +1,4 @@
-import { TEST_CARDS } from "@/lib/billing/simulated";
+import { TEST_CARDS } from "@/lib/billing/test-cards";
 
 const CARD_INDENT = " ".repeat(40);
 

@@ -1,6 +1,7 @@
 import type { ZodError } from "zod";
-import { NotAllowedError } from "@/lib/auth/session";
+import { NotAllowedError } from "@/lib/dashboard/session";
 import { type ErrorCode, PointsError } from "@/lib/points/errors";
+import { log } from "@/lib/observability/log";
 
 /** What a dashboard form's server action answers, for useActionState: null before the first submit. */
 export type ActionState<T extends object = object> =
@@ -52,7 +53,7 @@ export function actionError(error: unknown, wording: FailureWording = {}): Actio
       ? { ok: false, error: "Check the highlighted field; nothing was saved.", fields }
       : { ok: false, error: error.message };
   }
-  console.error("Dashboard action failed:", error);
+  log().error({ event: "dashboard_action_failed", err: error }, "Dashboard action failed");
   return { ok: false, error: wording.unexpected ?? UNEXPECTED };
 }
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
-import { NotAllowedError } from "@/lib/auth/session";
+import { NotAllowedError } from "@/lib/dashboard/session";
 import { PointsError } from "@/lib/points/errors";
 
 /*
@@ -12,8 +12,8 @@ const app = vi.hoisted(() => ({
   origin: null as string | null,
   redirectedTo: null as string | null,
 }));
-vi.mock("@/lib/auth/session", async (importOriginal) => ({
-  ...(await importOriginal<typeof import("@/lib/auth/session")>()),
+vi.mock("@/lib/dashboard/session", async (importOriginal) => ({
+  ...(await importOriginal<typeof import("@/lib/dashboard/session")>()),
   requireAdmin: async () => {
     if (app.refusal) throw app.refusal;
     return { userId: "usr_1", organizationId: "org_1", organizationName: "Org", email: "a@example.com", role: "admin", sessionVersion: 0 };

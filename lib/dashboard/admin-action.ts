@@ -1,6 +1,6 @@
 import { redirect } from "next/navigation";
 import type { z } from "zod";
-import { requireAdmin } from "@/lib/auth/session";
+import { requireAdmin } from "@/lib/dashboard/session";
 import type { SessionUser } from "@/lib/auth/users";
 import { getRuntime, type Runtime } from "@/lib/server/runtime";
 import { type ActionFailure, actionError, type FailureWording, invalidForm } from "./action-state";

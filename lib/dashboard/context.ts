@@ -1,5 +1,5 @@
 import { redirect } from "next/navigation";
-import { requireUser } from "@/lib/auth/session";
+import { requireUser } from "@/lib/dashboard/session";
 import type { SessionUser } from "@/lib/auth/users";
 import type { Organization } from "@/lib/db/schema";
 import { getOrganization } from "@/lib/points/organizations";

@@ -1,9 +1,9 @@
-import { readBodyWithin } from "./body";
+import { readBodyWithin } from "@/lib/body";
 import { duplicateKeys } from "./duplicate-keys";
 import { isDatabaseUnavailable } from "@/lib/db/errors";
 import { randomString } from "@/lib/ids";
 import { log } from "@/lib/observability/log";
-import { observeRequest } from "@/lib/observability/http";
+import { observeRequest } from "@/lib/http/observe";
 import { type ErrorCode, errorStatus, PointsError } from "@/lib/points/errors";
 import type { PurchaseResult } from "@/lib/points/purchase";
 import { toTopUpJson } from "@/lib/points/top-up-json";
@@ -232,7 +232,7 @@ function countKeys(value: unknown, depth: number): number {
 
 /**
  * Runs a REST handler so that every response, error or not, has the envelope and X-Request-Id,
- * and is logged (one line) and timed (lib/observability/http.ts).
+ * and is logged (one line) and timed (lib/http/observe.ts).
  */
 export async function handleApi(request: Request, handler: (requestId: string) => Promise<Response>): Promise<Response> {
   const requestId = requestIdOf(request);

@@ -1,6 +1,6 @@
 import type { Db } from "@/lib/db/client";
 import type { Organization } from "@/lib/db/schema";
-import { BUNDLES } from "./catalog";
+import { BUNDLES } from "@/lib/catalog";
 import { dailyFreeAt, type KeyCap, type LimitState, nextPurchaseAt, readKeyDailyState, readLimitState } from "./limits";
 import type { BalanceJson } from "./schemas";
 

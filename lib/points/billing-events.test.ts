@@ -10,12 +10,13 @@ import {
   withProvider,
 } from "@/lib/testing/harness";
 import { expectBooksBalance, ledgerState, serviceSuite } from "@/lib/testing/invariants";
-import type { Bundle } from "./catalog";
+import type { Bundle } from "@/lib/catalog";
 import { createOrganization } from "./organizations";
 import { purchasePoints } from "./purchase";
 import { billingEventOf } from "@/lib/billing/stripe/events";
 import { handleBillingEvent } from "./billing-events";
 import type { Services } from "./services";
+import { quietly } from "@/lib/testing/observability";
 
 /** A Stripe event as delivered, without importing the SDK here. */
 type StripeEvent = Parameters<typeof billingEventOf>[0];
@@ -49,14 +50,6 @@ describe.each(backendsAndProviders())("Stripe events settle purchases once, what
     return { id: `evt_${eventCount}_${randomString(6)}`, object: "event", type, data: { object } } as unknown as StripeEvent;
   }
 
-  /** Runs `run` with console.warn silenced: the warnings it logs are expected. */
-  async function quietly<T>(run: () => Promise<T>): Promise<T> {
-    const original = console.warn;
-    console.warn = () => {};
-    return run().finally(() => {
-      console.warn = original;
-    });
-  }
 
   /** An organisation buying through the API with one saved card, its default. */
   async function organizationWith(card: string) {

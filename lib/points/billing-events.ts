@@ -2,8 +2,8 @@ import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { BillingEvent, ReceivedBillingEvent } from "@/lib/billing/provider";
 import { deferredBillingEvents, organizations, stripeEvents, topUps } from "@/lib/db/schema";
 import { log } from "@/lib/observability/log";
-import { syncDispute } from "./disputes";
-import { syncRefunds } from "./refunds";
+import { syncDispute } from "./after-payment/disputes";
+import { syncRefunds } from "./after-payment/refunds";
 import { isUnresolved, UNRESOLVED_STATUSES } from "./limits";
 import { makeFirstCardDefault } from "./payment-methods";
 import { heldElsewhere, resolveTopUpWhenFree } from "./purchase";
@@ -153,7 +153,7 @@ async function afterPayment(
     throw new DeferredEventError(event.id, handled.detail);
   }
   if (handled.result === "unmatched") {
-    console.warn(`billing: event ${event.id} (${event.type}) is about money this service cannot place: ${handled.detail}. Stored as unmatched; see npm run points -- reconcile --report.`);
+    log().warn({ event: "billing_event_unmatched", event_id: event.id, type: event.type }, `billing: event ${event.id} (${event.type}) is about money this service cannot place: ${handled.detail}. Stored as unmatched; see npm run points -- reconcile --report.`);
   }
   return receipt(handled.result, handled.detail);
 }
@@ -206,7 +206,7 @@ async function settleFromPayment(
       facts.amount === topUp.amount &&
       facts.currency === topUp.currency;
     if (!matches) {
-      console.warn(`Billing event ignored: ${paymentId} does not match top-up ${topUp.id} (amount, currency, customer or metadata).`);
+      log().warn({ event: "billing_event_mismatch", payment_id: paymentId, top_up_id: topUp.id }, `Billing event ignored: ${paymentId} does not match top-up ${topUp.id} (amount, currency, customer or metadata).`);
       return receipt("ignored", "the PaymentIntent does not match the top-up");
     }
   }

@@ -1,5 +1,5 @@
 import type { Organization } from "@/lib/db/schema";
-import { type Currency, isCurrency } from "./catalog";
+import { type Currency, isCurrency } from "@/lib/catalog";
 import { exceedsPerTopUpLimit } from "./limits";
 import { fallbackPaymentMethod, listUsablePaymentMethods, type PaymentMethod } from "./payment-methods";
 import { type BundlePrice, getBundlePrices } from "./prices";

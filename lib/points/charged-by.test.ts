@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { BillingProvider } from "@/lib/billing/provider";
-import { SimulatedBillingProvider } from "@/lib/billing/simulated";
+import { SimulatedBillingProvider } from "@/lib/billing/simulated/provider";
 import {
   backendsAndProviders,
   completeAuthenticationInDashboard,
@@ -14,7 +14,7 @@ import {
 import { serviceSuite } from "@/lib/testing/invariants";
 import { balances, organizationWith, paidPurchase, quietly, refundRows, topUpNow } from "@/lib/testing/after-payment";
 import { purchasePoints, reconcileTopUps, resolveTopUp, unresolvedChargedElsewhere } from "./purchase";
-import { refundTopUp } from "./refunds";
+import { refundTopUp } from "./after-payment/refunds";
 import type { Services } from "./services";
 
 /** What each provider needs, as the refusal says it to the operator. */

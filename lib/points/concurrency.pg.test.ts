@@ -14,11 +14,12 @@ import {
   withProvider,
 } from "@/lib/testing/harness";
 import { expectInvariants, ledgerState } from "@/lib/testing/invariants";
-import type { Bundle } from "./catalog";
+import type { Bundle } from "@/lib/catalog";
 import { PointsError } from "./errors";
 import { createOrganization, type OrganizationSettings } from "./organizations";
 import { DEFAULT_LEASE_MS, type PurchaseResult, purchasePoints, resolveTopUp } from "./purchase";
 import type { Services } from "./services";
+import { quietly } from "@/lib/testing/observability";
 
 /*
  * These races only mean something on a real Postgres server with real connection pools:
@@ -151,13 +152,7 @@ describe.each(providers())("concurrent purchases on Postgres across two instance
   it("lets exactly one of a live retry and the reconciler take over a run-out lease", async () => {
     const organization = await newOrganization();
     const request = { points: 100 as Bundle, reference: "takeover" };
-    const quiet = (run: () => Promise<unknown>) => {
-      const original = console.warn;
-      console.warn = () => {};
-      return run().finally(() => {
-        console.warn = original;
-      });
-    };
+    const quiet = (run: () => Promise<unknown>) => quietly(run);
     // The first attempt learns nothing (timed out before executing) and its lease runs out.
     await quiet(() =>
       purchasePoints(withProvider(first, faultyProvider(first.provider, ["throw_before_execute"])), {

@@ -13,7 +13,7 @@ import {
 import { expectBooksBalance, ledgerState, serviceSuite } from "@/lib/testing/invariants";
 import { listDeferredEvents } from "./attention";
 import { DeferredEventError, handleBillingEvent, retryDeferredEvents } from "./billing-events";
-import type { Bundle } from "./catalog";
+import type { Bundle } from "@/lib/catalog";
 import { purchasePoints } from "./purchase";
 import type { Services } from "./services";
 

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
 import * as schema from "@/lib/db/schema";
 import { createTestContext, type TestContext } from "@/lib/testing/harness";
-import { getBalances } from "./after-payment-view";
+import { getBalances } from "./after-payment/view";
 import { encodeCursor, type HistoryFilters, listTopUps, topUpPosition } from "./history";
 import { createOrganization } from "./organizations";
 

@@ -3,14 +3,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Organization, type TopUp, topUps } from "@/lib/db/schema";
 import { newId } from "@/lib/ids";
 import { backends, createTestContext, type TestContext } from "@/lib/testing/harness";
-import type { Bundle } from "./catalog";
+import type { Bundle } from "@/lib/catalog";
 import { PointsError } from "./errors";
-import { getBalances } from "./after-payment-view";
-import { getTopUp, listTopUps, parseHistoryFilters, streamTopUpsCsv, type ListTopUpsOptions } from "./history";
+import { getBalances } from "./after-payment/view";
+import { listTopUps, parseHistoryFilters, streamTopUpsCsv, type ListTopUpsOptions } from "./history";
+import { getTopUp } from "./top-ups";
 import { createOrganization } from "./organizations";
 import { deliverPendingEvents } from "./provider-events";
 import { purchasePoints } from "./purchase";
-import { refundTopUp } from "./refunds";
+import { refundTopUp } from "./after-payment/refunds";
 
 describe.each(backends())("top-up history (%s)", (backend) => {
   let ctx: TestContext;

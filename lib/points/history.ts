@@ -7,7 +7,8 @@ import { listProvisionedPaymentMethods } from "./organizations";
 import type { Services } from "./services";
 import { type TopUpJson, toTopUpJson } from "./top-up-json";
 
-import { TOP_UP_SOURCES, TOP_UP_STATUSES, type TopUpSource, type TopUpStatus } from "./catalog";
+import { TOP_UP_SOURCES, TOP_UP_STATUSES, type TopUpSource, type TopUpStatus } from "@/lib/catalog";
+import { log } from "@/lib/observability/log";
 
 export { TOP_UP_SOURCES, TOP_UP_STATUSES, type TopUpSource, type TopUpStatus };
 
@@ -141,24 +142,6 @@ export async function topUpPosition(db: Db, organizationId: string, topUpId: str
   return row ? { createdAt: row.cursorAt, id: row.id } : undefined;
 }
 
-/** One of the organisation's top-ups; another organisation's ID is simply not found. */
-export async function getTopUp(db: Db, organizationId: string, topUpId: string): Promise<TopUp | undefined> {
-  const [row] = await db
-    .select()
-    .from(topUps)
-    .where(and(eq(topUps.id, topUpId), eq(topUps.organizationId, organizationId)));
-  return row;
-}
-
-/** The organisation's top-up made under `reference`, if one was: a reference names one purchase for good. */
-export async function getTopUpByReference(db: Db, organizationId: string, reference: string): Promise<TopUp | undefined> {
-  const [row] = await db
-    .select()
-    .from(topUps)
-    .where(and(eq(topUps.organizationId, organizationId), eq(topUps.reference, reference)));
-  return row;
-}
-
 /** Reads the history filters from search parameters; anything unknown means "all". */
 export function parseHistoryFilters(params: Record<string, string | string[] | undefined>): HistoryFilters & {
   cursor?: string;
@@ -190,7 +173,7 @@ export async function paymentMethodLabels(
   } catch (error) {
     // A lasting refusal is logged once per cause, not once per page view.
     if (billingProblemOf(services.provider, error, organization.id)) return new Map();
-    console.warn("Payment method labels unavailable:", error instanceof Error ? error.message : error);
+    log().warn({ event: "payment_method_labels_unavailable" }, `Payment method labels unavailable: ${error instanceof Error ? error.message : String(error)}`);
     return new Map();
   }
 }

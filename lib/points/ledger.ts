@@ -81,6 +81,30 @@ export async function recordMovement(tx: Db, movement: Movement): Promise<Moveme
   return result;
 }
 
+/**
+ * A purchase's credit, the one balance change written as SQL (purchase/settle.ts records the
+ * provider's answer and the credit in one statement): two CTEs, `credited` (the organisation's
+ * balance bumped by the purchase's Points, returning the new balance) and `ledger` (the ledger's
+ * purchase row, whose unique top_up_id makes a second credit fail instead of doubling Points), so
+ * the balance always equals the ledger's sum as recordMovement keeps it. `purchases` names a CTE of
+ * top_ups rows just updated; only those now `paid` are credited. `ledgerId` and `now` are SQL
+ * expressions (parameters) for the ledger row's id and the time.
+ */
+export function purchaseCreditSql(names: { purchases: string; ledgerId: string; now: string }): string {
+  const { purchases, ledgerId, now } = names;
+  const kind: LedgerKind = "purchase";
+  return `credited as (
+  update organizations o set points_balance = o.points_balance + u.points, updated_at = ${now}
+  from ${purchases} u where o.id = u.organization_id and u.status = 'paid'
+  returning o.points_balance
+),
+ledger as (
+  insert into points_ledger (id, organization_id, top_up_id, kind, delta, balance_after, reason, created_at)
+  select ${ledgerId}, u.organization_id, u.id, '${kind}', u.points, c.points_balance, 'top_up', ${now}
+  from ${purchases} u cross join credited c
+)`;
+}
+
 export async function getPointsBalance(db: Db, organizationId: string): Promise<number> {
   const [row] = await db
     .select({ pointsBalance: organizations.pointsBalance })

@@ -1,6 +1,6 @@
-import { and, asc, desc, eq, gt, inArray, ne, type SQL, sql } from "drizzle-orm";
+import { and, asc, desc, eq, getTableColumns, gt, inArray, ne, type SQL, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
-import { type Organization, pointsLedger, topUps } from "@/lib/db/schema";
+import { type Organization, organizations, pointsLedger, topUps } from "@/lib/db/schema";
 import { PointsError } from "./errors";
 
 /** Statuses whose Points may still be credited: they count against the balance cap and the daily limit. */
@@ -59,6 +59,47 @@ export type LimitSettings = Pick<
   | "frequencyLimitWindowSeconds"
   | "dailyPointsLimit"
 >;
+
+/**
+ * Every limit an organisation can set, by its column, and what checking it takes:
+ * - `counted`: past purchases or balances must be counted under the organisation's lock;
+ * - `bundle`: only the bundle's Points are compared with it (no counting);
+ * - a column name: a part of that limit (the frequency limit's window), set or cleared with it.
+ * The one list "no limit to count" is built from, in TypeScript (nothingToCount) and in SQL
+ * (nothingToCountSql, the one-statement purchase of purchase/start.ts). A new limit column must
+ * be added here: limit-rules.test.ts fails for a limit column of organizations missing from it.
+ */
+export const ORGANIZATION_LIMITS = {
+  maxPointsPerTopUp: "bundle",
+  maxPointsBalance: "counted",
+  frequencyLimitCount: "counted",
+  frequencyLimitWindowSeconds: "frequencyLimitCount",
+  dailyPointsLimit: "counted",
+} as const satisfies Partial<Record<keyof Organization, "counted" | "bundle" | keyof Organization>>;
+
+type LimitColumn = keyof typeof ORGANIZATION_LIMITS;
+const LIMIT_COLUMNS = Object.keys(ORGANIZATION_LIMITS) as LimitColumn[];
+const countedLimits = LIMIT_COLUMNS.filter((column) => ORGANIZATION_LIMITS[column] === "counted");
+const bundleLimits = LIMIT_COLUMNS.filter((column) => ORGANIZATION_LIMITS[column] === "bundle");
+
+/** Whether a purchase of `points` can be decided without counting anything: no counted limit set, the bundle within its limits. */
+export function nothingToCount(org: Pick<Organization, LimitColumn>, points: number): boolean {
+  return (
+    countedLimits.every((column) => org[column] === null) &&
+    bundleLimits.every((column) => {
+      const limit = org[column];
+      return limit === null || limit >= points;
+    })
+  );
+}
+
+/** nothingToCount as a SQL boolean over a row of organizations, `points` a SQL expression (a parameter). */
+export function nothingToCountSql(points: string): string {
+  const name = (column: LimitColumn) => getTableColumns(organizations)[column].name;
+  const counted = countedLimits.map((column) => `${name(column)} is null`);
+  const bundles = bundleLimits.map((column) => `(${name(column)} is null or ${name(column)} >= ${points})`);
+  return `(${[...counted, ...bundles].join(" and ")})`;
+}
 
 /** The per-top-up limit: a larger bundle is refused here and not offered on the Buy page. */
 export function exceedsPerTopUpLimit(org: Pick<Organization, "maxPointsPerTopUp">, points: number): boolean {
@@ -302,7 +343,7 @@ export async function pendingPoints(tx: Db, organizationId: string): Promise<num
 
 /**
  * Points an open dispute removed with its money, which come back if it is won: as many as its hold
- * took (lib/points/disputes.ts releases exactly those).
+ * took (lib/points/after-payment/disputes.ts releases exactly those).
  */
 export async function returnableDisputedPoints(tx: Db, organizationId: string): Promise<number> {
   const [row] = await tx

@@ -4,7 +4,8 @@ import type { Db } from "@/lib/db/client";
 import { organizations, users } from "@/lib/db/schema";
 import { PointsError, ProvisioningError } from "./errors";
 import type { Services } from "./services";
-import { addUser, isEmailAddress, USER_ROLES, type UserRole } from "./users";
+import { getOrganization } from "./organizations";
+import { insertUser, isEmailAddress, normaliseEmail, USER_ROLES, type UserRole } from "./users";
 
 export interface Member {
   id: string;
@@ -158,4 +159,30 @@ async function countAdmins(tx: Tx, organizationId: string): Promise<number> {
 
 function fieldError(field: string, message: string): PointsError {
   return new PointsError("invalid_request", message, { details: { fields: { [field]: message } } });
+}
+
+/** A user with a generated password, returned once. */
+export async function addUser(
+  services: Services,
+  organizationId: string,
+  input: { email: string; role: string },
+): Promise<{ userId: string; email: string; password: string; role: UserRole }> {
+  const email = normaliseEmail(input.email);
+  if (!(USER_ROLES as readonly string[]).includes(input.role)) {
+    const problem = `must be admin or member, not "${input.role}".`;
+    throw new ProvisioningError(`The role ${problem}`, { fields: { role: problem } });
+  }
+  const role = input.role as UserRole;
+  if (!(await getOrganization(services.db, organizationId))) {
+    throw new ProvisioningError(`No organisation ${organizationId}.`);
+  }
+  const { password, passwordHash } = await generatePassword();
+  const userId = await insertUser(services.db, {
+    organizationId,
+    email,
+    passwordHash,
+    role,
+    now: services.clock.now(),
+  });
+  return { userId, email, password, role };
 }

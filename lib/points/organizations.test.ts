@@ -12,7 +12,7 @@ import { authenticateApiKey } from "./api-keys";
 import { ProvisioningError } from "./errors";
 import { createOrganization, getOrganization, listProvisionedPaymentMethods, updateOrganization } from "./organizations";
 import { listUsablePaymentMethods } from "./payment-methods";
-import { addUser } from "./users";
+import { addUser } from "./members";
 
 describe.each(backends())("organisations on %s", (backend) => {
   let ctx: TestContext;

@@ -6,7 +6,7 @@ import { isUniqueViolation } from "@/lib/db/errors";
 import { type Organization, organizations } from "@/lib/db/schema";
 import { newId, randomString } from "@/lib/ids";
 import { type CreatedApiKey, createApiKey } from "./api-keys";
-import type { Currency } from "./catalog";
+import type { Currency } from "@/lib/catalog";
 import { PointsError, ProvisioningError } from "./errors";
 import { paymentMethodLabel } from "./payment-methods";
 import type { Services } from "./services";

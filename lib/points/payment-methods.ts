@@ -5,6 +5,7 @@ import { billingProblemOf, forgetBillingProblems } from "./billing-problems";
 import { PointsError } from "./errors";
 import type { PaymentMethodJson } from "./schemas";
 import type { Services } from "./services";
+import { log } from "@/lib/observability/log";
 
 export interface PaymentMethod {
   id: string;
@@ -62,7 +63,7 @@ export async function listUsablePaymentMethods(
   } catch (error) {
     const problem = billingProblemOf(provider, error, organization.id);
     if (problem) throw problem;
-    if (!(error instanceof ProviderUnavailableError)) console.error("Listing payment methods failed:", error);
+    if (!(error instanceof ProviderUnavailableError)) log().error({ event: "list_payment_methods_failed", err: error }, "Listing payment methods failed");
     throw paymentMethodsUnavailable();
   }
   forgetBillingProblems(organization.billingCustomerId);

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { backendsAndProviders, completeAuthenticationInDashboard, type ProviderTestContext } from "@/lib/testing/harness";
 import { getOrganization } from "./organizations";
 import { listUsablePaymentMethods } from "./payment-methods";
-import { purchaseSuite } from "./purchase-suite";
+import { purchaseSuite } from "@/lib/testing/purchase-suite";
 import { toTopUpJson } from "./top-up-json";
 
 describe.each(backendsAndProviders())("purchasePoints on %s with the %s provider", (backend, provider) => {

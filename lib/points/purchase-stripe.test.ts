@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { SIMULATED_PRICES } from "@/lib/billing/simulated";
+import { SIMULATED_PRICES } from "@/lib/billing/prices";
 import { topUps } from "@/lib/db/schema";
 import { randomString } from "@/lib/ids";
 import type { FakeStripe } from "@/lib/testing/fake-stripe/server";

@@ -1,12 +1,12 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import type { PriceTable } from "@/lib/billing/provider";
-import { SIMULATED_PRICES } from "@/lib/billing/simulated";
+import { SIMULATED_PRICES } from "@/lib/billing/prices";
 import { topUps } from "@/lib/db/schema";
 import { backendsAndProviders, patchProvider, type ProviderTestContext, withProvider } from "@/lib/testing/harness";
-import { BUNDLES, CURRENCIES } from "./catalog";
+import { BUNDLES, CURRENCIES } from "@/lib/catalog";
 import { getOrganization } from "./organizations";
-import { purchaseSuite } from "./purchase-suite";
+import { purchaseSuite } from "@/lib/testing/purchase-suite";
 import { toTopUpJson } from "./top-up-json";
 import type { TopUpRequest } from "./top-up-request";
 

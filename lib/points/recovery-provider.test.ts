@@ -12,7 +12,7 @@ import {
 } from "@/lib/testing/harness";
 import { ledgerState, serviceSuite } from "@/lib/testing/invariants";
 import { listPurchasesNeedingAttention } from "./attention";
-import type { Bundle } from "./catalog";
+import type { Bundle } from "@/lib/catalog";
 import { createOrganization, getOrganization, type OrganizationSettings } from "./organizations";
 import {
   AWAITING_PAYMENT_EXPIRES_MS,

@@ -10,7 +10,8 @@ import {
   withProvider,
 } from "@/lib/testing/harness";
 import { ledgerState, serviceSuite } from "@/lib/testing/invariants";
-import { getTopUp, listTopUps, paymentMethodLabels, purchaseCardLabel } from "./history";
+import { listTopUps, paymentMethodLabels, purchaseCardLabel } from "./history";
+import { getTopUp } from "./top-ups";
 import { createOrganization, getOrganization } from "./organizations";
 import { listUsablePaymentMethods } from "./payment-methods";
 import { purchasePoints } from "./purchase";

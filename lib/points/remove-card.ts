@@ -4,6 +4,7 @@ import { billingProblemOf } from "./billing-problems";
 import { PointsError } from "./errors";
 import { listProvisionedPaymentMethods, requireOrganization } from "./organizations";
 import type { Services } from "./services";
+import { log } from "@/lib/observability/log";
 
 const NOT_FOUND =
   "This card is no longer saved in this organisation (it may have been removed already). Reload the page to see the saved cards.";
@@ -34,7 +35,7 @@ export async function removeCard(
     if (error instanceof PointsError) throw error;
     const problem = billingProblemOf(provider, error, organization.id);
     if (problem) throw problem;
-    if (!(error instanceof ProviderUnavailableError)) console.error("Removing a card failed:", error);
+    if (!(error instanceof ProviderUnavailableError)) log().error({ event: "remove_card_failed", err: error }, "Removing a card failed");
     throw new PointsError(
       "payment_methods_unavailable",
       "The billing provider did not answer, so the card was not removed. Wait a moment and try again.",

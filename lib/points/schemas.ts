@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 /// <reference types="zod-openapi" />
-import { BUNDLES, CURRENCIES, REFERENCE_MAX_LENGTH, TOP_UP_SOURCES, TOP_UP_STATUSES } from "./catalog";
+import { BUNDLES, CURRENCIES, REFERENCE_MAX_LENGTH, TOP_UP_SOURCES, TOP_UP_STATUSES } from "@/lib/catalog";
 
 const instant = (description: string) =>
   z.iso.datetime().meta({ description: `${description} ISO 8601, UTC.`, example: "2026-11-24T09:30:00.000Z" });

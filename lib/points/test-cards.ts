@@ -1,5 +1,5 @@
 import type { BillingProvider, TestMode } from "@/lib/billing/provider";
-import { isTestCardKind, TEST_CARDS, type TestCardKind } from "@/lib/billing/simulated";
+import { isTestCardKind, TEST_CARDS, type TestCardKind } from "@/lib/billing/test-cards";
 import { PointsError } from "./errors";
 import { listProvisionedPaymentMethods, requireOrganization } from "./organizations";
 import { isExpired, type PaymentMethod, paymentMethodLabel } from "./payment-methods";

@@ -1,5 +1,5 @@
 import type { TopUp } from "@/lib/db/schema";
-import { disputeOf } from "./disputes";
+import { disputeOf } from "./after-payment/disputes";
 import type { TopUpJson } from "./schemas";
 
 export type { TopUpJson };

@@ -2,9 +2,10 @@ import { z } from "zod";
 import type { Db } from "@/lib/db/client";
 import type { TopUp } from "@/lib/db/schema";
 import { parseRfc3339, RFC3339_EXAMPLE, RFC3339_OFFSET_EXAMPLE, utcText } from "@/lib/rfc3339";
-import { REFERENCE_MAX_LENGTH, REFERENCE_PATTERN } from "./catalog";
+import { REFERENCE_MAX_LENGTH, REFERENCE_PATTERN } from "@/lib/catalog";
 import { PointsError } from "./errors";
-import { getTopUp, listTopUpRange, TOP_UP_SOURCES, TOP_UP_STATUSES, type TopUpSource, type TopUpStatus, topUpPosition } from "./history";
+import { listTopUpRange, TOP_UP_SOURCES, TOP_UP_STATUSES, type TopUpSource, type TopUpStatus, topUpPosition } from "./history";
+import { getTopUp } from "./top-ups";
 
 export const DEFAULT_LIST_LIMIT = 20;
 export const MAX_LIST_LIMIT = 100;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { BUNDLES, CURRENCIES } from "./catalog";
+import { BUNDLES, CURRENCIES } from "@/lib/catalog";
 import { PointsError } from "./errors";
 import { parseTopUpRequest } from "./top-up-request";
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { BUNDLES, type Bundle, CURRENCIES, type Currency, REFERENCE_MAX_LENGTH, REFERENCE_PATTERN } from "./catalog";
+import { BUNDLES, type Bundle, CURRENCIES, type Currency, REFERENCE_MAX_LENGTH, REFERENCE_PATTERN } from "@/lib/catalog";
 import { PointsError } from "./errors";
 import { bundleSchema, currencySchema } from "./schemas";
 

@@ -1,41 +1,12 @@
 import { eq } from "drizzle-orm";
-import { generatePassword } from "@/lib/auth/password";
 import type { Db } from "@/lib/db/client";
 import { isUniqueViolation } from "@/lib/db/errors";
 import { users } from "@/lib/db/schema";
 import { newId } from "@/lib/ids";
 import { ProvisioningError } from "./errors";
-import { getOrganization } from "./organizations";
-import type { Services } from "./services";
 
 export const USER_ROLES = ["admin", "member"] as const;
 export type UserRole = (typeof USER_ROLES)[number];
-
-/** A user with a generated password, returned once. */
-export async function addUser(
-  services: Services,
-  organizationId: string,
-  input: { email: string; role: string },
-): Promise<{ userId: string; email: string; password: string; role: UserRole }> {
-  const email = normaliseEmail(input.email);
-  if (!(USER_ROLES as readonly string[]).includes(input.role)) {
-    const problem = `must be admin or member, not "${input.role}".`;
-    throw new ProvisioningError(`The role ${problem}`, { fields: { role: problem } });
-  }
-  const role = input.role as UserRole;
-  if (!(await getOrganization(services.db, organizationId))) {
-    throw new ProvisioningError(`No organisation ${organizationId}.`);
-  }
-  const { password, passwordHash } = await generatePassword();
-  const userId = await insertUser(services.db, {
-    organizationId,
-    email,
-    passwordHash,
-    role,
-    now: services.clock.now(),
-  });
-  return { userId, email, password, role };
-}
 
 export async function insertUser(
   db: Db,

@@ -71,7 +71,7 @@ export function startBackgroundLoop(name: string, everyMs: number, run: (stoppin
     if (running || current.shuttingDown) return;
     running = run(isShuttingDown)
       .catch((error: unknown) => {
-        console.error(`${name} failed:`, error instanceof Error ? error.message : error);
+        log().error({ event: "background_failed", task: name }, `${name} failed: ${error instanceof Error ? error.message : String(error)}`);
       })
       .finally(() => {
         running = null;

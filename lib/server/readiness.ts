@@ -7,6 +7,7 @@ import type { Db } from "@/lib/db/client";
 import { stripeEnv } from "@/lib/env";
 import { migrationsFolder as defaultMigrationsFolder } from "@/lib/db/migrate";
 import { isShuttingDown } from "./lifecycle";
+import { log } from "@/lib/observability/log";
 
 /** A database that takes longer than this to answer one query is not one to send traffic to. */
 export const DATABASE_CHECK_MS = 3_000;
@@ -74,7 +75,7 @@ export async function checkReadiness(deps: ReadinessDeps): Promise<ReadinessRepo
   };
   const previous = state().last;
   if (previous?.database.status !== "unavailable" && database.status === "unavailable") {
-    console.error("readiness: the database did not answer; this instance reports not ready until it does.");
+    log().error({ event: "readiness_database_down" }, "readiness: the database did not answer; this instance reports not ready until it does.");
   }
   state().last = report;
   return report;
@@ -121,7 +122,7 @@ async function checkDatabase(db: Db, folder: string): Promise<Pick<ReadinessRepo
   try {
     entries = journal(folder);
   } catch (error) {
-    console.error("readiness: cannot read the migrations journal:", error instanceof Error ? error.message : error);
+    log().error({ event: "readiness_journal_unreadable" }, `readiness: cannot read the migrations journal: ${error instanceof Error ? error.message : String(error)}`);
     entries = [];
   }
   const latest = entries.at(-1) ?? null;

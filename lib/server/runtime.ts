@@ -4,7 +4,7 @@ import { systemClock } from "@/lib/clock";
 import { type Database, defaultPgliteDir, openDatabase } from "@/lib/db/client";
 import { migratePglite, migratePostgres } from "@/lib/db/migrate";
 import { env } from "@/lib/env";
-import { instrumentProvider } from "@/lib/observability/provider-calls";
+import { instrumentProvider } from "@/lib/billing/instrumented";
 import { assertLeaseCoversProvider } from "@/lib/points/purchase";
 import { type DemoInfo, seedDemo } from "@/lib/points/seed";
 import type { Services } from "@/lib/points/services";

@@ -45,7 +45,7 @@ export async function startServer(): Promise<void> {
     startReconciler(runtime);
     startEventDelivery(runtime);
   } catch (error) {
-    console.error("\nThe Points service could not start:", error instanceof Error ? error.message : error);
+    log().fatal({ event: "startup_failed" }, `The Points service could not start: ${error instanceof Error ? error.message : String(error)}`);
     process.exit(1);
   }
 }
@@ -93,7 +93,7 @@ function startReconciler(runtime: Runtime): void {
   startBackgroundLoop("Reconciler run", RECONCILE_EVERY_MS, async (stopping) => {
     const settled = await reconcileTopUps(runtime, { leaseMs: runtime.leaseMs, minAgeMs: RECONCILE_MIN_AGE_MS, stopping });
     if (settled.length > 0) {
-      console.log(`Reconciler: ${settled.map((result) => `${result.topUp.id} ${result.topUp.status}`).join(", ")}`);
+      log().info({ event: "reconciled", count: settled.length }, `Reconciler: ${settled.map((result) => `${result.topUp.id} ${result.topUp.status}`).join(", ")}`);
     }
     const deferred = await retryDeferredEvents(runtime, { stopping });
     if (deferred.applied.length > 0) {

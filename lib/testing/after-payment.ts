@@ -5,7 +5,7 @@ import { organizations, refunds, type TopUp, topUps } from "@/lib/db/schema";
 import { randomString } from "@/lib/ids";
 import type { ProviderTestContext } from "@/lib/testing/harness";
 import { handleBillingEvent } from "@/lib/points/billing-events";
-import type { Bundle } from "@/lib/points/catalog";
+import type { Bundle } from "@/lib/catalog";
 import { createOrganization } from "@/lib/points/organizations";
 import { purchasePoints } from "@/lib/points/purchase";
 import type { Services } from "@/lib/points/services";
@@ -65,11 +65,5 @@ export async function refundRows(services: Services, topUpId: string) {
   return services.db.select().from(refunds).where(eq(refunds.topUpId, topUpId));
 }
 
-/** Runs `run` with console.warn silenced: the warnings it logs are expected. */
-export async function quietly<T>(run: () => Promise<T>): Promise<T> {
-  const original = console.warn;
-  console.warn = () => {};
-  return run().finally(() => {
-    console.warn = original;
-  });
-}
+/** Runs `run` with the logger silenced: the warnings it logs are expected. */
+export { quietly } from "./observability";

@@ -1,5 +1,5 @@
 import type Stripe from "stripe";
-import { SimulatedBillingProvider } from "@/lib/billing/simulated";
+import { SimulatedBillingProvider } from "@/lib/billing/simulated/provider";
 import type { BillingProvider } from "@/lib/billing/provider";
 import type { Clock } from "@/lib/clock";
 import { type Database, type Db, openDatabase } from "@/lib/db/client";
@@ -277,7 +277,7 @@ export async function startStripeTestProvider(clock: Clock, options: { maxNetwor
   const { default: Stripe } = await import("stripe");
   const { StripeBillingProvider } = await import("@/lib/billing/stripe/provider");
   const { setupStripePrices } = await import("@/lib/billing/stripe/setup-prices");
-  const { SIMULATED_PRICES } = await import("@/lib/billing/simulated");
+  const { SIMULATED_PRICES } = await import("@/lib/billing/prices");
   const fake = await startFakeStripe();
   const newClient = () =>
     new Stripe("sk_test_points_suite", {

@@ -1,7 +1,7 @@
 import { and, asc, eq } from "drizzle-orm";
 import type Stripe from "stripe";
 import type { ChargeRequest, ProviderRefund, ReceivedBillingEvent } from "@/lib/billing/provider";
-import type { SimulatedBillingProvider } from "@/lib/billing/simulated";
+import type { SimulatedBillingProvider } from "@/lib/billing/simulated/provider";
 import { billingEventOf } from "@/lib/billing/stripe/events";
 import type { StripeBillingProvider } from "@/lib/billing/stripe/provider";
 import type { Db } from "@/lib/db/client";

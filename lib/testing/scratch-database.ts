@@ -1,4 +1,4 @@
-import { SimulatedBillingProvider } from "@/lib/billing/simulated";
+import { SimulatedBillingProvider } from "@/lib/billing/simulated/provider";
 import { type Clock, systemClock } from "@/lib/clock";
 import type { Db } from "@/lib/db/client";
 import { migratePostgres } from "@/lib/db/migrate";

@@ -4,8 +4,8 @@ import { HeaderBalance } from "@/components/dashboard/header-balance";
 import { NavLink } from "@/components/dashboard/nav-link";
 import { SignOutButton } from "@/components/dashboard/sign-out-button";
 import { Badge } from "@/components/ui/badge";
-import { requireUser } from "@/lib/auth/session";
-import { getBalances } from "@/lib/points/after-payment-view";
+import { requireUser } from "@/lib/dashboard/session";
+import { getBalances } from "@/lib/points/after-payment/view";
 import { getRuntime } from "@/lib/server/runtime";
 import { signOutAction } from "./sign-out";
 

@@ -7,7 +7,7 @@ import { buttonClasses } from "@/components/ui/button";
 import { Card, PageHeader } from "@/components/ui/card";
 import { dashboardContext } from "@/lib/dashboard/context";
 import { formatPoints } from "@/lib/format";
-import { getBalances, heldPointsText } from "@/lib/points/after-payment-view";
+import { getBalances, heldPointsText } from "@/lib/points/after-payment/view";
 import { currentBillingProblem } from "@/lib/points/billing-status";
 import { listTopUps, paymentMethodLabels } from "@/lib/points/history";
 

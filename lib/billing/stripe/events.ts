@@ -1,6 +1,7 @@
 import type Stripe from "stripe";
 import type { PaymentEventKind, ReceivedBillingEvent } from "@/lib/billing/provider";
 import { outcomeOfPaymentIntent } from "./map-outcome";
+import { log } from "@/lib/observability/log";
 
 /**
  * The PaymentIntent events that may settle a purchase, and what each says happened. Not
@@ -59,7 +60,7 @@ export function billingEventOf(event: Stripe.Event): ReceivedBillingEvent {
   const expected = expectedObject(event.type);
   if (!expected) return ignored("not an event this service acts on");
   if (!expected.includes(String(object.object)) || typeof object.id !== "string") {
-    console.warn(`Stripe event ${event.id} (${event.type}) ignored: its object is not a ${expected.join(" or ")}.`);
+    log().warn({ event: "stripe_event_ignored", event_id: event.id, type: event.type }, `Stripe event ${event.id} (${event.type}) ignored: its object is not a ${expected.join(" or ")}.`);
     return ignored(`not a ${expected.join(" or ")}`);
   }
   const paymentKind = PAYMENT_INTENT_EVENTS[event.type];

@@ -6,7 +6,7 @@ import { rethrowRefusal } from "./refusals";
 
 /*
  * Refunds and disputes through Stripe's own objects. Each call answers what Stripe holds now; the
- * domain (lib/points/refunds.ts, disputes.ts) decides what it means for Points.
+ * domain (lib/points/after-payment/refunds.ts, disputes.ts) decides what it means for Points.
  */
 
 /**

@@ -1,6 +1,6 @@
 import type Stripe from "stripe";
 import type { PriceTable } from "@/lib/billing/provider";
-import { BUNDLES, CURRENCIES } from "@/lib/points/catalog";
+import { BUNDLES, CURRENCIES } from "@/lib/catalog";
 import { priceLookupKey } from "./provider";
 
 export interface PriceSetupRow {

@@ -1,5 +1,5 @@
 import type Stripe from "stripe";
-import { readBodyWithin } from "@/lib/http/body";
+import { readBodyWithin } from "@/lib/body";
 
 /** Webhook deliveries larger than this are refused unread; Stripe's events are a few kilobytes. */
 const MAX_WEBHOOK_BYTES = 512 * 1024;

@@ -80,7 +80,7 @@ async function reconcileBatch(
     } catch (error) {
       // One purchase's database trouble must not stop the batch; its lease runs out by itself.
       errors += 1;
-      console.error(`Reconciling ${id} failed:`, errorSummary(error));
+      log().error({ event: "reconcile_failed", top_up_id: id }, `Reconciling ${id} failed: ${errorSummary(error)}`);
     }
   }
   return { due: candidates.length, results, errors };

@@ -6,14 +6,16 @@ import type { Db } from "@/lib/db/client";
 import { type TopUp, topUps } from "@/lib/db/schema";
 import { newId, randomString } from "@/lib/ids";
 import { purchaseTransition } from "@/lib/observability/purchases";
-import type { Currency } from "../catalog";
+import type { Currency } from "@/lib/catalog";
 import { assertChargedHere } from "../charged-by";
 import { UNRESOLVED_STATUSES } from "../limits";
+import { purchaseCreditSql } from "../ledger";
 import type { Services } from "../services";
 import { nextAttemptAfter } from "./backoff";
 import { DEFAULT_LEASE_MS, releaseLease, takeLease } from "./lease";
 import { currentResult, errorSummary, outcomeOf, type PurchaseResult } from "./outcome";
 import { type PurchaseOptions, SimulatedCrash } from "./test-hooks";
+import { log } from "@/lib/observability/log";
 
 const HOUR_MS = 60 * 60 * 1000;
 /**
@@ -118,7 +120,7 @@ async function askProvider(services: Services, topUp: TopUp, lockToken: string):
       }),
     );
   } catch (error) {
-    console.warn(`Payment outcome of ${topUp.id} is unknown; it stays unresolved.`, errorSummary(error));
+    log().warn({ event: "payment_outcome_unknown", top_up_id: topUp.id }, `Payment outcome of ${topUp.id} is unknown; it stays unresolved. ${errorSummary(error)}`);
     return { status: "processing", paymentId: null };
   }
 }
@@ -194,8 +196,9 @@ const recordOutcomeTexts = new Map<string, string>();
 
 /**
  * P4 as one statement, in the lock order of every other writer (the organisation's row, then the
- * purchase): the purchase's new status and, when it is paid, the balance bumped and the ledger's
- * purchase row, whose unique top_up_id makes a second credit fail instead of doubling Points.
+ * purchase): the purchase's new status and, when it is paid, the credit (ledger.ts's
+ * purchaseCreditSql: the balance bumped and the ledger's purchase row, whose unique top_up_id
+ * makes a second credit fail instead of doubling Points).
  * Parameters: $1 organisation, $2 purchase, $3 payment id, $4 now, $5 the ledger row's id, then
  * ($6) the lease's token when the answer is unknown, then the status change's values.
  */
@@ -212,16 +215,7 @@ updated as (
   where id = $2 and status in (${unresolved})${known ? "" : " and lock_token = $6"} and exists (select 1 from org)
   returning *
 ),
-credited as (
-  update organizations o set points_balance = o.points_balance + u.points, updated_at = $4
-  from updated u where o.id = u.organization_id and u.status = 'paid'
-  returning o.points_balance
-),
-ledger as (
-  insert into points_ledger (id, organization_id, top_up_id, kind, delta, balance_after, reason, created_at)
-  select $5, u.organization_id, u.id, 'purchase', u.points, c.points_balance, 'top_up', $4
-  from updated u cross join credited c
-)
+${purchaseCreditSql({ purchases: "updated", ledgerId: "$5", now: "$4" })}
 select updated.*, coalesce((select points_balance from credited), (select points_balance from org)) as new_points_balance
 from updated`;
 }

@@ -3,12 +3,12 @@ import { hotQuery, rowReader, sqlTime } from "@/lib/db/hot";
 import { organizations, type Organization, type TopUp, topUps } from "@/lib/db/schema";
 import { newId } from "@/lib/ids";
 import { purchaseTransition } from "@/lib/observability/purchases";
-import type { Bundle, Currency } from "../catalog";
+import type { Bundle, Currency } from "@/lib/catalog";
 import { chargedElsewhere, logChargedElsewhere } from "../charged-by";
 import { PointsError } from "../errors";
-import { getTopUpByReference } from "../history";
+import { getTopUpByReference } from "../top-ups";
 import type { Db } from "@/lib/db/client";
-import { assertWithinLimits, type KeyCap, type LimitSettings } from "../limits";
+import { assertWithinLimits, type KeyCap, type LimitSettings, nothingToCountSql } from "../limits";
 import { listUsablePaymentMethods, type PaymentMethod, resolvePaymentMethod } from "../payment-methods";
 import { getPriceTable } from "../prices";
 import type { Services } from "../services";
@@ -160,7 +160,8 @@ const readTopUp = rowReader(topUps);
 
 /**
  * P1 in one statement, for an organisation none of whose limits needs counting (no balance cap,
- * frequency or daily limit, a bundle within its per-top-up limit) and a key without a daily cap:
+ * frequency or daily limit, a bundle within its per-top-up limit: limits.ts's nothingToCountSql)
+ * and a key without a daily cap:
  * it locks the organisation's row and inserts the purchase unless its reference is taken, as the
  * transaction would, in the same lock order. The unique (organization_id, reference) index decides
  * that, not a lookup first: a lookup's cached plan may be one made before the table had statistics,
@@ -182,8 +183,7 @@ function recordAtOnceSql(columns: Array<keyof typeof topUps.$inferInsert>): stri
   const points = param("points");
   return `with org as (
   select id, points_balance, billing_customer_id,
-    (max_points_balance is null and frequency_limit_count is null and daily_points_limit is null
-      and (max_points_per_top_up is null or max_points_per_top_up >= ${points})) as open
+    ${nothingToCountSql(points)} as open
   from organizations where id = $1 for key share
 ),
 inserted as (

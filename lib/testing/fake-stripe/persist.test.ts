@@ -5,7 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import Stripe from "stripe";
 import { afterEach, describe, expect, it } from "vitest";
-import { SIMULATED_PRICES } from "@/lib/billing/simulated";
+import { SIMULATED_PRICES } from "@/lib/billing/prices";
 import { setupStripePrices } from "@/lib/billing/stripe/setup-prices";
 import { type FakeStripe, startFakeStripe } from "./server";
 

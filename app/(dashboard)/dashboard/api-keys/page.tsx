@@ -4,7 +4,7 @@ import { ReadOnlyNotice } from "@/components/dashboard/account/read-only-notice"
 import { RevokeKeyForm } from "@/components/dashboard/account/revoke-key-form";
 import { Badge } from "@/components/ui/badge";
 import { Card, PageHeader } from "@/components/ui/card";
-import { requireUser } from "@/lib/auth/session";
+import { requireUser } from "@/lib/dashboard/session";
 import { formatDateTime, formatPoints } from "@/lib/format";
 import { listApiKeys } from "@/lib/points/api-keys";
 import { getRuntime } from "@/lib/server/runtime";

@@ -1,6 +1,6 @@
 // GET /dashboard/balance – the signed-in organisation's Points balance (and Points held by disputes), for the header after each navigation
-import { getSessionUser } from "@/lib/auth/session";
-import { getBalances } from "@/lib/points/after-payment-view";
+import { getSessionUser } from "@/lib/dashboard/session";
+import { getBalances } from "@/lib/points/after-payment/view";
 import { getRuntime } from "@/lib/server/runtime";
 
 export const dynamic = "force-dynamic";

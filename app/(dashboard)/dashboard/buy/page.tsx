@@ -14,9 +14,9 @@ import { dashboardContext } from "@/lib/dashboard/context";
 import { formatDateTime, formatMoney, formatPoints } from "@/lib/format";
 import { randomString } from "@/lib/ids";
 import { isBillingProblem } from "@/lib/points/billing-problems";
-import { getTopUpByReference } from "@/lib/points/history";
+import { getTopUpByReference } from "@/lib/points/top-ups";
 import { type BuyOptions, buyCurrency, getBuyOptions } from "@/lib/points/buy-options";
-import { type Currency, REFERENCE_MAX_LENGTH, REFERENCE_PATTERN } from "@/lib/points/catalog";
+import { type Currency, REFERENCE_MAX_LENGTH, REFERENCE_PATTERN } from "@/lib/catalog";
 import { PointsError } from "@/lib/points/errors";
 import { buyPoints } from "./actions";
 

@@ -4,7 +4,7 @@ import { MemberActions } from "@/components/dashboard/account/member-actions";
 import { ReadOnlyNotice } from "@/components/dashboard/account/read-only-notice";
 import { Badge } from "@/components/ui/badge";
 import { Card, PageHeader } from "@/components/ui/card";
-import { requireUser } from "@/lib/auth/session";
+import { requireUser } from "@/lib/dashboard/session";
 import { formatDateTime } from "@/lib/format";
 import { listMembers } from "@/lib/points/members";
 import { getRuntime } from "@/lib/server/runtime";

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { createOrganization } from "@/lib/points/organizations";
-import { addUser } from "@/lib/points/users";
+import { addUser } from "@/lib/points/members";
 import { listProvisionedPaymentMethods } from "@/lib/points/organizations";
 import type { Services } from "@/lib/points/services";
 import { backendsAndProviders, createTestContext, patchProvider, type ProviderTestContext, withProvider } from "@/lib/testing/harness";

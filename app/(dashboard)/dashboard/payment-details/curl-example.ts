@@ -1,5 +1,5 @@
 import { randomString } from "@/lib/ids";
-import type { Currency } from "@/lib/points/catalog";
+import type { Currency } from "@/lib/catalog";
 
 /**
  * A ready-to-paste purchase with this method, never with a real key. Its reference is new each

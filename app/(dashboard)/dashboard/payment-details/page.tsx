@@ -10,7 +10,7 @@ import { BillingProblemNotice } from "@/components/dashboard/billing-problem-not
 import { Alert } from "@/components/ui/alert";
 import { buttonClasses } from "@/components/ui/button";
 import { Card, PageHeader } from "@/components/ui/card";
-import { requireUser } from "@/lib/auth/session";
+import { requireUser } from "@/lib/dashboard/session";
 import { deploymentUrl } from "@/lib/dashboard/deployment-url";
 import { getPaymentDetails } from "@/lib/points/payment-details";
 import { TEST_CARD_CHOICES, testCardBehaviour } from "@/lib/points/test-cards";

@@ -4,7 +4,7 @@ import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import type { ActionState } from "@/lib/dashboard/action-state";
 import { adminAction } from "@/lib/dashboard/admin-action";
-import { CURRENCIES } from "@/lib/points/catalog";
+import { CURRENCIES } from "@/lib/catalog";
 import { saveSettings } from "@/lib/points/settings";
 
 export type SaveSettingsState = ActionState<{ apiPurchasesEnabled: boolean }>;

@@ -6,7 +6,7 @@ import { SettingsForm } from "@/components/dashboard/account/settings-form";
 import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Card, PageHeader } from "@/components/ui/card";
-import { requireUser } from "@/lib/auth/session";
+import { requireUser } from "@/lib/dashboard/session";
 import { getSettings } from "@/lib/points/settings";
 import { getRuntime } from "@/lib/server/runtime";
 import { saveSettingsAction } from "./actions";

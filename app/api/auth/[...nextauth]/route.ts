@@ -1,7 +1,7 @@
 // /api/auth/* – next-auth's sign-in, sign-out, session and CSRF endpoints
 import NextAuth from "next-auth";
 import { refuseUnlessFormPost } from "@/lib/auth/form-post";
-import { authOptions } from "@/lib/auth/options";
+import { authOptions } from "@/lib/dashboard/auth-options";
 
 export const dynamic = "force-dynamic";
 

@@ -11,9 +11,10 @@ import { buttonClasses } from "@/components/ui/button";
 import { Card, PageHeader } from "@/components/ui/card";
 import { dashboardContext } from "@/lib/dashboard/context";
 import { formatDateTime, formatMoney, formatPoints } from "@/lib/format";
-import { type AfterPaymentEntry, loadAfterPayment } from "@/lib/points/after-payment-view";
+import { type AfterPaymentEntry, loadAfterPayment } from "@/lib/points/after-payment/view";
 import { needsAttention } from "@/lib/points/attention";
-import { getTopUp, paymentMethodLabels, purchaseCardLabel } from "@/lib/points/history";
+import { paymentMethodLabels, purchaseCardLabel } from "@/lib/points/history";
+import { getTopUp } from "@/lib/points/top-ups";
 import { getPointsBalance } from "@/lib/points/ledger";
 import { buyPoints, completeAuthentication, startProviderAuthentication } from "../actions";
 

@@ -1,5 +1,5 @@
 // GET /dashboard/history/export – the signed-in organisation's top-ups as CSV, with the page's filters
-import { getSessionUser } from "@/lib/auth/session";
+import { getSessionUser } from "@/lib/dashboard/session";
 import { parseHistoryFilters, streamTopUpsCsv } from "@/lib/points/history";
 import { getRuntime } from "@/lib/server/runtime";
 

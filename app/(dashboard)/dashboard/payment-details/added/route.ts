@@ -1,5 +1,5 @@
 // GET /dashboard/payment-details/added – where Stripe Checkout sends the admin back after saving a card
-import { getSessionUser } from "@/lib/auth/session";
+import { getSessionUser } from "@/lib/dashboard/session";
 import { seeOther } from "@/lib/http/see-other";
 import { finishAddingCard } from "@/lib/points/card-setup";
 import { getRuntime } from "@/lib/server/runtime";

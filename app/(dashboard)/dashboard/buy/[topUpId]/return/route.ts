@@ -1,5 +1,5 @@
 // GET /dashboard/buy/:id/return – where the billing provider's authentication page sends the cardholder back
-import { getSessionUser } from "@/lib/auth/session";
+import { getSessionUser } from "@/lib/dashboard/session";
 import { seeOther } from "@/lib/http/see-other";
 import { settleOnReturn } from "@/lib/points/complete-authentication";
 import { getRuntime } from "@/lib/server/runtime";

@@ -1,0 +1,79 @@
+import { spendPoints } from "@/lib/points/usage";
+import { createOrganization, updateOrganization } from "@/lib/points/organizations";
+import type { Runtime } from "@/lib/server/runtime";
+import type { PointsCommand } from "../commands";
+import { type CliIo, paymentMethodLines, paymentMethodsJson, printJson, settingsLines } from "../output";
+
+/** `org spend`: Points spent on whatever they buy, run elsewhere. */
+export async function orgSpend(command: Extract<PointsCommand, { kind: "org-spend" }>, runtime: Runtime, io: CliIo): Promise<void> {
+  const { pointsBalance } = await spendPoints(runtime, command.organizationId, command.points);
+  if (command.json) {
+    printJson(io, { organization_id: command.organizationId, points: command.points, points_balance: pointsBalance });
+    return;
+  }
+  io.stdout(`Spent ${command.points} Points of ${command.organizationId}: ${pointsBalance} Points left.\n`);
+}
+
+export async function orgCreate(
+  command: Extract<PointsCommand, { kind: "org-create" }>,
+  runtime: Runtime,
+  io: CliIo,
+): Promise<void> {
+  const created = await createOrganization(runtime, {
+    name: command.name,
+    cards: command.cards,
+    settings: command.options.settings,
+    defaultCardIndex: command.options.defaultCardIndex,
+    simulateOutage: command.options.simulateOutage,
+    billingCustomerId: command.stripeCustomer,
+  });
+  if (command.json) {
+    printJson(io, {
+      organization_id: created.organization.id,
+      api_key: created.apiKey.apiKey,
+      key_id: created.apiKey.keyId,
+      payment_methods: paymentMethodsJson(created.paymentMethods),
+      admin: { email: created.admin.email, password: created.admin.password },
+    });
+    return;
+  }
+  io.stdout(
+    [
+      `Created organisation ${created.organization.id} (${created.organization.name}).`,
+      `  API key:   ${created.apiKey.apiKey}`,
+      `             key id ${created.apiKey.keyId}; the key is shown only now, so store it.`,
+      `  admin:     ${created.admin.email}`,
+      `  password:  ${created.admin.password}  (shown only now)`,
+      ...paymentMethodLines(created.paymentMethods),
+      ...settingsLines(created.organization, command.options.simulateOutage),
+      "",
+    ].join("\n"),
+  );
+}
+
+export async function orgUpdate(
+  command: Extract<PointsCommand, { kind: "org-update" }>,
+  runtime: Runtime,
+  io: CliIo,
+): Promise<void> {
+  const updated = await updateOrganization(runtime, command.organizationId, {
+    ...command.options,
+    billingCustomer: command.billingCustomer,
+  });
+  if (command.json) {
+    printJson(io, {
+      organization_id: updated.organization.id,
+      payment_methods: paymentMethodsJson(updated.paymentMethods),
+    });
+    return;
+  }
+  io.stdout(
+    [
+      `Updated organisation ${updated.organization.id} (${updated.organization.name}).`,
+      ...(command.billingCustomer ? [`  billing customer: ${updated.organization.billingCustomerId}`] : []),
+      ...paymentMethodLines(updated.paymentMethods),
+      ...settingsLines(updated.organization, command.options.simulateOutage),
+      "",
+    ].join("\n"),
+  );
+}

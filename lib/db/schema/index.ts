@@ -1,0 +1,22 @@
+/*
+ * The database's tables, by group, as drizzle-kit reads them (drizzle.config.ts) and the code
+ * imports them (@/lib/db/schema). Migrations are in drizzle/.
+ */
+export * from "./events";
+export * from "./organizations";
+export * from "./simulated";
+export * from "./top-ups";
+import type { apiKeys, organizations, users } from "./organizations";
+import type { simPaymentMethods, simPayments } from "./simulated";
+import type { pointsLedger, refunds, topUps } from "./top-ups";
+
+export type Organization = typeof organizations.$inferSelect;
+export type NewOrganization = typeof organizations.$inferInsert;
+export type ApiKey = typeof apiKeys.$inferSelect;
+export type User = typeof users.$inferSelect;
+export type TopUp = typeof topUps.$inferSelect;
+export type NewTopUp = typeof topUps.$inferInsert;
+export type LedgerEntry = typeof pointsLedger.$inferSelect;
+export type SimPaymentMethod = typeof simPaymentMethods.$inferSelect;
+export type SimPayment = typeof simPayments.$inferSelect;
+export type Refund = typeof refunds.$inferSelect;

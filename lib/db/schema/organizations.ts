@@ -1,0 +1,117 @@
+import { sql } from "drizzle-orm";
+import { bigint, boolean, check, index, integer, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { createdAt, updatedAt } from "./columns";
+
+export const organizations = pgTable(
+  "organizations",
+  {
+    id: text("id").primaryKey(),
+    name: text("name").notNull(),
+    /** The saved default currency; null means a purchase must name one (422 currency_required). */
+    currency: text("currency"),
+    /** Set by an admin in Settings and saved; the REST API follows only this saved value. */
+    apiPurchasesEnabled: boolean("api_purchases_enabled").notNull().default(false),
+    /** Operator setting: whether the organisation is eligible for API top-ups at all (404 when not). */
+    apiAvailable: boolean("api_available").notNull().default(true),
+    /**
+     * Changed only in the transaction that inserts a points_ledger row, so it always equals
+     * SUM(points_ledger.delta) for the organisation.
+     */
+    pointsBalance: bigint("points_balance", { mode: "number" }).notNull().default(0),
+    /**
+     * Points an open dispute holds: the organisation's still, but not spendable (not in
+     * points_balance). Changed only beside a ledger row, so it equals SUM(points_ledger.held_delta).
+     */
+    heldPoints: bigint("held_points", { mode: "number" }).notNull().default(0),
+    maxPointsPerTopUp: integer("max_points_per_top_up"),
+    maxPointsBalance: integer("max_points_balance"),
+    frequencyLimitCount: integer("frequency_limit_count"),
+    frequencyLimitWindowSeconds: integer("frequency_limit_window_seconds"),
+    dailyPointsLimit: integer("daily_points_limit"),
+    /** The organisation's customer at the billing provider (cus_…). Never sent by clients. */
+    billingCustomerId: text("billing_customer_id").notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    // One customer backs one organisation: a second would list and charge the first's cards.
+    uniqueIndex("organizations_billing_customer_idx").on(t.billingCustomerId),
+    check("organizations_currency_check", sql`${t.currency} in ('USD','GBP','EUR')`),
+    check("organizations_points_balance_check", sql`${t.pointsBalance} >= 0`),
+    check("organizations_held_points_check", sql`${t.heldPoints} >= 0`),
+  ],
+);
+
+export const apiKeys = pgTable(
+  "api_keys",
+  {
+    id: text("id").primaryKey(),
+    organizationId: text("organization_id")
+      .notNull()
+      .references(() => organizations.id),
+    /** The first characters of the key, safe to show in lists. */
+    prefix: text("prefix").notNull(),
+    /** SHA-256 of the whole key, hex. The key itself is shown once and never stored. */
+    hash: text("hash").notNull(),
+    createdAt: createdAt(),
+    /** Written at most once a minute per key, so lookups stay reads. */
+    lastUsedAt: timestamp("last_used_at", { withTimezone: true, mode: "date" }),
+    revokedAt: timestamp("revoked_at", { withTimezone: true, mode: "date" }),
+    /**
+     * What the key may do: `purchase` (every endpoint; keys made before scopes existed) or `read`
+     * (every GET and the quote, never a purchase). Set when the key is created, never changed.
+     */
+    scope: text("scope").notNull().default("purchase"),
+    /**
+     * The key's own cap on the Points of its purchases in a rolling 24 hours, checked after the
+     * organisation's limits (lib/points/limits.ts); null when the key has none.
+     */
+    dailyPointsCap: integer("daily_points_cap"),
+  },
+  (t) => [
+    uniqueIndex("api_keys_hash_idx").on(t.hash),
+    index("api_keys_organization_idx").on(t.organizationId),
+    check("api_keys_scope_check", sql`${t.scope} in ('purchase','read')`),
+    check("api_keys_daily_points_cap_check", sql`${t.dailyPointsCap} > 0`),
+    check("api_keys_read_no_cap_check", sql`${t.scope} <> 'read' or ${t.dailyPointsCap} is null`),
+  ],
+);
+
+export const users = pgTable(
+  "users",
+  {
+    id: text("id").primaryKey(),
+    organizationId: text("organization_id")
+      .notNull()
+      .references(() => organizations.id),
+    /** Stored lower-cased; unique across the service because it is the sign-in name. */
+    email: text("email").notNull(),
+    /** scrypt$N$r$p$salt$hash, see lib/auth/password.ts. */
+    passwordHash: text("password_hash").notNull(),
+    role: text("role").notNull(),
+    /**
+     * Carried in the session token and checked on every request: raised by a password reset, a
+     * role change or a removal, it ends every session signed in before.
+     */
+    sessionVersion: integer("session_version").notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("users_email_idx").on(t.email),
+    check("users_role_check", sql`${t.role} in ('admin','member')`),
+  ],
+);
+
+/**
+ * Failed sign-ins, one row each, counted per key (`email:<address>` or `ip:<address>`) over a
+ * window, in Postgres so that every app instance shares the throttle (lib/auth/throttle.ts).
+ */
+export const signInFailures = pgTable(
+  "sign_in_failures",
+  {
+    id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    key: text("key").notNull(),
+    failedAt: timestamp("failed_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+  },
+  (t) => [index("sign_in_failures_key_idx").on(t.key, t.failedAt)],
+);
