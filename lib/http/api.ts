@@ -76,7 +76,7 @@ export function errorResponse(thrown: unknown, requestId: string): Response {
   }
   const error = unavailable ?? thrown;
   if (!(error instanceof PointsError)) {
-    console.error(`[${requestId}] Unexpected error:`, error);
+    log().error({ event: "unexpected_error", request_id: requestId, error: error instanceof Error ? (error.stack ?? error.message) : String(error) }, "Unexpected error");
     return json(
       500,
       {
