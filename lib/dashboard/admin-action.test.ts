@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { NotAllowedError } from "@/lib/dashboard/session";
 import { PointsError } from "@/lib/points/errors";
+import { errorLinesSpy } from "@/lib/testing/observability";
 
 /*
  * adminAction with only what Next provides around it stood in for: the admin check (its own tests
@@ -41,7 +42,7 @@ function form(entries: Record<string, string>): FormData {
 const nameForm = z.object({ name: z.string().min(1, "Enter a name.") });
 
 describe("adminAction", () => {
-  const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+  const logged = errorLinesSpy();
   afterEach(() => {
     app.refusal = null;
     app.origin = null;

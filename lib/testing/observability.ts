@@ -1,3 +1,4 @@
+import { vi } from "vitest";
 import { createLogger, replaceLogger } from "@/lib/observability/log";
 import { metrics } from "@/lib/observability/metrics";
 
@@ -6,6 +7,16 @@ export function captureLog(): () => Record<string, unknown>[] {
   const lines: string[] = [];
   replaceLogger(createLogger({ level: "info", destination: { write: (line: string) => void lines.push(line) } }));
   return () => lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
+/**
+ * A mock called once per line the logger writes at level error or above (the lines themselves are
+ * kept from the output), for tests that count what was logged, as a console.error spy once did.
+ */
+export function errorLinesSpy() {
+  const written = vi.fn((_line: string) => {});
+  replaceLogger(createLogger({ level: "error", destination: { write: (line: string) => written(line) } }));
+  return written;
 }
 
 /** Runs `run` with the logger silenced: the warnings it logs are expected. */

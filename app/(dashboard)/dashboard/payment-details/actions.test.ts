@@ -4,6 +4,7 @@ import { addUser } from "@/lib/points/members";
 import { listProvisionedPaymentMethods } from "@/lib/points/organizations";
 import type { Services } from "@/lib/points/services";
 import { backendsAndProviders, createTestContext, patchProvider, type ProviderTestContext, withProvider } from "@/lib/testing/harness";
+import { errorLinesSpy } from "@/lib/testing/observability";
 
 /*
  * The server action as the browser calls it, with whatever it is sent: only what Next provides
@@ -36,9 +37,10 @@ function form(paymentMethodId: string): FormData {
   return data;
 }
 
+const logged = errorLinesSpy();
+
 describe.each(backendsAndProviders())("Remove card (the action) on %s with %s", (backend, provider) => {
   let ctx: ProviderTestContext;
-  const logged = vi.spyOn(console, "error");
   beforeAll(async () => {
     ctx = await createTestContext(backend, { provider });
   });
