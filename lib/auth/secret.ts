@@ -2,7 +2,6 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { env } from "@/lib/env";
-import { log } from "@/lib/observability/log";
 
 /** next-auth signs session cookies with this: shorter secrets can be guessed offline. */
 export const MIN_SECRET_BYTES = 32;
@@ -65,7 +64,7 @@ export function readOrCreateDevSecret(file: string = devSecretFile()): string {
   const secret = randomBytes(32).toString("base64url");
   try {
     fs.writeFileSync(file, `${secret}\n`, { flag: "wx", mode: 0o600 });
-    log().info({ event: "auth_secret_generated" }, `Generated a development AUTH_SECRET in ${path.relative(process.cwd(), file)} (set AUTH_SECRET to deploy).`);
+    console.log(`Generated a development AUTH_SECRET in ${path.relative(process.cwd(), file)} (set AUTH_SECRET to deploy).`);
     return secret;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "EEXIST") return fs.readFileSync(file, "utf8").trim();
