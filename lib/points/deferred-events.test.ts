@@ -6,6 +6,7 @@ import { balances, organizationWith, quietly, topUpNow } from "@/lib/testing/aft
 import {
   backendsAndProviders,
   faultyProvider,
+  openInstance,
   patchProvider,
   type ProviderTestContext,
   withProvider,
@@ -120,6 +121,34 @@ describe.each(backendsAndProviders())("a refund or dispute of a purchase not yet
     expect((await handleBillingEvent(ctx, refunded)).result).toBe("duplicate");
     expect(await retryDeferredEvents(ctx)).toEqual({ applied: [], waiting: 0 });
     expect(await ledgerState(ctx.db, made.organization.id, ctx.probe)).toMatchObject({ credits: 1, charges: 1, balance: 0, ledgerSum: 0 });
+    await expectBooksBalance(ctx.db, made.organization.id);
+  });
+
+  it("two instances' reconcilers handing the same deferred refund over at once move its Points once", async () => {
+    const { made, topUp } = await chargedButUnresolved("visa", 500);
+    const [payment] = await ctx.probe.payments(made.organization.billingCustomerId);
+    const refundAtProvider = ctx.provider.testMode?.refundAtProvider;
+    if (!refundAtProvider || !payment) throw new Error("no refund at the provider in test mode");
+    await refundAtProvider(payment.id, payment.amount);
+    const [refunded] = (await ctx.probe.takeEvents()).filter((event) => event.kind === "refunds_changed");
+    if (!refunded) throw new Error("no refund event");
+    const failing = paymentLookupsFailing();
+    await deliverWhileProviderFails(refunded, failing.services);
+    failing.mend();
+
+    const second = ctx.url ? await openInstance(ctx) : ctx;
+    try {
+      await quietly(() => Promise.all([retryDeferredEvents(ctx), retryDeferredEvents(second)]));
+      // Whichever run found the purchase held by the other leaves the event for the next run.
+      await retryDeferredEvents(ctx);
+    } finally {
+      if (second !== ctx) await second.close();
+    }
+    expect(await deferredRow(refunded.id)).toBeUndefined();
+    expect(await handledRow(refunded.id)).toMatchObject({ result: "handled" });
+    expect(await topUpNow(ctx, topUp.id)).toMatchObject({ status: "paid", refundedPoints: 500 });
+    expect(await balances(ctx, made.organization.id)).toEqual({ balance: 0, held: 0 });
+    expect(await ledgerState(ctx.db, made.organization.id, ctx.probe)).toMatchObject({ credits: 1, charges: 1, ledgerSum: 0 });
     await expectBooksBalance(ctx.db, made.organization.id);
   });
 
