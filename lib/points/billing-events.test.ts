@@ -193,6 +193,29 @@ describe.each(backendsAndProviders())("Stripe events settle purchases once, what
     expect([row?.status, row?.lockToken]).toEqual(["awaiting_payment", "retry"]);
   });
 
+  it("does not ask again when the charge's request, which it waited for, left the purchase awaiting the cardholder", async () => {
+    const { organization, topUp, paymentId } = await awaitingPurchase();
+    // The event arrives while the charge's own request still holds the purchase, before it records the answer.
+    await ctx.db
+      .update(topUps)
+      .set({ status: "processing", lockToken: "charge", lockedUntil: new Date(ctx.clock.now().getTime() + 60_000) })
+      .where(eq(topUps.id, topUp.id));
+    setTimeout(() => {
+      void ctx.db
+        .update(topUps)
+        .set({ status: "awaiting_payment", lockToken: null, lockedUntil: null })
+        .where(eq(topUps.id, topUp.id))
+        .then(() => {});
+    }, 300);
+    const event = paymentEvent("payment_intent.requires_action", { id: paymentId, customer: organization.billingCustomerId, topUpId: topUp.id });
+    expect(await handleStripeEvent(ctx, event, { waitMs: 5_000 })).toMatchObject({ result: "handled" });
+    // Not taken: the client's replay right after finds it free and answers 402 payment_action_required.
+    const [row] = await ctx.db.select().from(topUps).where(eq(topUps.id, topUp.id));
+    expect([row?.status, row?.lockToken, row?.attempts]).toEqual(["awaiting_payment", null, topUp.attempts]);
+    const replay = await purchasePoints(ctx, { organization, request: { points: 250, reference: "ev-1" }, source: "api" });
+    expect(replay.outcome).toBe("awaiting_payment");
+  });
+
   it("answers deferred, and remembers nothing, while another request holds the purchase", async () => {
     const { organization, topUp, paymentId } = await awaitingPurchase();
     await ctx.db.update(topUps).set({ lockToken: "held", lockedUntil: new Date(ctx.clock.now().getTime() + 60_000) }).where(eq(topUps.id, topUp.id));

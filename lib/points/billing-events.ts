@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { BillingEvent, ReceivedBillingEvent } from "@/lib/billing/provider";
-import { deferredBillingEvents, organizations, stripeEvents, topUps } from "@/lib/db/schema";
+import { deferredBillingEvents, organizations, stripeEvents, type TopUp, topUps } from "@/lib/db/schema";
 import { log } from "@/lib/observability/log";
 import { syncDispute } from "./after-payment/disputes";
 import { syncRefunds } from "./after-payment/refunds";
@@ -218,7 +218,11 @@ async function settleFromPayment(
     .where(and(eq(topUps.id, topUpId), isNull(topUps.providerPaymentId), inArray(topUps.status, [...UNRESOLVED_STATUSES])));
   // Another request may hold it, having asked the provider before this event's change: wait for it,
   // then ask again.
-  const result = await resolveTopUpWhenFree(services, topUpId, { waitMs: options.waitMs });
+  const known =
+    payment.kind === "payment_requires_action"
+      ? (row: TopUp) => row.status === "awaiting_payment" && row.providerPaymentId === paymentId
+      : undefined;
+  const result = await resolveTopUpWhenFree(services, topUpId, { waitMs: options.waitMs, known });
   if (!result) return receipt("ignored", "no such top-up");
   if (heldElsewhere(result)) {
     // Held for longer than the wait (a slow charge): its holder's answer, or the reconciler, settles it.

@@ -262,7 +262,7 @@ function statusChange(topUp: TopUp, outcome: ChargeOutcome, now: Date): Partial<
 export async function resolveTopUp(
   services: Services,
   topUpId: string,
-  options: PurchaseOptions = {},
+  options: PurchaseOptions & { known?: (topUp: TopUp) => boolean } = {},
 ): Promise<PurchaseResult | null> {
   const now = services.clock.now();
   const lockToken = randomString(24);
@@ -271,6 +271,7 @@ export async function resolveTopUp(
     if (!row) return null;
     if (row.status === "paid" || row.status === "failed") return row;
     if (row.lockedUntil && row.lockedUntil > now) return row;
+    if (options.known?.(row)) return row;
     assertChargedHere(services.provider, row, "settle");
     return (await takeLease(tx, topUpId, lockToken, now, options.leaseMs ?? DEFAULT_LEASE_MS)) ?? row;
   });

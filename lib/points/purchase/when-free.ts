@@ -1,3 +1,4 @@
+import type { TopUp } from "@/lib/db/schema";
 import { isUnresolved } from "../limits";
 import type { Services } from "../services";
 import type { PurchaseResult } from "./outcome";
@@ -16,16 +17,18 @@ export function heldElsewhere(result: PurchaseResult): boolean {
  * resolveTopUp, waiting up to waitMs while another request holds the purchase. The holder may have
  * asked the provider before the change that brought this caller here (a webhook's event, the
  * cardholder back from the bank's page), so when it lets go the purchase is asked about again.
- * Still held after waitMs: the holder's answer, or the reconciler, settles it.
+ * Still held after waitMs: the holder's answer, or the reconciler, settles it. A purchase the
+ * holder left as the caller's news says it is (`known`) is not asked about again: asking would
+ * only hold it while the client's own retry asks.
  */
 export async function resolveTopUpWhenFree(
   services: Services,
   topUpId: string,
-  options: { leaseMs?: number; waitMs?: number } = {},
+  options: { leaseMs?: number; waitMs?: number; known?: (topUp: TopUp) => boolean } = {},
 ): Promise<PurchaseResult | null> {
   const deadline = Date.now() + (options.waitMs ?? SETTLE_WAIT_MS);
   for (;;) {
-    const result = await resolveTopUp(services, topUpId, { leaseMs: options.leaseMs });
+    const result = await resolveTopUp(services, topUpId, { leaseMs: options.leaseMs, known: options.known });
     if (!result || !heldElsewhere(result) || Date.now() >= deadline) return result;
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
