@@ -13,16 +13,30 @@ const exclude = [
   ...(process.env.TEST_DATABASE_URL && pgbouncer ? [] : ["lib/**/*.pooler.test.ts"]),
 ];
 
+// Test files share their worker process (isolate: false): each file's own import of the app's
+// modules and PGlite's WebAssembly was a quarter of the run. The files that replace modules
+// (vi.mock) or delete process-wide settings run in a process of their own, as before.
+const isolated = [
+  "lib/auth/secret.test.ts",
+  "lib/dashboard/session.test.ts",
+  "lib/dashboard/admin-action.test.ts",
+  "app/(dashboard)/dashboard/payment-details/actions.test.ts",
+];
+
 export default defineConfig({
   resolve: { tsconfigPaths: true },
   test: {
-    include,
-    exclude: ["**/node_modules/**", ...exclude],
     environment: "node",
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: "forks",
     // The service's log lines (lib/observability/log.ts) stay out of test output unless asked for.
     env: { LOG_LEVEL: process.env.LOG_LEVEL ?? "silent" },
+    // vi.stubEnv lasts one test, so a shared process hands the next file the environment it had.
+    unstubEnvs: true,
+    projects: [
+      { extends: true, test: { name: "shared", isolate: false, include, exclude: ["**/node_modules/**", ...exclude, ...isolated] } },
+      { extends: true, test: { name: "isolated", include: isolated, isolate: true } },
+    ],
   },
 });

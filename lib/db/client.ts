@@ -27,6 +27,8 @@ export interface DatabaseOptions {
   pgliteDir?: string;
   /** Connections in the postgres.js pool. */
   maxConnections?: number;
+  /** A PGlite data directory's tarball to start from (dumpDataDir), instead of an empty database. */
+  pgliteDataDir?: Blob;
 }
 
 /** What the service's Postgres connections call themselves (pg_stat_activity.application_name). */
@@ -74,7 +76,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     releaseLock = acquirePgliteLock(dir);
   }
   try {
-    const client = await PGlite.create(dir);
+    const client = await PGlite.create(dir, options.pgliteDataDir ? { loadDataDir: options.pgliteDataDir } : {});
     return {
       db: drizzle(client, { schema }) as unknown as Db,
       kind: "pglite",

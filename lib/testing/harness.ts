@@ -3,13 +3,13 @@ import { SimulatedBillingProvider } from "@/lib/billing/simulated/provider";
 import type { BillingProvider } from "@/lib/billing/provider";
 import type { Clock } from "@/lib/clock";
 import { type Database, type Db, openDatabase } from "@/lib/db/client";
-import { migratePglite } from "@/lib/db/migrate";
 import { beginAuthentication, completeSimulatedAuthentication } from "@/lib/points/complete-authentication";
 import { PointsError } from "@/lib/points/errors";
 import { type PurchaseResult, resolveTopUp } from "@/lib/points/purchase";
 import type { Services } from "@/lib/points/services";
 import type { FakeStripe } from "./fake-stripe/server";
 import { type ChargeLog, type ProviderName, type ProviderProbe, simulatedProbe, stripeProbe } from "./provider-probe";
+import { migratedPgliteTemplate } from "./pglite-template";
 import { createScratchDatabase } from "./scratch-database";
 
 export type { PaymentState, ProbedPayment, ProviderName, ProviderProbe } from "./provider-probe";
@@ -108,8 +108,7 @@ export async function createTestContext(
     database = await openDatabase({ url: scratch.url, maxConnections: options.maxConnections ?? 20 });
     dropDatabase = scratch.drop;
   } else {
-    database = await openDatabase({ pgliteDir: "memory://" });
-    await migratePglite(database.db);
+    database = await openDatabase({ pgliteDir: "memory://", pgliteDataDir: await migratedPgliteTemplate() });
   }
   let parts: ProviderParts;
   try {

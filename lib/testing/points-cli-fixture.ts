@@ -9,6 +9,7 @@ import { PointsError } from "@/lib/points/errors";
 import type { Services } from "@/lib/points/services";
 import type { Backend } from "@/lib/testing/harness";
 import { createScratchDatabase, simulatedServices } from "@/lib/testing/scratch-database";
+import { pointsCliBundle } from "@/lib/testing/points-cli-bundle";
 import { type Run, run, TSX } from "@/lib/testing/run-command";
 
 export { type Run, run, TSX };
@@ -40,8 +41,9 @@ export interface Target {
   dispose(): Promise<void>;
 }
 
-export function runPoints(env: NodeJS.ProcessEnv, args: string[]): Promise<Run> {
-  return run(TSX, ["scripts/points.ts", ...args], env);
+/** The operator command, compiled once (points-cli-bundle.ts), with args, in env. */
+export async function runPoints(env: NodeJS.ProcessEnv, args: string[]): Promise<Run> {
+  return run(process.execPath, [await pointsCliBundle(), ...args], env);
 }
 
 export async function createTarget(backend: Backend): Promise<Target> {
