@@ -54,10 +54,18 @@ export default defineConfig({
           // `npm run stripe:fake` as a person runs it, beside its own `next start` (ports E2E_PORT+60…69).
           { name: "stripe-fake", testMatch: "**/e2e/stripe-fake/**/*.spec.ts" },
           // Last: reads the test server's log of every webhook delivery the whole run made.
-          { name: "stripe-deliveries", testMatch: "**/e2e/stripe-deliveries/**/*.spec.ts", dependencies: ["api", "stripe-dashboard"] },
+          {
+            name: "stripe-deliveries",
+            testMatch: "**/e2e/stripe-deliveries/**/*.spec.ts",
+            dependencies: ["api", "stripe-dashboard"],
+          },
           // Last on the app's server: reads its log of the whole run (e2e/serve.ts tees it to a file).
           // After the deliveries too: it counts the purchases it makes, so no other project may buy meanwhile.
-          { name: "observability", testMatch: "**/e2e/observability/**/*.spec.ts", dependencies: ["api", "stripe-dashboard", "stripe-deliveries"] },
+          {
+            name: "observability",
+            testMatch: "**/e2e/observability/**/*.spec.ts",
+            dependencies: ["api", "stripe-dashboard", "stripe-deliveries"],
+          },
         ]
       : [
           { name: "dashboard", testMatch: "**/e2e/dashboard/**/*.spec.ts", use: browser },
@@ -65,12 +73,27 @@ export default defineConfig({
           {
             name: "phone",
             testMatch: "**/e2e/phone/**/*.spec.ts",
-            use: { ...browser, viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 },
+            use: {
+              ...browser,
+              viewport: { width: 390, height: 844 },
+              isMobile: true,
+              hasTouch: true,
+              deviceScaleFactor: 2,
+            },
           },
           // Last on the app's server: reads its log of the whole run (e2e/serve.ts tees it to a file).
-          { name: "observability", testMatch: "**/e2e/observability/**/*.spec.ts", dependencies: ["api", "dashboard", "phone"] },
+          {
+            name: "observability",
+            testMatch: "**/e2e/observability/**/*.spec.ts",
+            dependencies: ["api", "dashboard", "phone"],
+          },
           // `next dev` started twice: it compiles on both cores, so it runs once the rest is done.
-          { name: "dev", testMatch: "**/e2e/dev/**/*.spec.ts", use: browser, dependencies: ["api", "dashboard", "phone"] },
+          {
+            name: "dev",
+            testMatch: "**/e2e/dev/**/*.spec.ts",
+            use: browser,
+            dependencies: ["api", "dashboard", "phone"],
+          },
         ]),
   ],
   webServer: {

@@ -7,7 +7,9 @@ import { defineConfig } from "vitest/config";
 // *.pooler.test.ts need PgBouncer too (a transaction-mode pooler in front of that server): they run
 // when both are there, as in CI (.ci/run installs Debian's pgbouncer).
 const include = ["lib/**/*.test.ts", "app/**/*.test.ts", "components/**/*.test.{ts,tsx}"];
-const pgbouncer = [process.env.PGBOUNCER_PATH, "/usr/sbin/pgbouncer", "/usr/bin/pgbouncer"].some((file) => file && fs.existsSync(file));
+const pgbouncer = [process.env.PGBOUNCER_PATH, "/usr/sbin/pgbouncer", "/usr/bin/pgbouncer"].some(
+  (file) => file && fs.existsSync(file),
+);
 const exclude = [
   ...(process.env.TEST_DATABASE_URL ? [] : ["lib/**/*.pg.test.ts"]),
   ...(process.env.TEST_DATABASE_URL && pgbouncer ? [] : ["lib/**/*.pooler.test.ts"]),
@@ -35,7 +37,10 @@ export default defineConfig({
     // vi.stubEnv lasts one test, so a shared process hands the next file the environment it had.
     unstubEnvs: true,
     projects: [
-      { extends: true, test: { name: "shared", isolate: false, include, exclude: ["**/node_modules/**", ...exclude, ...isolated] } },
+      {
+        extends: true,
+        test: { name: "shared", isolate: false, include, exclude: ["**/node_modules/**", ...exclude, ...isolated] },
+      },
       { extends: true, test: { name: "isolated", include: isolated, isolate: true } },
     ],
   },

@@ -12,8 +12,8 @@ export default function Home() {
         <h1 className="text-2xl font-semibold tracking-tight">Points</h1>
       </div>
       <p className="mt-6 text-lg text-slate-700">
-        Prepaid Points for your organisation, in fixed bundles from 100 to 7,500, charged to a saved card at the
-        prices your billing provider sets.
+        Prepaid Points for your organisation, in fixed bundles from 100 to 7,500, charged to a saved card at the prices
+        your billing provider sets.
       </p>
       <ul className="mt-6 space-y-2 text-slate-700">
         <li>

@@ -110,7 +110,8 @@ async function purchase(req: http.IncomingMessage, res: http.ServerResponse): Pr
   const points = fields.points;
   const reference = fields.reference;
   const currency = fields.currency ?? org.currency;
-  const paymentSourceId = typeof fields.payment_source_id === "string" ? fields.payment_source_id : org.default_payment_method_id;
+  const paymentSourceId =
+    typeof fields.payment_source_id === "string" ? fields.payment_source_id : org.default_payment_method_id;
   if (typeof reference !== "string" || !isBundle(points) || !isCurrency(currency) || !paymentSourceId) {
     throw new HttpError(422, "invalid_request");
   }

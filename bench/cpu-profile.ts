@@ -98,9 +98,13 @@ export function newestProfile(dir: string): string | null {
 
 export function printProfileSummary(summary: ProfileSummary): void {
   const share = (ms: number) => `${((ms / Math.max(1, summary.busyMs)) * 100).toFixed(1)}%`.padStart(6);
-  console.log(`\napp CPU profile (${path.relative(process.cwd(), summary.file)}): ${summary.busyMs} ms busy, ${summary.idleMs} ms idle`);
+  console.log(
+    `\napp CPU profile (${path.relative(process.cwd(), summary.file)}): ${summary.busyMs} ms busy, ${summary.idleMs} ms idle`,
+  );
   console.log("  self time by package:");
-  for (const row of summary.byPackage) console.log(`    ${share(row.ms)} ${String(row.ms).padStart(6)} ms  ${row.name}`);
+  for (const row of summary.byPackage)
+    console.log(`    ${share(row.ms)} ${String(row.ms).padStart(6)} ms  ${row.name}`);
   console.log("  self time by function:");
-  for (const row of summary.byFunction) console.log(`    ${share(row.ms)} ${String(row.ms).padStart(6)} ms  ${row.name}`);
+  for (const row of summary.byFunction)
+    console.log(`    ${share(row.ms)} ${String(row.ms).padStart(6)} ms  ${row.name}`);
 }

@@ -149,8 +149,12 @@ export async function runMillion(options: MillionOptions): Promise<MillionReport
       options.rows,
     );
     console.log(
-      `${seed.seconds.toFixed(1)}s: ${seed.rows} top-ups (${Object.entries(seed.byStatus).map(([k, v]) => `${k} ${v}`).join(", ")}; ` +
-        `${Object.entries(seed.bySource).map(([k, v]) => `${k} ${v}`).join(", ")}; refunded ${seed.refunded}, disputed ${seed.disputed} ` +
+      `${seed.seconds.toFixed(1)}s: ${seed.rows} top-ups (${Object.entries(seed.byStatus)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(", ")}; ` +
+        `${Object.entries(seed.bySource)
+          .map(([k, v]) => `${k} ${v}`)
+          .join(", ")}; refunded ${seed.refunded}, disputed ${seed.disputed} ` +
         `(${seed.heldDisputes} holding Points); ${seed.lastDay} in the last 24 h), ${seed.ledgerRows} ledger rows, ` +
         `balance ${seed.pointsBalance} = SUM(ledger), held ${seed.heldPoints}`,
     );
@@ -217,7 +221,8 @@ export async function runMillion(options: MillionOptions): Promise<MillionReport
     api("limit=100", { limit: "100" });
     api(`starting_after row ${DEEP_ROW.toLocaleString("en")}`, { starting_after: deep.id });
     api(`ending_before row ${DEEP_ROW.toLocaleString("en")}`, { ending_before: deep.id });
-    for (const status of ["paid", "failed", "awaiting_payment", "processing", "pending"] as const) api(`status=${status}`, { status });
+    for (const status of ["paid", "failed", "awaiting_payment", "processing", "pending"] as const)
+      api(`status=${status}`, { status });
     for (const source of ["api", "dashboard"] as const) api(`source=${source}`, { source });
     api("reference", { reference: deep.reference });
     api("created[gte]+[lt] one month", { "created[gte]": monthStart, "created[lt]": monthEnd });
@@ -236,7 +241,8 @@ export async function runMillion(options: MillionOptions): Promise<MillionReport
     const failures: string[] = [];
     for (const target of targets) {
       const headers: Record<string, string> = target.api ? { authorization } : { cookie };
-      for (let i = 0; i < JIT_WARMUP_REQUESTS; i++) await (await fetch(`${base}${target.path}`, { headers, redirect: "manual" })).text();
+      for (let i = 0; i < JIT_WARMUP_REQUESTS; i++)
+        await (await fetch(`${base}${target.path}`, { headers, redirect: "manual" })).text();
     }
     const ours = await ourProcesses(sql, options.appPid);
     let quietBudgetMs = QUIET_WAIT_BUDGET_MS;
@@ -281,10 +287,14 @@ export async function runMillion(options: MillionOptions): Promise<MillionReport
         otherPercent: window ? Math.round(window.otherShare() * 100) : 0,
       });
     }
-    console.log(`done${waitedMs > 1000 ? ` (waited ${(waitedMs / 1000).toFixed(0)}s in all for other work on the machine to calm down)` : ""}`);
+    console.log(
+      `done${waitedMs > 1000 ? ` (waited ${(waitedMs / 1000).toFixed(0)}s in all for other work on the machine to calm down)` : ""}`,
+    );
     printLatency(latency);
 
-    console.log("\nmillion: EXPLAIN (ANALYZE, BUFFERS) of each query lib/ runs for them (custom plan; the generic plan checked too)");
+    console.log(
+      "\nmillion: EXPLAIN (ANALYZE, BUFFERS) of each query lib/ runs for them (custom plan; the generic plan checked too)",
+    );
     const plans: PlanResult[] = [];
     const seen = new Set<string>();
     for (const target of targets) {
@@ -311,7 +321,9 @@ export async function runMillion(options: MillionOptions): Promise<MillionReport
     const csv: CsvResult[] = [];
     const [dashboardCount] = await sql<{ n: number }[]>`
       select count(*)::int as n from top_ups where organization_id = ${orgId} and source = 'dashboard'`;
-    csv.push(await exportCsv(base, cookie, options.appPid, "source=dashboard", "?source=dashboard", dashboardCount?.n ?? 0));
+    csv.push(
+      await exportCsv(base, cookie, options.appPid, "source=dashboard", "?source=dashboard", dashboardCount?.n ?? 0),
+    );
     csv.push(await exportCsv(base, cookie, options.appPid, "all", "", seed.rows));
     for (const result of csv) {
       console.log(
@@ -339,7 +351,12 @@ export async function runMillion(options: MillionOptions): Promise<MillionReport
       fatal: true,
     });
     for (const result of latency) {
-      checks.push({ name: `p95 ${result.name}`, value: `${result.p95.toFixed(1)} ms`, target: `<= ${P95_TARGET_MS} ms`, pass: result.p95 <= P95_TARGET_MS });
+      checks.push({
+        name: `p95 ${result.name}`,
+        value: `${result.p95.toFixed(1)} ms`,
+        target: `<= ${P95_TARGET_MS} ms`,
+        pass: result.p95 <= P95_TARGET_MS,
+      });
     }
     for (const target of targets) {
       const mine = plans.filter((plan) => plan.target === target.name);
@@ -467,7 +484,13 @@ async function explain(sql: postgres.Sql, target: string, recorded: RecordedQuer
     );
     generic = verdict(rows[0]?.["QUERY PLAN"], page);
   } catch (error) {
-    generic = { rowsRead: Number.NaN, seqScans: [], pass: false, executionMs: 0, error: error instanceof Error ? error.message : String(error) };
+    generic = {
+      rowsRead: Number.NaN,
+      seqScans: [],
+      pass: false,
+      executionMs: 0,
+      error: error instanceof Error ? error.message : String(error),
+    };
   } finally {
     await reserved.unsafe("deallocate all").catch(() => {});
     await reserved.unsafe("reset plan_cache_mode").catch(() => {});
@@ -480,7 +503,10 @@ async function explain(sql: postgres.Sql, target: string, recorded: RecordedQuer
 async function pageOf(sql: postgres.Sql, recorded: RecordedQuery): Promise<number> {
   const limit = /\blimit \$(\d+)\s*$/i.exec(recorded.query);
   if (limit) return Number(recorded.params[Number(limit[1]) - 1]);
-  const rows = await sql.unsafe<Record<string, unknown>[]>(recorded.query, recorded.params as postgres.ParameterOrJSON<never>[]);
+  const rows = await sql.unsafe<Record<string, unknown>[]>(
+    recorded.query,
+    recorded.params as postgres.ParameterOrJSON<never>[],
+  );
   if (/^select count\(\*\)/i.test(recorded.query)) return Math.max(1, Number(Object.values(rows[0] ?? {})[0] ?? 0));
   return Math.max(1, rows.length);
 }
@@ -513,22 +539,39 @@ function verdict(explained: unknown, page: number): PlanVerdict {
   const walk = (node: PlanNode) => {
     const relation = node["Relation Name"];
     const index = node["Index Name"];
-    const big = (relation && BIG_TABLES.includes(relation)) || (index && BIG_TABLES.some((table) => index.startsWith(`${table}_`)));
+    const big =
+      (relation && BIG_TABLES.includes(relation)) ||
+      (index && BIG_TABLES.some((table) => index.startsWith(`${table}_`)));
     // A bitmap heap scan's rows were counted by its bitmap index scan already.
     if (big && node["Node Type"] !== "Bitmap Heap Scan") {
       rowsRead +=
-        ((node["Actual Rows"] ?? 0) + (node["Rows Removed by Filter"] ?? 0) + (node["Rows Removed by Index Recheck"] ?? 0)) *
+        ((node["Actual Rows"] ?? 0) +
+          (node["Rows Removed by Filter"] ?? 0) +
+          (node["Rows Removed by Index Recheck"] ?? 0)) *
         (node["Actual Loops"] ?? 1);
     }
-    if (big && node["Node Type"] === "Bitmap Heap Scan") rowsRead += (node["Rows Removed by Filter"] ?? 0) + (node["Rows Removed by Index Recheck"] ?? 0);
+    if (big && node["Node Type"] === "Bitmap Heap Scan")
+      rowsRead += (node["Rows Removed by Filter"] ?? 0) + (node["Rows Removed by Index Recheck"] ?? 0);
     if (node["Node Type"] === "Seq Scan" && relation && BIG_TABLES.includes(relation)) seqScans.push(relation);
     for (const child of node.Plans ?? []) walk(child);
   };
   walk(root.Plan);
-  return { rowsRead, seqScans, pass: seqScans.length === 0 && rowsRead <= page, executionMs: round(root["Execution Time"]) };
+  return {
+    rowsRead,
+    seqScans,
+    pass: seqScans.length === 0 && rowsRead <= page,
+    executionMs: round(root["Execution Time"]),
+  };
 }
 
-async function exportCsv(base: string, cookie: string, appPid: number, name: string, search: string, expectedRows: number): Promise<CsvResult> {
+async function exportCsv(
+  base: string,
+  cookie: string,
+  appPid: number,
+  name: string,
+  search: string,
+  expectedRows: number,
+): Promise<CsvResult> {
   const pids = processTree(appPid);
   const rss = () => pids.reduce((sum, pid) => sum + rssKb(pid), 0) / 1024;
   const rssBeforeMb = rss();
@@ -540,7 +583,10 @@ async function exportCsv(base: string, cookie: string, appPid: number, name: str
   let lines = 0;
   let head = "";
   try {
-    const response = await fetch(`${base}/dashboard/history/export${search}`, { headers: { cookie }, redirect: "manual" });
+    const response = await fetch(`${base}/dashboard/history/export${search}`, {
+      headers: { cookie },
+      redirect: "manual",
+    });
     if (response.status !== 200 || !response.body) throw new Error(`CSV export ${name} answered ${response.status}`);
     const reader = response.body.getReader();
     for (;;) {
@@ -583,9 +629,14 @@ function printLatency(results: LatencyResult[]): void {
       `  ${result.name.padEnd(width)}  ${result.p50.toFixed(1).padStart(7)}  ${result.p95.toFixed(1).padStart(7)}  ${result.max.toFixed(1).padStart(7)}  ${String(result.bytes).padStart(8)}  ${`${result.otherPercent}%`.padStart(5)}`,
     );
   }
-  console.log("  other: share of the machine's CPU used by work other than the app, its Postgres backends and the bench.");
+  console.log(
+    "  other: share of the machine's CPU used by work other than the app, its Postgres backends and the bench.",
+  );
   const noisy = results.filter((result) => result.otherPercent > 20);
-  if (noisy.length > 0) console.log(`  note: other work used over 20% of the machine during ${noisy.length} of them; their times are inflated.`);
+  if (noisy.length > 0)
+    console.log(
+      `  note: other work used over 20% of the machine during ${noisy.length} of them; their times are inflated.`,
+    );
 }
 
 interface OurProcesses {
@@ -610,7 +661,8 @@ function cpuWindow(ours: OurProcesses) {
     otherShare(): number {
       const machine = machineCpuSeconds();
       const self = process.cpuUsage(before.self);
-      const oursNow = cpuSecondsOfAll(ours.server) + cpuSecondsOfAll(ours.postgres) - before.ours + (self.user + self.system) / 1e6;
+      const oursNow =
+        cpuSecondsOfAll(ours.server) + cpuSecondsOfAll(ours.postgres) - before.ours + (self.user + self.system) / 1e6;
       const capacity = machine.total - before.machine.total;
       return capacity > 0 ? Math.max(0, machine.busy - before.machine.busy - oursNow) / capacity : 0;
     },
@@ -633,7 +685,9 @@ function printPlan(plan: PlanResult): void {
     verdict.error
       ? `error: ${verdict.error}`
       : `read ${verdict.rowsRead} row(s)${verdict.seqScans.length ? `, Seq Scan on ${verdict.seqScans.join(", ")}` : ""} in ${verdict.executionMs} ms`;
-  console.log(`\n-- ${plan.target}: ${plan.custom.pass && plan.generic.pass ? "PASS" : "MISS"} (page ${plan.page}; custom plan ${status(plan.custom)}; generic plan ${status(plan.generic)})`);
+  console.log(
+    `\n-- ${plan.target}: ${plan.custom.pass && plan.generic.pass ? "PASS" : "MISS"} (page ${plan.page}; custom plan ${status(plan.custom)}; generic plan ${status(plan.generic)})`,
+  );
   console.log(`-- ${plan.query.replace(/\s+/g, " ").replace(/^select .*? from /, "select … from ")}`);
   console.log(`-- params ${JSON.stringify(plan.params)}`);
   console.log(plan.text);
@@ -641,7 +695,9 @@ function printPlan(plan: PlanResult): void {
 
 /** The report's lines: PASS or MISS for each target, FAIL for a wrong answer. */
 export function printMillionChecks(report: MillionReport): void {
-  console.log(`\nmillion rows (${report.seed.rows} top-ups seeded in ${report.seed.seconds.toFixed(1)}s; ${report.elapsedSeconds.toFixed(0)}s in all):`);
+  console.log(
+    `\nmillion rows (${report.seed.rows} top-ups seeded in ${report.seed.seconds.toFixed(1)}s; ${report.elapsedSeconds.toFixed(0)}s in all):`,
+  );
   const width = Math.max(...report.checks.map((check) => check.name.length));
   for (const check of report.checks) {
     const verdict = check.pass ? "PASS" : check.fatal ? "FAIL" : "MISS";

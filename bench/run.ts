@@ -80,7 +80,18 @@ function parseConfig(argv: string[]): Config {
     if (value === undefined) throw new Error(`--${name} needs a value`);
     flags.set(name, value);
   }
-  const known = new Set(["duration", "warmup", "concurrency", "orgs", "rounds", "only", "rebuild", "no-floor", "cpu-prof", "port"]);
+  const known = new Set([
+    "duration",
+    "warmup",
+    "concurrency",
+    "orgs",
+    "rounds",
+    "only",
+    "rebuild",
+    "no-floor",
+    "cpu-prof",
+    "port",
+  ]);
   for (const name of flags.keys()) if (!known.has(name)) throw new Error(`Unknown flag --${name}`);
   const number = (flag: string, envName: string, fallback: number, min: number): number => {
     const raw = flags.get(flag) ?? process.env[envName];
@@ -165,22 +176,46 @@ async function main(): Promise<number> {
   const databaseUrl = scratch.url;
   const dbName = new URL(databaseUrl).pathname.slice(1);
   const orgs = await provision(databaseUrl, config.orgs);
-  console.log(`database ${dbName}: migrated, ${orgs.length} organisations (USD, visa default, API purchases on, no limits)`);
+  console.log(
+    `database ${dbName}: migrated, ${orgs.length} organisations (USD, visa default, API purchases on, no limits)`,
+  );
 
   ensureBuild(config.rebuild);
   const [app, bare] = await Promise.all([
-    startServer("app", process.execPath, [...profilerArgs(config), path.join(root, "scripts/next.mjs"), "start", "-p", String(config.appPort), "-H", "127.0.0.1"], {
-      DATABASE_URL: databaseUrl,
-      PORT: String(config.appPort),
-      NODE_ENV: "production",
-      // Production refuses to start without a session secret; nobody signs in here, so a throwaway one.
-      AUTH_SECRET: process.env.AUTH_SECRET ?? randomBytes(32).toString("base64"),
-    }, config.appPort, APP_APPLICATION_NAME),
-    startServer("bare", process.execPath, ["--import", "tsx", path.join(root, "bench/bare-server.ts")], {
-      DATABASE_URL: databaseUrl,
-      BARE_PORT: String(config.barePort),
+    startServer(
+      "app",
+      process.execPath,
+      [
+        ...profilerArgs(config),
+        path.join(root, "scripts/next.mjs"),
+        "start",
+        "-p",
+        String(config.appPort),
+        "-H",
+        "127.0.0.1",
+      ],
+      {
+        DATABASE_URL: databaseUrl,
+        PORT: String(config.appPort),
+        NODE_ENV: "production",
+        // Production refuses to start without a session secret; nobody signs in here, so a throwaway one.
+        AUTH_SECRET: process.env.AUTH_SECRET ?? randomBytes(32).toString("base64"),
+      },
+      config.appPort,
+      APP_APPLICATION_NAME,
+    ),
+    startServer(
+      "bare",
+      process.execPath,
+      ["--import", "tsx", path.join(root, "bench/bare-server.ts")],
+      {
+        DATABASE_URL: databaseUrl,
+        BARE_PORT: String(config.barePort),
+        BARE_APPLICATION_NAME,
+      },
+      config.barePort,
       BARE_APPLICATION_NAME,
-    }, config.barePort, BARE_APPLICATION_NAME),
+    ),
   ]);
 
   const sql = postgres(databaseUrl, { max: 2, onnotice: () => {} });
@@ -218,7 +253,8 @@ async function main(): Promise<number> {
     next: () => ({ url: `http://127.0.0.1:${config.appPort}/v3/bench-floor`, init: { method: "GET" } }),
     expectStatus: 404,
   };
-  const withFloor = (group: Scenario[]) => (config.only.has("floor") && !groups.some((g) => g.includes(floor)) ? [...group, floor] : group);
+  const withFloor = (group: Scenario[]) =>
+    config.only.has("floor") && !groups.some((g) => g.includes(floor)) ? [...group, floor] : group;
   if (config.only.has("purchase")) {
     groups.push(
       withFloor([
@@ -265,14 +301,24 @@ async function main(): Promise<number> {
     }
     console.log(
       group
-        .map((scenario) => `${(results.find((result) => result.name === scenario.name)?.throughput ?? 0).toFixed(0)} req/s`)
+        .map(
+          (scenario) =>
+            `${(results.find((result) => result.name === scenario.name)?.throughput ?? 0).toFixed(0)} req/s`,
+        )
         .join(" / "),
     );
   }
 
   const purchasesAnswered = results
     .filter((result) => result.name.startsWith("purchase"))
-    .reduce((sum, result) => sum + Object.entries(result.statuses).filter(([status]) => status.startsWith("2")).reduce((n, [, count]) => n + count, 0), 0);
+    .reduce(
+      (sum, result) =>
+        sum +
+        Object.entries(result.statuses)
+          .filter(([status]) => status.startsWith("2"))
+          .reduce((n, [, count]) => n + count, 0),
+      0,
+    );
   const violations = await checkInvariants(sql, purchasesAnswered);
 
   const byName = (name: string) => results.find((result) => result.name === name);
@@ -296,7 +342,9 @@ async function main(): Promise<number> {
     elapsedSeconds: (performance.now() - began) / 1000,
   };
   fs.writeFileSync(path.join(resultsDir, "latest.json"), `${JSON.stringify(report, null, 2)}\n`);
-  console.log(`\nwrote bench/results/latest.json (server logs: bench/results/app.log, bare.log); ${report.elapsedSeconds.toFixed(0)}s in all`);
+  console.log(
+    `\nwrote bench/results/latest.json (server logs: bench/results/app.log, bare.log); ${report.elapsedSeconds.toFixed(0)}s in all`,
+  );
 
   const non2xx = results.reduce((sum, result) => sum + result.non2xx, 0);
   const millionFailed = million?.checks.some((check) => check.fatal && !check.pass) ?? false;
@@ -340,7 +388,9 @@ function ensureBuild(rebuild: boolean): void {
     }
     return;
   }
-  console.log(rebuild ? "building (--rebuild): next build" : "no production build (.next/BUILD_ID missing): running next build");
+  console.log(
+    rebuild ? "building (--rebuild): next build" : "no production build (.next/BUILD_ID missing): running next build",
+  );
   const built = spawnSync(process.execPath, [path.join(root, "scripts/next.mjs"), "build"], {
     stdio: "inherit",
     env: { ...process.env, NODE_ENV: "production" },
@@ -405,7 +455,8 @@ async function startServer(
   cleanups.push(() => stopProcessGroup(child, pid));
   const deadline = Date.now() + 90_000;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`${name} server exited (${child.exitCode}); see bench/results/${name}.log`);
+    if (child.exitCode !== null)
+      throw new Error(`${name} server exited (${child.exitCode}); see bench/results/${name}.log`);
     try {
       // No key: the route answers 403 once the server and its database are up.
       const response = await fetch(`http://127.0.0.1:${port}/v3/points/payment-methods`);
@@ -641,7 +692,12 @@ function computeRatios(byName: (name: string) => Measured | undefined): Ratio[] 
   return ratios.filter((entry) => Number.isFinite(entry.value));
 }
 
-function printReport(config: Config, results: Array<ScenarioResult & { cpu: CpuReport }>, ratios: Ratio[], violations: string[]): void {
+function printReport(
+  config: Config,
+  results: Array<ScenarioResult & { cpu: CpuReport }>,
+  ratios: Ratio[],
+  violations: string[],
+): void {
   if (results.length === 0) {
     console.log(`${violations.length === 0 ? "PASS" : "FAIL"}  invariants${violations.length ? "" : " hold"}`);
     for (const violation of violations) console.log(`  ${violation}`);
@@ -651,7 +707,17 @@ function printReport(config: Config, results: Array<ScenarioResult & { cpu: CpuR
     `\n${config.concurrency} in flight, ${config.warmupMs / 1000}s warm-up + ${config.durationMs / 1000}s measured, ` +
       `${config.orgs} organisations round-robin, ${config.rounds} alternating slices per scenario\n`,
   );
-  const header = ["scenario", "req/s", "p50 ms", "p95 ms", "p99 ms", "max ms", "failed/sent", "CPU ms/req srv|pg|gen", "machine busy|other"];
+  const header = [
+    "scenario",
+    "req/s",
+    "p50 ms",
+    "p95 ms",
+    "p99 ms",
+    "max ms",
+    "failed/sent",
+    "CPU ms/req srv|pg|gen",
+    "machine busy|other",
+  ];
   const rows = results.map((result) => {
     const perRequest = (seconds: number) => (result.requests ? ((seconds * 1000) / result.requests).toFixed(2) : "-");
     return [
@@ -667,7 +733,8 @@ function printReport(config: Config, results: Array<ScenarioResult & { cpu: CpuR
     ];
   });
   const widths = header.map((cell, i) => Math.max(cell.length, ...rows.map((row) => (row[i] ?? "").length)));
-  const line = (cells: string[]) => cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0))).join("  ");
+  const line = (cells: string[]) =>
+    cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0))).join("  ");
   console.log(line(header));
   for (const row of rows) console.log(line(row));
   console.log(
@@ -681,11 +748,16 @@ function printReport(config: Config, results: Array<ScenarioResult & { cpu: CpuR
     );
   }
   const non2xx = results.reduce((sum, result) => sum + result.non2xx, 0);
-  console.log(`${non2xx === 0 ? "PASS" : "FAIL"}  ${"unexpected (non-2xx) answers".padEnd(32)} ${String(non2xx).padStart(6)}  (target 0)`);
+  console.log(
+    `${non2xx === 0 ? "PASS" : "FAIL"}  ${"unexpected (non-2xx) answers".padEnd(32)} ${String(non2xx).padStart(6)}  (target 0)`,
+  );
   for (const result of results) {
     for (const sample of result.samples) console.log(`  ${result.name}: ${sample}`);
   }
-  const noisy = results.filter((result) => result.cpu.machineCapacitySeconds > 0 && result.cpu.otherSeconds / result.cpu.machineCapacitySeconds > 0.2);
+  const noisy = results.filter(
+    (result) =>
+      result.cpu.machineCapacitySeconds > 0 && result.cpu.otherSeconds / result.cpu.machineCapacitySeconds > 0.2,
+  );
   if (noisy.length > 0) {
     console.log(
       `note: other work used over 20% of the machine during ${noisy.map((result) => result.name).join(", ")}; ` +
@@ -703,7 +775,6 @@ function percent(part: number, whole: number): string {
 function round(value: number): number {
   return Math.round(value * 100) / 100;
 }
-
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));

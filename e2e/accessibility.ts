@@ -15,7 +15,10 @@ export async function axeViolations(page: Page): Promise<string[]> {
   return results.violations.map((violation) => {
     const nodes = violation.nodes
       .slice(0, 4)
-      .map((node) => `${node.target.join(" ")}${node.failureSummary ? ` (${node.failureSummary.split("\n").slice(1).join(" ").trim()})` : ""}`);
+      .map(
+        (node) =>
+          `${node.target.join(" ")}${node.failureSummary ? ` (${node.failureSummary.split("\n").slice(1).join(" ").trim()})` : ""}`,
+      );
     return `${where}: ${violation.id} [${violation.impact}] ${violation.help}: ${nodes.join("; ")}`;
   });
 }

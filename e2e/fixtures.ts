@@ -34,7 +34,9 @@ function checkedAgainstDocument(request: APIRequestContext): APIRequestContext {
       body: method === "HEAD" ? "" : await response.text(),
     });
     if (problems.length > 0) {
-      throw new Error(`${method} ${path} → ${response.status()} disagrees with GET /v3/openapi.json:\n- ${problems.join("\n- ")}`);
+      throw new Error(
+        `${method} ${path} → ${response.status()} disagrees with GET /v3/openapi.json:\n- ${problems.join("\n- ")}`,
+      );
     }
     return response;
   };
@@ -44,7 +46,10 @@ function checkedAgainstDocument(request: APIRequestContext): APIRequestContext {
       const value = Reflect.get(target, property, receiver);
       if (typeof value !== "function") return value;
       if (property === "fetch") {
-        return async (input: Parameters<APIRequestContext["fetch"]>[0], options?: Parameters<APIRequestContext["fetch"]>[1]) => {
+        return async (
+          input: Parameters<APIRequestContext["fetch"]>[0],
+          options?: Parameters<APIRequestContext["fetch"]>[1],
+        ) => {
           const response = await target.fetch(input, options);
           const method = (options?.method ?? (typeof input === "string" ? "GET" : input.method())).toUpperCase();
           return check(method, response.url(), response);
@@ -53,7 +58,10 @@ function checkedAgainstDocument(request: APIRequestContext): APIRequestContext {
       if (typeof property === "string" && property in verbs) {
         const method = verbs[property as keyof typeof verbs];
         return async (...args: unknown[]) => {
-          const response = (await (value as (...args: unknown[]) => Promise<APIResponse>).apply(target, args)) as APIResponse;
+          const response = (await (value as (...args: unknown[]) => Promise<APIResponse>).apply(
+            target,
+            args,
+          )) as APIResponse;
           return check(method, response.url(), response);
         };
       }

@@ -73,10 +73,15 @@ export function startProduction(
   // The standalone server listens on HOSTNAME, which a shell or a container may have set to its own name.
   if (standaloneDir) merged.HOSTNAME = "127.0.0.1";
   const child = standaloneDir
-    ? spawn(process.execPath, [path.join(standaloneDir, "scripts", "standalone-server.mjs")], { env: merged, cwd: standaloneDir })
+    ? spawn(process.execPath, [path.join(standaloneDir, "scripts", "standalone-server.mjs")], {
+        env: merged,
+        cwd: standaloneDir,
+      })
     : options.viaNpm
       ? spawn("npm", ["start", "--", "-p", String(port)], { env: merged })
-      : spawn(process.execPath, [path.join(process.cwd(), "scripts", "next.mjs"), "start", "-p", String(port)], { env: merged });
+      : spawn(process.execPath, [path.join(process.cwd(), "scripts", "next.mjs"), "start", "-p", String(port)], {
+          env: merged,
+        });
   let output = "";
   child.stdout?.on("data", (chunk) => {
     output += chunk;

@@ -10,23 +10,23 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { readOrCreateDevSecret } from "@/lib/auth/secret";
+import { SIMULATED_PRICES } from "@/lib/billing/prices";
+import { createStripeClient } from "@/lib/billing/stripe/client";
+import { StripeBillingProvider } from "@/lib/billing/stripe/provider";
+import { setupStripePrices } from "@/lib/billing/stripe/setup-prices";
 import { systemClock } from "@/lib/clock";
 import { openDatabase } from "@/lib/db/client";
 import { migratePglite } from "@/lib/db/migrate";
 import { randomString } from "@/lib/ids";
 import { createApiKey, revokeApiKey } from "@/lib/points/api-keys";
 import { type CreateOrganizationInput, createOrganization } from "@/lib/points/organizations";
-import { SIMULATED_PRICES } from "@/lib/billing/prices";
-import { createStripeClient } from "@/lib/billing/stripe/client";
-import { StripeBillingProvider } from "@/lib/billing/stripe/provider";
-import { setupStripePrices } from "@/lib/billing/stripe/setup-prices";
 import { type FakeStripe, newWebhookSecret, startFakeStripe } from "@/lib/testing/fake-stripe/server";
 import { createScratchDatabase, simulatedServices } from "@/lib/testing/scratch-database";
+import { provisionScopedKeysFixtures } from "./api/scoped-keys.fixtures";
 import { provisionAccountFixtures } from "./dashboard/account.fixtures";
 import { provisionAfterPaymentFixtures } from "./dashboard/after-payment.fixtures";
 import { provisionBillingProblemFixtures } from "./dashboard/billing-problem.fixtures";
 import { provisionBuyFixtures } from "./dashboard/buy.fixtures";
-import { provisionScopedKeysFixtures } from "./api/scoped-keys.fixtures";
 import {
   type E2eFixtures,
   FIXTURE_ORGANIZATIONS,
@@ -43,7 +43,15 @@ const SERVER_LOG = path.join(ARTIFACTS, "server.log");
 /** What `npm run build` and `npm start` run (package.json): the Next.js CLI with our defaults. */
 const NEXT = path.join(ROOT, "scripts", "next.mjs");
 
-const ALL_CARDS = ["visa", "mastercard", "declined", "insufficient_funds", "authentication_required", "processing", "expired"];
+const ALL_CARDS = [
+  "visa",
+  "mastercard",
+  "declined",
+  "insufficient_funds",
+  "authentication_required",
+  "processing",
+  "expired",
+];
 const enabledUsd = { currency: "USD", apiPurchasesEnabled: true } as const;
 
 /** Every scenario's organisation, as an operator would provision it. */
@@ -181,11 +189,17 @@ async function provision(backend: Backend, stripe: StripeBackend | null): Promis
   );
   try {
     if (database.kind === "pglite") await migratePglite(database.db);
-    const services = stripe ? { db: database.db, provider: stripe.provider, clock: systemClock } : simulatedServices(database.db);
+    const services = stripe
+      ? { db: database.db, provider: stripe.provider, clock: systemClock }
+      : simulatedServices(database.db);
     const organizations: Partial<Record<FixtureOrganizationName, FixtureOrganization>> = {};
     for (const name of FIXTURE_ORGANIZATIONS) {
       const { simulateOutage, ...scenario } = scenarios[name];
-      const created = await createOrganization(services, { name: `e2e ${name}`, ...scenario, ...(stripe ? {} : { simulateOutage }) });
+      const created = await createOrganization(services, {
+        name: `e2e ${name}`,
+        ...scenario,
+        ...(stripe ? {} : { simulateOutage }),
+      });
       if (stripe && simulateOutage) {
         // Stripe's outage: retrieving this customer fails, so its cards cannot be listed.
         const path = `/v1/customers/${created.organization.billingCustomerId}`;
@@ -216,7 +230,12 @@ async function provision(backend: Backend, stripe: StripeBackend | null): Promis
       account: await provisionAccountFixtures(services),
       afterPayment: { ...(await provisionAfterPaymentFixtures(services)) },
       billingProblem: { ...(await provisionBillingProblemFixtures(services)) },
-      scopedKeys: { ...(await provisionScopedKeysFixtures(services, organizations as Record<FixtureOrganizationName, FixtureOrganization>)) },
+      scopedKeys: {
+        ...(await provisionScopedKeysFixtures(
+          services,
+          organizations as Record<FixtureOrganizationName, FixtureOrganization>,
+        )),
+      },
       ...(stripe ? { stripe: { apiUrl: stripe.fake.url, ...stripe.secrets } } : {}),
     };
   } finally {
@@ -276,7 +295,9 @@ async function main(): Promise<void> {
     };
     fs.mkdirSync(ARTIFACTS, { recursive: true });
     fs.writeFileSync(FIXTURES_FILE, `${JSON.stringify(fixtures, null, 2)}\n`);
-    console.log(`[e2e] ${FIXTURE_ORGANIZATIONS.length} organisations provisioned on ${backend.kind}, billing ${stripe ? `Stripe (test server ${stripe.fake.url})` : "simulated"}.`);
+    console.log(
+      `[e2e] ${FIXTURE_ORGANIZATIONS.length} organisations provisioned on ${backend.kind}, billing ${stripe ? `Stripe (test server ${stripe.fake.url})` : "simulated"}.`,
+    );
   } catch (error) {
     console.error("[e2e] Could not prepare the server:", error);
     await cleanup();

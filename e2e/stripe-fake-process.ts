@@ -43,7 +43,9 @@ export async function startStripeFake(args: string[]): Promise<StripeFakeProcess
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   const pasteBlock = /pasted whole:\n\n([\s\S]*?)\n\nStop with Ctrl-C\./.exec(output)?.[1] ?? "";
-  const exports = Object.fromEntries([...pasteBlock.matchAll(/^export (\w+)=(\S+)$/gm)].map((match) => [match[1], match[2]]));
+  const exports = Object.fromEntries(
+    [...pasteBlock.matchAll(/^export (\w+)=(\S+)$/gm)].map((match) => [match[1], match[2]]),
+  );
   return {
     child,
     url: exports.STRIPE_API_URL ?? "",
@@ -70,7 +72,14 @@ export function runPasteBlock(fake: StripeFakeProcess, pgliteDir: string, dataDi
   const lines = fake.pasteBlock.split("\n").filter((line) => !/npm run dev$/.test(line));
   const script = lines.join("\n").replaceAll("> .data/", `> ${dataDir}/`);
   const env: NodeJS.ProcessEnv = { ...process.env, PGLITE_DIR: pgliteDir };
-  for (const name of ["DATABASE_URL", "TEST_DATABASE_URL", "STRIPE_SECRET_KEY", "STRIPE_API_URL", "STRIPE_WEBHOOK_SECRET"]) delete env[name];
+  for (const name of [
+    "DATABASE_URL",
+    "TEST_DATABASE_URL",
+    "STRIPE_SECRET_KEY",
+    "STRIPE_API_URL",
+    "STRIPE_WEBHOOK_SECRET",
+  ])
+    delete env[name];
   fs.mkdirSync(dataDir, { recursive: true });
   execFileSync("bash", ["-e", "-c", script], { cwd: ROOT, env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
 }

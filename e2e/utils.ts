@@ -243,8 +243,12 @@ export function expectTopUp(value: unknown, expected: Partial<TopUpJson> = {}): 
   expect(["pending", "processing", "awaiting_payment", "failed", "paid"]).toContain(topUp.status);
   expect(["api", "dashboard"]).toContain(topUp.source);
   expect(topUp.created_at).toMatch(ISO_UTC);
-  expect(Number.isInteger(topUp.refunded_points) && topUp.refunded_points >= 0 && topUp.refunded_points <= topUp.points).toBe(true);
-  expect(Number.isInteger(topUp.refunded_amount) && topUp.refunded_amount >= 0 && topUp.refunded_amount <= topUp.amount).toBe(true);
+  expect(
+    Number.isInteger(topUp.refunded_points) && topUp.refunded_points >= 0 && topUp.refunded_points <= topUp.points,
+  ).toBe(true);
+  expect(
+    Number.isInteger(topUp.refunded_amount) && topUp.refunded_amount >= 0 && topUp.refunded_amount <= topUp.amount,
+  ).toBe(true);
   if (topUp.dispute !== null) {
     expect(Object.keys(topUp.dispute).sort()).toEqual(["closed_at", "opened_at", "points", "points_state", "status"]);
     expect(["open", "won", "lost"]).toContain(topUp.dispute.status);
@@ -279,7 +283,10 @@ export async function expectPaidNow(response: APIResponse, expected: Partial<Top
 }
 
 /** A 200 replay of a paid top-up, marked Idempotent-Replayed. */
-export async function expectPaidReplay(response: APIResponse, expected: Partial<TopUpJson> = {}): Promise<PurchaseData> {
+export async function expectPaidReplay(
+  response: APIResponse,
+  expected: Partial<TopUpJson> = {},
+): Promise<PurchaseData> {
   const data = expectPurchaseData(await expectSuccess(response, 200));
   expect(response.headers()["idempotent-replayed"]).toBe("true");
   expectTopUp(data.top_up, { status: "paid", ...expected });

@@ -24,11 +24,7 @@ const envSchema = z.object({
    */
   POINTS_SHUTDOWN_DELAY_SECONDS: z.preprocess(
     emptyAsUndefined,
-    z
-      .string()
-      .regex(/^\d+$/, "must be a whole number of seconds, 0 or more")
-      .transform(Number)
-      .optional(),
+    z.string().regex(/^\d+$/, "must be a whole number of seconds, 0 or more").transform(Number).optional(),
   ),
   /** Seconds an idle kept-alive connection stays open: longer than the load balancer's idle timeout. */
   POINTS_KEEP_ALIVE_SECONDS: z.preprocess(emptyAsUndefined, z.coerce.number().int().positive().optional()),

@@ -118,7 +118,8 @@ describe("lib/ layers", () => {
     const pairs = new Set<string>();
     for (const [file, edges] of graph) {
       for (const { target } of edges) {
-        if (target.startsWith("lib/") && layerOf(target) !== layerOf(file)) pairs.add(`${layerOf(file)} -> ${layerOf(target)}`);
+        if (target.startsWith("lib/") && layerOf(target) !== layerOf(file))
+          pairs.add(`${layerOf(file)} -> ${layerOf(target)}`);
       }
     }
     const both = [...pairs].filter((pair) => pairs.has(pair.split(" -> ").reverse().join(" -> ")));

@@ -48,7 +48,13 @@ describe("RFC 3339 date-times", () => {
   });
 
   it("the same instant written with any offset is the same instant", () => {
-    const texts = ["2026-11-22T12:00:00Z", "2026-11-22T13:00:00+01:00", "2026-11-22T07:00:00-05:00", "2026-11-23T01:45:00+13:45", "2026-11-22T12:00:00.000000000-00:00"];
+    const texts = [
+      "2026-11-22T12:00:00Z",
+      "2026-11-22T13:00:00+01:00",
+      "2026-11-22T07:00:00-05:00",
+      "2026-11-23T01:45:00+13:45",
+      "2026-11-22T12:00:00.000000000-00:00",
+    ];
     expect(new Set(texts.map(utc))).toEqual(new Set(["2026-11-22T12:00:00.000000Z"]));
   });
 
@@ -91,14 +97,12 @@ describe("RFC 3339 date-times", () => {
     expect(utc(text)).toBe(expected);
   });
 
-  it.each([
-    "2020-01-01T12:00:60Z",
-    "1990-12-30T23:59:60Z",
-    "1990-12-31T23:59:60+01:00",
-    "1990-12-31T23:58:60Z",
-  ])("refuses a second 60 where no leap second can be: %s", (text) => {
-    expect(why(text)).toContain("not a real date and time");
-  });
+  it.each(["2020-01-01T12:00:60Z", "1990-12-30T23:59:60Z", "1990-12-31T23:59:60+01:00", "1990-12-31T23:58:60Z"])(
+    "refuses a second 60 where no leap second can be: %s",
+    (text) => {
+      expect(why(text)).toContain("not a real date and time");
+    },
+  );
 
   it.each([
     "2020-02-30T00:00:00Z",
@@ -148,7 +152,9 @@ describe("RFC 3339 date-times", () => {
     "１９９０-01-01T00:00:00Z",
     "1577836800",
   ])("refuses %j: not RFC 3339", (text) => {
-    expect(why(text)).toMatch(/^must be an RFC 3339 date-time, such as 2026-11-22T12:00:00Z or 2026-11-22T13:00:00\+01:00/);
+    expect(why(text)).toMatch(
+      /^must be an RFC 3339 date-time, such as 2026-11-22T12:00:00Z or 2026-11-22T13:00:00\+01:00/,
+    );
   });
 
   it("says to send + as %2B when a query string turned it into a space", () => {

@@ -12,7 +12,8 @@
 /** Microseconds since 1970-01-01T00:00:00Z, or why the text is not an RFC 3339 date-time. */
 export type Rfc3339Result = { ok: true; micros: bigint } | { ok: false; why: string };
 
-const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?(?:([Zz])|([+-])(\d{2}):(\d{2}))$/;
+const DATE_TIME =
+  /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?(?:([Zz])|([+-])(\d{2}):(\d{2}))$/;
 /** A `+` sent unencoded in a query string arrives as a space: the commonest way to get one wrong. */
 const PLUS_AS_SPACE = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)? \d{2}:\d{2}$/;
 
@@ -37,7 +38,20 @@ const PLUS_SENT_AS_SPACE = `has a space where its offset's + belongs: a + in a q
 export function parseRfc3339(text: string): Rfc3339Result {
   const match = DATE_TIME.exec(text);
   if (!match) return { ok: false, why: PLUS_AS_SPACE.test(text) ? PLUS_SENT_AS_SPACE : NOT_RFC3339 };
-  const [, yearText, monthText, dayText, hourText, minuteText, secondText, fraction, zulu, sign, offsetHourText, offsetMinuteText] = match;
+  const [
+    ,
+    yearText,
+    monthText,
+    dayText,
+    hourText,
+    minuteText,
+    secondText,
+    fraction,
+    zulu,
+    sign,
+    offsetHourText,
+    offsetMinuteText,
+  ] = match;
   const year = Number(yearText);
   const month = Number(monthText);
   const day = Number(dayText);

@@ -14,7 +14,13 @@ const HEADER = "x-points-inexact-path";
 /** Where such a request goes: a path of the /v3 catch-all route. */
 const INEXACT_TARGET = "/v3/inexact-path";
 /** What Next.js reads as a React Server Component request (its app-router-headers), never an API call. */
-const RSC_HEADERS = new Set(["rsc", "next-router-prefetch", "next-router-segment-prefetch", "next-router-state-tree", "next-url"]);
+const RSC_HEADERS = new Set([
+  "rsc",
+  "next-router-prefetch",
+  "next-router-segment-prefetch",
+  "next-router-state-tree",
+  "next-url",
+]);
 const INSTALLED = Symbol.for("points.exactApiPaths");
 
 const underApi = (path) => path === "/v3" || path.startsWith("/v3/");

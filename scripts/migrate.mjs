@@ -7,7 +7,9 @@ import { migratePostgres } from "../lib/db/migrate-postgres.mjs";
 
 const url = process.env.DATABASE_URL;
 if (!url) {
-  console.error("DATABASE_URL is not set: this command migrates a Postgres database. The embedded database is migrated by the server when it starts.");
+  console.error(
+    "DATABASE_URL is not set: this command migrates a Postgres database. The embedded database is migrated by the server when it starts.",
+  );
   process.exit(1);
 }
 // The layout's drizzle/, which the server also reads (from its working directory, the same folder).

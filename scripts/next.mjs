@@ -13,7 +13,8 @@ const socketAddress = new URL("./socket-address.mjs", import.meta.url).href;
 const apiPaths = new URL("./api-paths.mjs", import.meta.url).href;
 await import(socketAddress);
 await import(apiPaths);
-process.env.NODE_OPTIONS = `${process.env.NODE_OPTIONS ?? ""} --import="${socketAddress}" --import="${apiPaths}"`.trim();
+process.env.NODE_OPTIONS =
+  `${process.env.NODE_OPTIONS ?? ""} --import="${socketAddress}" --import="${apiPaths}"`.trim();
 // `next start` drains and exits 0 on SIGTERM (scripts/graceful-shutdown.mjs); `next dev` keeps Next's own handling.
 if (process.argv[2] === "start") {
   await import(new URL("./graceful-shutdown.mjs", import.meta.url).href);

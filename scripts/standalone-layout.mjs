@@ -30,7 +30,8 @@ if (fs.existsSync(out) && fs.readdirSync(out).length > 0) fail(`${out} is not em
 fs.mkdirSync(out, { recursive: true });
 fs.cpSync(STANDALONE, out, { recursive: true, verbatimSymlinks: true });
 fs.cpSync(path.join(ROOT, ".next", "static"), path.join(out, ".next", "static"), { recursive: true });
-if (fs.existsSync(path.join(ROOT, "public"))) fs.cpSync(path.join(ROOT, "public"), path.join(out, "public"), { recursive: true });
+if (fs.existsSync(path.join(ROOT, "public")))
+  fs.cpSync(path.join(ROOT, "public"), path.join(out, "public"), { recursive: true });
 // Next's tracing finds drizzle/ too (lib/db/migrate.ts reads it), but the migrate command must
 // not depend on what that tracing happens to find.
 fs.cpSync(path.join(ROOT, "drizzle"), path.join(out, "drizzle"), { recursive: true });
@@ -47,9 +48,13 @@ for (const file of fileList) {
 }
 
 // A developer's embedded database and AUTH_SECRET live under .data/: they must never ship.
-const leaked = fs.readdirSync(out, { recursive: true, encoding: "utf8" }).filter((file) => file.split(path.sep).includes(".data"));
+const leaked = fs
+  .readdirSync(out, { recursive: true, encoding: "utf8" })
+  .filter((file) => file.split(path.sep).includes(".data"));
 if (leaked.length > 0) fail(`The layout would ship local data: ${leaked.join(", ")}`);
-console.log(`Standalone server laid out in ${out}: node scripts/standalone-server.mjs (migrations: node scripts/migrate.mjs).`);
+console.log(
+  `Standalone server laid out in ${out}: node scripts/standalone-server.mjs (migrations: node scripts/migrate.mjs).`,
+);
 
 function fail(message) {
   console.error(message);

@@ -41,7 +41,9 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
 }
 const stateDir = values["in-memory"] ? undefined : values["state-dir"];
 const envKey = process.env.STRIPE_SECRET_KEY?.startsWith("sk_test_") ? process.env.STRIPE_SECRET_KEY : undefined;
-const log = values.quiet ? undefined : (line: string) => console.log(`${new Date().toISOString().slice(11, 19)} ${line}`);
+const log = values.quiet
+  ? undefined
+  : (line: string) => console.log(`${new Date().toISOString().slice(11, 19)} ${line}`);
 
 let fake: Awaited<ReturnType<typeof startFakeStripe>>;
 try {

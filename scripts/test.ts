@@ -121,7 +121,9 @@ function topologyCounts(file: string): Counts | null {
 }
 
 function playwrightCounts(file: string): Counts | null {
-  const report = readJson(file) as { stats?: { expected?: number; unexpected?: number; flaky?: number; skipped?: number } } | null;
+  const report = readJson(file) as {
+    stats?: { expected?: number; unexpected?: number; flaky?: number; skipped?: number };
+  } | null;
   if (!report?.stats) return null;
   const { expected = 0, unexpected = 0, flaky = 0, skipped = 0 } = report.stats;
   return { passed: expected, failed: unexpected + flaky, skipped };
@@ -134,7 +136,10 @@ async function main(): Promise<void> {
   const started = Date.now();
 
   /** Runs one phase, adds its counts, and prints its name, counts and time as it ends. */
-  async function phase(label: string, runIt: () => Promise<{ exitCode: number; counts: Counts | null }>): Promise<boolean> {
+  async function phase(
+    label: string,
+    runIt: () => Promise<{ exitCode: number; counts: Counts | null }>,
+  ): Promise<boolean> {
     const phaseStart = Date.now();
     const { exitCode, counts } = await runIt();
     if (interrupted) return false;
@@ -159,7 +164,11 @@ async function main(): Promise<void> {
     const report = path.join(artifacts, "vitest.json");
     fs.rmSync(report, { force: true });
     await phase(label, async () => {
-      const exitCode = await run(bin("vitest"), ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${report}`], extraEnv);
+      const exitCode = await run(
+        bin("vitest"),
+        ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${report}`],
+        extraEnv,
+      );
       const counts = vitestCounts(report);
       if (!counts) missingReport(label, exitCode);
       return { exitCode, counts: counts ?? { passed: 0, failed: 1, skipped: 0 } };
@@ -170,7 +179,10 @@ async function main(): Promise<void> {
     const report = path.join(artifacts, file);
     fs.rmSync(report, { force: true });
     await phase(label, async () => {
-      const exitCode = await run(bin("playwright"), ["test", "--reporter=list,json"], { PLAYWRIGHT_JSON_OUTPUT_NAME: report, ...extraEnv });
+      const exitCode = await run(bin("playwright"), ["test", "--reporter=list,json"], {
+        PLAYWRIGHT_JSON_OUTPUT_NAME: report,
+        ...extraEnv,
+      });
       const counts = playwrightCounts(report);
       if (!counts) missingReport(label, exitCode);
       return { exitCode, counts: counts ?? { passed: 0, failed: 1, skipped: 0 } };
@@ -202,19 +214,25 @@ async function main(): Promise<void> {
 
   if (quick) {
     console.log("Quick check: lint, types, and the service tests on the embedded database (PGlite).");
-    await phase("lint", async () => ({ exitCode: await run(bin("biome"), ["lint", "."]), counts: null }));
+    await phase("lint", async () => ({ exitCode: await run(bin("biome"), ["check", "."]), counts: null }));
     await phase("types", async () => ({ exitCode: await run(bin("tsc"), ["--noEmit"]), counts: null }));
     await vitest("vitest (PGlite)");
   } else {
-    console.log(server ? `Postgres for the suites: ${new URL(server).host}` : "No Postgres given: running on PGlite only.");
+    console.log(
+      server ? `Postgres for the suites: ${new URL(server).host}` : "No Postgres given: running on PGlite only.",
+    );
     await vitest(server ? "vitest (PGlite and Postgres)" : "vitest (PGlite)");
-    const built = !interrupted && (await phase("next build", async () => ({ exitCode: await run(bin("next"), ["build"]), counts: null })));
+    const built =
+      !interrupted &&
+      (await phase("next build", async () => ({ exitCode: await run(bin("next"), ["build"]), counts: null })));
     if (!built && !interrupted) console.error("\nnext build failed: the HTTP and browser suites cannot run.");
     if (built) {
       await playwright("playwright (simulated provider)", "playwright.json");
       // The same HTTP contract suite with Stripe as the billing provider, against the test server.
       if (!interrupted) {
-        console.log("\nThe HTTP contract suite again, and Stripe's browser journeys, with Stripe as the billing provider (the test server):");
+        console.log(
+          "\nThe HTTP contract suite again, and Stripe's browser journeys, with Stripe as the billing provider (the test server):",
+        );
         await playwright("playwright (Stripe)", "playwright-stripe.json", { E2E_PROVIDER: "stripe" });
       }
       if (!interrupted) await topology();

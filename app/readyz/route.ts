@@ -21,5 +21,8 @@ export async function GET(): Promise<Response> {
 }
 
 function answer(report: ReadinessReport): Response {
-  return Response.json(report, { status: report.status === "ready" ? 200 : 503, headers: { "Cache-Control": "no-store" } });
+  return Response.json(report, {
+    status: report.status === "ready" ? 200 : 503,
+    headers: { "Cache-Control": "no-store" },
+  });
 }

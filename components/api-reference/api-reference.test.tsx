@@ -1,15 +1,15 @@
 import { execFileSync } from "node:child_process";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
+import { ApiReference } from "./api-reference";
+import { curlCommand } from "./curl";
+import { asDocument, listOperations } from "./operations";
 /*
  * A realistic OpenAPI 3.1 document of part of this API, written by hand: these tests render it, so
  * they do not change whenever the generated document does. It is shaped as lib/openapi/document.ts's
  * output: errors as `$ref`s to shared responses, nullable fields as type arrays, examples on every body.
  */
 import sampleDocument from "./sample-document.json";
-import { ApiReference } from "./api-reference";
-import { curlCommand } from "./curl";
-import { asDocument, listOperations } from "./operations";
 
 /** The page's text as a reader sees it: tags dropped, entities decoded, spaces collapsed. */
 function textOf(html: string): string {
@@ -50,9 +50,19 @@ const html = render(sample);
 describe("the API reference rendered from an OpenAPI document", () => {
   it("shows every operation with its method and path, an anchor, and an entry in the contents", () => {
     const operations = Object.entries(sample.paths).flatMap(([path, item]) =>
-      Object.entries(item).map(([method, operation]) => ({ path, method, id: operation.operationId, summary: operation.summary })),
+      Object.entries(item).map(([method, operation]) => ({
+        path,
+        method,
+        id: operation.operationId,
+        summary: operation.summary,
+      })),
     );
-    expect(operations.map((operation) => operation.id)).toEqual(["createTopUp", "listTopUps", "getTopUp", "listPaymentMethods"]);
+    expect(operations.map((operation) => operation.id)).toEqual([
+      "createTopUp",
+      "listTopUps",
+      "getTopUp",
+      "listPaymentMethods",
+    ]);
     for (const { path, method, id, summary } of operations) {
       expect(html).toContain(`<section id="${id}"`);
       const text = textOf(part(html, "data-operation", id));
@@ -93,7 +103,9 @@ describe("the API reference rendered from an OpenAPI document", () => {
     expect(paymentFailed).toContain('"code": "payment_failed"');
     const envelope = textOf(part(html, "data-schema", "Error"));
     expect(envelope).toContain("error.code required string What went wrong, in snake_case.");
-    expect(envelope).toContain("data.top_up optional TopUp One purchase of a bundle. data.points_balance optional integer");
+    expect(envelope).toContain(
+      "data.top_up optional TopUp One purchase of a bundle. data.points_balance optional integer",
+    );
     expect(part(html, "data-schema", "Error")).toContain('<a href="#schema-TopUp"');
     const rateLimited = textOf(part(operation, "data-status", "429"));
     expect(rateLimited).toContain("Header Retry-After (integer) : Whole seconds to wait.");
@@ -105,7 +117,9 @@ describe("the API reference rendered from an OpenAPI document", () => {
       "points required integer The bundle to buy. One of: 100 , 250 , 500 , 1000 , 2500 , 5000 , 7500",
     );
     expect(textOf(part(operation, "data-field", "reference"))).toContain("reference required string");
-    expect(textOf(part(operation, "data-field", "reference"))).toContain("1-100 characters · pattern ^[A-Za-z0-9._:-]+$");
+    expect(textOf(part(operation, "data-field", "reference"))).toContain(
+      "1-100 characters · pattern ^[A-Za-z0-9._:-]+$",
+    );
     // A nullable enum given as anyOf [$ref, null]: optional, "string or null", its values listed.
     expect(textOf(part(operation, "data-field", "currency"))).toBe(
       "currency optional string or null Omitted: the organisation's saved currency. One of: USD , GBP , EUR",
@@ -114,7 +128,9 @@ describe("the API reference rendered from an OpenAPI document", () => {
     const getTopUp = part(html, "data-operation", "getTopUp");
     expect(textOf(part(getTopUp, "data-parameter", "id"))).toBe("id required in path string The purchase's id .");
     const list = part(html, "data-operation", "listTopUps");
-    expect(textOf(part(list, "data-parameter", "status"))).toContain("status optional in query string Only purchases in this state. One of: pending , processing , awaiting_payment , failed , paid");
+    expect(textOf(part(list, "data-parameter", "status"))).toContain(
+      "status optional in query string Only purchases in this state. One of: pending , processing , awaiting_payment , failed , paid",
+    );
     expect(textOf(part(list, "data-parameter", "limit"))).toContain("limit optional in query integer");
   });
 
@@ -129,11 +145,15 @@ describe("the API reference rendered from an OpenAPI document", () => {
     expect(topUp).toContain("TopUp object · One purchase of a bundle.");
     expect(topUp).toContain("failure required Failure or null When failed or awaiting_payment , else null.");
     expect(topUp).toContain("paid_at required string (date-time) or null Null until paid.");
-    expect(topUp).toContain("status required string pending and processing are not known yet; paid and failed are final. One of: pending , processing");
+    expect(topUp).toContain(
+      "status required string pending and processing are not known yet; paid and failed are final. One of: pending , processing",
+    );
     expect(part(html, "data-schema", "TopUp")).toContain('<a href="#schema-Failure"');
     expect(textOf(part(html, "data-schema", "Failure"))).toContain("code required string Why, e.g. card_declined .");
     // Inline objects are laid out in place, under their parent's path.
-    expect(textOf(part(html, "data-schema", "Error"))).toContain("error.code required string What went wrong, in snake_case.");
+    expect(textOf(part(html, "data-schema", "Error"))).toContain(
+      "error.code required string What went wrong, in snake_case.",
+    );
   });
 
   it("builds a curl example from the examples: the key, the path parameter, the JSON body", () => {
@@ -142,9 +162,13 @@ describe("the API reference rendered from an OpenAPI document", () => {
       `Example request curl -X POST http://localhost:3000/v3/points/top-ups \\ -H "Authorization: Bearer $API_KEY" \\ -H 'Content-Type: application/json' \\ -d '{ "points": 500, "currency": "USD", "payment_source_id": "pm_1Q2w3E4r5T6y7U8i", "reference": "order-7f3a" }'`,
     );
     const get = textOf(part(html, "data-operation", "getTopUp"));
-    expect(get).toContain(`curl -X GET http://localhost:3000/v3/points/top-ups/tu_EvTZ9NpBS3UeZkEZhVoL \\ -H "Authorization: Bearer $API_KEY"`);
+    expect(get).toContain(
+      `curl -X GET http://localhost:3000/v3/points/top-ups/tu_EvTZ9NpBS3UeZkEZhVoL \\ -H "Authorization: Bearer $API_KEY"`,
+    );
     const list = textOf(part(html, "data-operation", "listTopUps"));
-    expect(list).toContain(`curl -X GET 'http://localhost:3000/v3/points/top-ups?created%5Bgte%5D=2026-11-01T00%3A00%3A00Z'`);
+    expect(list).toContain(
+      `curl -X GET 'http://localhost:3000/v3/points/top-ups?created%5Bgte%5D=2026-11-01T00%3A00%3A00Z'`,
+    );
   });
 
   it("gives curl, run by a shell, the method, URL, key and body the document's examples hold", () => {
@@ -152,7 +176,10 @@ describe("the API reference rendered from an OpenAPI document", () => {
     const create = listOperations(document).find((entry) => entry.id === "createTopUp");
     if (!create) throw new Error("createTopUp is missing");
     // A curl that prints its arguments, one per line with NUL between, instead of sending anything.
-    const printed = execFileSync("bash", ["-c", `curl() { printf '%s\\0' "$@"; }; API_KEY=key_123; ${curlCommand(document, create)}`]);
+    const printed = execFileSync("bash", [
+      "-c",
+      `curl() { printf '%s\\0' "$@"; }; API_KEY=key_123; ${curlCommand(document, create)}`,
+    ]);
     const argv = printed.toString().split("\0").slice(0, -1);
     expect(argv.slice(0, 7)).toEqual([
       "-X",
@@ -164,7 +191,9 @@ describe("the API reference rendered from an OpenAPI document", () => {
       "Content-Type: application/json",
     ]);
     expect(argv[7]).toBe("-d");
-    expect(JSON.parse(argv[8] ?? "")).toEqual(sample.paths["/v3/points/top-ups"].post.requestBody.content["application/json"].example);
+    expect(JSON.parse(argv[8] ?? "")).toEqual(
+      sample.paths["/v3/points/top-ups"].post.requestBody.content["application/json"].example,
+    );
   });
 
   it("survives schemas that refer to themselves, $refs that loop, and $refs to nothing", () => {
@@ -213,7 +242,9 @@ describe("the API reference rendered from an OpenAPI document", () => {
     // Node is laid out once: its own fields are not expanded inside themselves.
     expect(ok).not.toContain("parent.name");
     expect(ok).not.toContain("children[].name");
-    expect(textOf(part(rendered, "data-schema", "Node"))).toContain("Node object Field Type Description name required string parent optional Node or null");
+    expect(textOf(part(rendered, "data-schema", "Node"))).toContain(
+      "Node object Field Type Description name required string parent optional Node or null",
+    );
     expect(textOf(rendered)).toContain("400: not described");
     expect(textOf(rendered)).toContain("404: not described");
   });

@@ -48,7 +48,9 @@ function statusTone(status: string): string {
 
 function MethodBadge({ method }: { method: string }) {
   return (
-    <span className={`inline-block rounded px-2 py-0.5 font-mono text-sm font-semibold ${METHOD_TONES[method] ?? "bg-slate-100 text-slate-800"}`}>
+    <span
+      className={`inline-block rounded px-2 py-0.5 font-mono text-sm font-semibold ${METHOD_TONES[method] ?? "bg-slate-100 text-slate-800"}`}
+    >
       {method.toUpperCase()}
     </span>
   );
@@ -56,8 +58,11 @@ function MethodBadge({ method }: { method: string }) {
 
 function CodeBlock({ code }: { code: string }) {
   return (
-    // biome-ignore lint/a11y/noNoninteractiveTabindex: it scrolls sideways; a keyboard must reach it to scroll it.
-    <pre tabIndex={0} className="overflow-x-auto rounded-lg bg-slate-900 p-4 font-mono text-sm leading-relaxed text-slate-100">
+    <pre
+      // biome-ignore lint/a11y/noNoninteractiveTabindex: it scrolls sideways; a keyboard must reach it to scroll it.
+      tabIndex={0}
+      className="overflow-x-auto rounded-lg bg-slate-900 p-4 font-mono text-sm leading-relaxed text-slate-100"
+    >
       <code>{code}</code>
     </pre>
   );
@@ -72,24 +77,41 @@ function Parameters({ entry, document }: { entry: OperationEntry; document: Open
   return (
     <>
       <SubHeading>Parameters</SubHeading>
-      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: it scrolls sideways on a phone; a keyboard must reach it to scroll it. */}
-      <div tabIndex={0} className="overflow-x-auto rounded-lg border border-slate-200 bg-white focus-visible:outline-2 focus-visible:outline-indigo-600">
+      <div
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: it scrolls sideways on a phone; a keyboard must reach it to scroll it.
+        tabIndex={0}
+        className="overflow-x-auto rounded-lg border border-slate-200 bg-white focus-visible:outline-2 focus-visible:outline-indigo-600"
+      >
         <table className="w-full text-left text-sm sm:min-w-[32rem]">
           <thead className="border-b border-slate-200 bg-slate-50 text-slate-600 max-sm:sr-only">
             <tr>
-              <th scope="col" className="px-3 py-2 font-medium">Name</th>
-              <th scope="col" className="px-3 py-2 font-medium">In</th>
-              <th scope="col" className="px-3 py-2 font-medium">Type</th>
-              <th scope="col" className="px-3 py-2 font-medium">Description</th>
+              <th scope="col" className="px-3 py-2 font-medium">
+                Name
+              </th>
+              <th scope="col" className="px-3 py-2 font-medium">
+                In
+              </th>
+              <th scope="col" className="px-3 py-2 font-medium">
+                Type
+              </th>
+              <th scope="col" className="px-3 py-2 font-medium">
+                Description
+              </th>
             </tr>
           </thead>
           <tbody className="divide-y divide-slate-100 max-sm:block">
             {entry.parameters.map((parameter) => (
-              <tr key={`${parameter.in}:${parameter.name}`} data-parameter={parameter.name} className="align-top max-sm:block max-sm:py-2">
+              <tr
+                key={`${parameter.in}:${parameter.name}`}
+                data-parameter={parameter.name}
+                className="align-top max-sm:block max-sm:py-2"
+              >
                 <td className="px-3 py-2 max-sm:block max-sm:py-0.5">
                   <code className="font-mono font-medium whitespace-nowrap text-slate-900">{parameter.name}</code>
                   {parameter.required ? (
-                    <span className="ml-2 rounded bg-rose-50 px-1.5 py-0.5 text-xs font-medium text-rose-700">required</span>
+                    <span className="ml-2 rounded bg-rose-50 px-1.5 py-0.5 text-xs font-medium text-rose-700">
+                      required
+                    </span>
                   ) : (
                     <span className="ml-2 text-xs text-slate-500">optional</span>
                   )}
@@ -98,7 +120,9 @@ function Parameters({ entry, document }: { entry: OperationEntry; document: Open
                   <span className="sm:hidden">in </span>
                   {parameter.in}
                 </td>
-                <td className="px-3 py-2 font-mono text-slate-600 max-sm:block max-sm:py-0.5">{typeLabel(document, parameter.schema)}</td>
+                <td className="px-3 py-2 font-mono text-slate-600 max-sm:block max-sm:py-0.5">
+                  {typeLabel(document, parameter.schema)}
+                </td>
                 <td className="px-3 py-2 text-slate-700 max-sm:block max-sm:py-0.5">
                   {parameter.description ? <Inline text={parameter.description} /> : null}
                   <EnumValues values={enumValues(document, parameter.schema)} />
@@ -133,9 +157,19 @@ function RequestBodyView({ entry, document }: { entry: OperationEntry; document:
  * when it is a named schema, it links to its entry under Schemas instead of repeating it for
  * every status, and the examples show each error's code.
  */
-function ResponseBody({ status, document, schema }: { status: string; document: OpenApiDocument; schema: Schema | undefined }) {
-  const name = schema && isReference(schema) && schema.$ref.startsWith("#/components/schemas/") ? refName(schema.$ref) : undefined;
-  if (status.startsWith("2") || !name || !isListedSchema(document, name)) return <SchemaView layout={layOutSchema(document, schema)} />;
+function ResponseBody({
+  status,
+  document,
+  schema,
+}: {
+  status: string;
+  document: OpenApiDocument;
+  schema: Schema | undefined;
+}) {
+  const name =
+    schema && isReference(schema) && schema.$ref.startsWith("#/components/schemas/") ? refName(schema.$ref) : undefined;
+  if (status.startsWith("2") || !name || !isListedSchema(document, name))
+    return <SchemaView layout={layOutSchema(document, schema)} />;
   const description = resolve<Schema>(document, schema)?.value.description;
   return (
     <p className="text-sm text-slate-600">
@@ -152,14 +186,28 @@ function ResponseBody({ status, document, schema }: { status: string; document: 
   );
 }
 
-function ResponseView({ status, response, document, name }: { status: string; response: Response; document: OpenApiDocument; name?: string }) {
+function ResponseView({
+  status,
+  response,
+  document,
+  name,
+}: {
+  status: string;
+  response: Response;
+  document: OpenApiDocument;
+  name?: string;
+}) {
   const [mediaType, media] = Object.entries(response.content ?? {})[0] ?? [];
   const headers = Object.entries(response.headers ?? {}).flatMap(([headerName, header]) => {
     const resolved = resolve<Header>(document, header)?.value;
     return resolved ? [{ name: headerName, header: resolved }] : [];
   });
   return (
-    <details className="group rounded-lg border border-slate-200 bg-white" data-status={status} open={status.startsWith("2")}>
+    <details
+      className="group rounded-lg border border-slate-200 bg-white"
+      data-status={status}
+      open={status.startsWith("2")}
+    >
       <summary className="flex cursor-pointer flex-wrap items-baseline gap-x-3 gap-y-1 px-4 py-3">
         <span className={`font-mono font-semibold ${statusTone(status)}`}>
           {status} {REASONS[status] ?? ""}
@@ -175,7 +223,9 @@ function ResponseView({ status, response, document, name }: { status: string; re
             {headers.map(({ name: headerName, header }) => (
               <li key={headerName}>
                 Header <code className="font-mono font-medium text-slate-900">{headerName}</code>
-                {header.schema ? <span className="font-mono text-slate-500"> ({typeLabel(document, header.schema)})</span> : null}
+                {header.schema ? (
+                  <span className="font-mono text-slate-500"> ({typeLabel(document, header.schema)})</span>
+                ) : null}
                 {header.description ? (
                   <>
                     {": "}
@@ -202,7 +252,12 @@ function OperationView({ entry, document }: { entry: OperationEntry; document: O
   const { operation } = entry;
   const responses = Object.entries(operation.responses ?? {});
   return (
-    <section id={entry.id} aria-labelledby={`${entry.id}-title`} className="scroll-mt-6 border-t border-slate-200 pt-8" data-operation={entry.id}>
+    <section
+      id={entry.id}
+      aria-labelledby={`${entry.id}-title`}
+      className="scroll-mt-6 border-t border-slate-200 pt-8"
+      data-operation={entry.id}
+    >
       <h3 id={`${entry.id}-title`} className="text-xl font-semibold text-slate-900">
         {operation.summary ?? `${entry.method.toUpperCase()} ${entry.path}`}
       </h3>
@@ -221,7 +276,13 @@ function OperationView({ entry, document }: { entry: OperationEntry; document: O
         {responses.map(([status, response]) => {
           const resolved = resolve<Response>(document, response);
           return resolved ? (
-            <ResponseView key={status} status={status} response={resolved.value} document={document} name={resolved.name} />
+            <ResponseView
+              key={status}
+              status={status}
+              response={resolved.value}
+              document={document}
+              name={resolved.name}
+            />
           ) : (
             <p key={status} className="text-sm text-slate-600">
               {status}: not described
@@ -278,11 +339,22 @@ function Schemas({ document, names }: { document: OpenApiDocument; names: string
         Schemas
       </h2>
       {names.map((name) => (
-        <section key={name} id={schemaAnchor(name)} aria-labelledby={`${schemaAnchor(name)}-title`} className="scroll-mt-6 border-t border-slate-200 pt-6" data-schema={name}>
+        <section
+          key={name}
+          id={schemaAnchor(name)}
+          aria-labelledby={`${schemaAnchor(name)}-title`}
+          className="scroll-mt-6 border-t border-slate-200 pt-6"
+          data-schema={name}
+        >
           <h3 id={`${schemaAnchor(name)}-title`} className="mb-2 font-mono text-lg font-semibold text-slate-900">
             {name}
           </h3>
-          <SchemaView layout={layOutSchema(document, { $ref: `#/components/schemas/${name.replace(/~/g, "~0").replace(/\//g, "~1")}` })} named />
+          <SchemaView
+            layout={layOutSchema(document, {
+              $ref: `#/components/schemas/${name.replace(/~/g, "~0").replace(/\//g, "~1")}`,
+            })}
+            named
+          />
         </section>
       ))}
     </section>
@@ -300,16 +372,22 @@ export function ApiReference({ document: value, guideHref }: { document: object;
   return (
     <div className="space-y-12">
       <header className="space-y-4">
-        <h1 className="text-3xl font-semibold tracking-tight text-slate-900">{document.info?.title ?? "API reference"}</h1>
+        <h1 className="text-3xl font-semibold tracking-tight text-slate-900">
+          {document.info?.title ?? "API reference"}
+        </h1>
         <p className="text-sm text-slate-500">
           {document.info?.version ? <>Version {document.info.version} · </> : null}
-          OpenAPI {document.openapi ?? "3.1"} · Base URL <code className="font-mono [overflow-wrap:anywhere]">{baseUrlOf(document)}</code>
+          OpenAPI {document.openapi ?? "3.1"} · Base URL{" "}
+          <code className="font-mono [overflow-wrap:anywhere]">{baseUrlOf(document)}</code>
         </p>
         <Prose text={document.info?.description} />
         {guideHref ? (
           <p className="text-slate-700">
-            The <a href={guideHref} className="font-medium text-indigo-700 hover:underline">API guide</a> tells the same API
-            as a walkthrough: the order of checks, every outcome, and how to retry safely.
+            The{" "}
+            <a href={guideHref} className="font-medium text-indigo-700 hover:underline">
+              API guide
+            </a>{" "}
+            tells the same API as a walkthrough: the order of checks, every outcome, and how to retry safely.
           </p>
         ) : null}
       </header>
@@ -333,7 +411,9 @@ export function ApiReference({ document: value, guideHref }: { document: object;
                     <a href={`#${entry.id}`} className="flex flex-wrap items-baseline gap-x-2 text-sm hover:underline">
                       <span className="w-14 font-mono font-semibold text-slate-500">{entry.method.toUpperCase()}</span>
                       <span className="font-mono text-slate-900 [overflow-wrap:anywhere]">{entry.path}</span>
-                      {entry.operation.summary ? <span className="text-slate-600">{entry.operation.summary}</span> : null}
+                      {entry.operation.summary ? (
+                        <span className="text-slate-600">{entry.operation.summary}</span>
+                      ) : null}
                     </a>
                   </li>
                 ))}
@@ -362,7 +442,12 @@ export function ApiReference({ document: value, guideHref }: { document: object;
       <Authentication document={document} />
 
       {groups.map((group) => (
-        <section key={group.name} id={tagId(group.name)} aria-labelledby={`${tagId(group.name)}-title`} className="space-y-8">
+        <section
+          key={group.name}
+          id={tagId(group.name)}
+          aria-labelledby={`${tagId(group.name)}-title`}
+          className="space-y-8"
+        >
           <div>
             <h2 id={`${tagId(group.name)}-title`} className="text-2xl font-semibold text-slate-900">
               {group.name}

@@ -1,6 +1,6 @@
 import type { OperationEntry } from "./operations";
-import { exampleOf } from "./schema";
 import { resolve } from "./resolve";
+import { exampleOf } from "./schema";
 import type { Example, Json, MediaType, OpenApiDocument, Parameter, SecurityScheme } from "./types";
 
 /** A string as one shell word: single-quoted, with its own single quotes escaped. */
@@ -9,7 +9,10 @@ export function shellQuote(value: string): string {
 }
 
 /** The examples of a media type in order: its named examples, else its single example, else one built from the schema. */
-export function examplesOf(document: OpenApiDocument, media: MediaType | undefined): { name: string; summary?: string; value: Json }[] {
+export function examplesOf(
+  document: OpenApiDocument,
+  media: MediaType | undefined,
+): { name: string; summary?: string; value: Json }[] {
   if (!media) return [];
   const named = Object.entries(media.examples ?? {}).flatMap(([name, example]) => {
     const resolved = resolve<Example>(document, example)?.value;
@@ -58,9 +61,12 @@ export function curlCommand(document: OpenApiDocument, entry: OperationEntry): s
   const headers: string[] = [];
   for (const parameter of entry.parameters) {
     const example = parameterExample(document, parameter);
-    if (parameter.in === "path") path = path.replace(`{${parameter.name}}`, encodeURIComponent(example ?? `{${parameter.name}}`));
-    else if (parameter.in === "query" && example !== undefined) query.push(`${encodeURIComponent(parameter.name)}=${encodeURIComponent(example)}`);
-    else if (parameter.in === "header" && parameter.required && example !== undefined) headers.push(`${parameter.name}: ${example}`);
+    if (parameter.in === "path")
+      path = path.replace(`{${parameter.name}}`, encodeURIComponent(example ?? `{${parameter.name}}`));
+    else if (parameter.in === "query" && example !== undefined)
+      query.push(`${encodeURIComponent(parameter.name)}=${encodeURIComponent(example)}`);
+    else if (parameter.in === "header" && parameter.required && example !== undefined)
+      headers.push(`${parameter.name}: ${example}`);
   }
   const url = `${baseUrlOf(document)}${path}${query.length > 0 ? `?${query.join("&")}` : ""}`;
   const lines = [`curl -X ${entry.method.toUpperCase()} ${shellQuote(url)}`];

@@ -30,7 +30,9 @@ function anchorOf(method: string, path: string): string {
 export function listOperations(document: OpenApiDocument): OperationEntry[] {
   const entries: OperationEntry[] = [];
   for (const [path, pathItem] of Object.entries(document.paths ?? {})) {
-    const methods = Object.keys(pathItem).filter((key): key is HttpMethod => (HTTP_METHODS as readonly string[]).includes(key));
+    const methods = Object.keys(pathItem).filter((key): key is HttpMethod =>
+      (HTTP_METHODS as readonly string[]).includes(key),
+    );
     for (const method of methods) {
       const operation = pathItem[method];
       if (!operation) continue;
@@ -54,7 +56,8 @@ export function listOperations(document: OpenApiDocument): OperationEntry[] {
 /** Operations under their first tag: the document's tags in order, then any others, then untagged ones. */
 export function groupByTag(document: OpenApiDocument): TagGroup[] {
   const groups = new Map<string, TagGroup>();
-  for (const tag of document.tags ?? []) groups.set(tag.name, { name: tag.name, description: tag.description, operations: [] });
+  for (const tag of document.tags ?? [])
+    groups.set(tag.name, { name: tag.name, description: tag.description, operations: [] });
   for (const entry of listOperations(document)) {
     const name = entry.operation.tags?.[0] ?? "Other";
     const group = groups.get(name) ?? { name, operations: [] };

@@ -11,7 +11,10 @@ export function Inline({ text }: { text: string }): ReactNode {
   return text.split(/(`[^`]+`|\*\*[^*]+\*\*|\[[^\]]+\]\([^)\s]+\))/g).map((part, index) => {
     if (part.startsWith("`") && part.endsWith("`") && part.length > 1) {
       return (
-        <code key={index} className="rounded bg-slate-100 px-1 font-mono text-[0.9em] text-slate-800 [overflow-wrap:anywhere]">
+        <code
+          key={index}
+          className="rounded bg-slate-100 px-1 font-mono text-[0.9em] text-slate-800 [overflow-wrap:anywhere]"
+        >
           {part.slice(1, -1)}
         </code>
       );

@@ -39,8 +39,12 @@ function TypeText({ type, links }: { type: string; links: string[] }) {
     <>
       {type.split(pattern).map((part, index) =>
         names.has(part) ? (
-          // biome-ignore lint/suspicious/noArrayIndexKey: a label split once; its parts never move.
-          <a key={index} href={`#${schemaAnchor(part)}`} className="text-indigo-700 underline underline-offset-2 hover:text-indigo-900">
+          <a
+            // biome-ignore lint/suspicious/noArrayIndexKey: a label split once; its parts never move.
+            key={index}
+            href={`#${schemaAnchor(part)}`}
+            className="text-indigo-700 underline underline-offset-2 hover:text-indigo-900"
+          >
             {part}
           </a>
         ) : (
@@ -54,20 +58,32 @@ function TypeText({ type, links }: { type: string; links: string[] }) {
 function Rows({ rows }: { rows: FieldRow[] }) {
   if (rows.length === 0) return null;
   return (
-    // biome-ignore lint/a11y/noNoninteractiveTabindex: it scrolls sideways on a phone; a keyboard must reach it to scroll it.
-    <div tabIndex={0} className="overflow-x-auto rounded-lg border border-slate-200 bg-white focus-visible:outline-2 focus-visible:outline-indigo-600">
+    <div
+      // biome-ignore lint/a11y/noNoninteractiveTabindex: it scrolls sideways on a phone; a keyboard must reach it to scroll it.
+      tabIndex={0}
+      className="overflow-x-auto rounded-lg border border-slate-200 bg-white focus-visible:outline-2 focus-visible:outline-indigo-600"
+    >
       <table className="w-full text-left text-sm sm:min-w-[32rem]">
         <thead className="border-b border-slate-200 bg-slate-50 text-slate-600 max-sm:sr-only">
           <tr>
-            <th scope="col" className="px-3 py-2 font-medium">Field</th>
-            <th scope="col" className="px-3 py-2 font-medium">Type</th>
-            <th scope="col" className="px-3 py-2 font-medium">Description</th>
+            <th scope="col" className="px-3 py-2 font-medium">
+              Field
+            </th>
+            <th scope="col" className="px-3 py-2 font-medium">
+              Type
+            </th>
+            <th scope="col" className="px-3 py-2 font-medium">
+              Description
+            </th>
           </tr>
         </thead>
         <tbody className="divide-y divide-slate-100 max-sm:block">
           {rows.map((row) => (
             <tr key={row.path} data-field={row.path} className="align-top max-sm:block max-sm:py-2">
-              <td className="px-3 py-2 max-sm:block max-sm:py-0.5" style={{ paddingLeft: `${0.75 + row.depth * 1}rem` }}>
+              <td
+                className="px-3 py-2 max-sm:block max-sm:py-0.5"
+                style={{ paddingLeft: `${0.75 + row.depth * 1}rem` }}
+              >
                 <code className="font-mono font-medium whitespace-nowrap text-slate-900">{row.path}</code>
                 <RequiredMark required={row.required} />
               </td>
@@ -105,7 +121,11 @@ export function SchemaView({ layout, named = false }: { layout: SchemaLayout | u
       {layout.variants.map((variant) => (
         <div key={variant.title} className="space-y-2">
           <p className="text-sm font-medium text-slate-800">{variant.title}</p>
-          {variant.description ? <p className="text-sm text-slate-600"><Inline text={variant.description} /></p> : null}
+          {variant.description ? (
+            <p className="text-sm text-slate-600">
+              <Inline text={variant.description} />
+            </p>
+          ) : null}
           <Rows rows={variant.rows} />
         </div>
       ))}

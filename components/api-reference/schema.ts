@@ -34,7 +34,11 @@ interface Followed {
 }
 
 /** The schema behind a `$ref`, or undefined when the ref is broken or already being expanded (a cycle). */
-function follow(document: OpenApiDocument, schema: Schema | undefined, expanding: ReadonlySet<string>): Followed | undefined {
+function follow(
+  document: OpenApiDocument,
+  schema: Schema | undefined,
+  expanding: ReadonlySet<string>,
+): Followed | undefined {
   if (!schema) return undefined;
   if (isReference(schema) && expanding.has(schema.$ref)) return undefined;
   const resolved = resolve<Schema>(document, schema);
@@ -45,7 +49,12 @@ function follow(document: OpenApiDocument, schema: Schema | undefined, expanding
 /** allOf parts merged into one object schema: their properties and required lists side by side. */
 function mergeAllOf(document: OpenApiDocument, schema: Schema, expanding: ReadonlySet<string>): Schema {
   if (!schema.allOf) return schema;
-  const merged: Schema = { ...schema, allOf: undefined, properties: { ...schema.properties }, required: [...(schema.required ?? [])] };
+  const merged: Schema = {
+    ...schema,
+    allOf: undefined,
+    properties: { ...schema.properties },
+    required: [...(schema.required ?? [])],
+  };
   for (const part of schema.allOf) {
     const followed = follow(document, part, refsOf(part, expanding));
     if (!followed) continue;
@@ -66,7 +75,11 @@ function isNullSchema(schema: Schema): boolean {
 }
 
 /** A short type as a reader wants it: "string", "integer or null", "array of TopUp", "TopUp or Error". */
-export function typeLabel(document: OpenApiDocument, schema: Schema | undefined, expanding: ReadonlySet<string> = new Set()): string {
+export function typeLabel(
+  document: OpenApiDocument,
+  schema: Schema | undefined,
+  expanding: ReadonlySet<string> = new Set(),
+): string {
   if (!schema) return "any";
   if (isReference(schema)) {
     if (expanding.has(schema.$ref)) return refName(schema.$ref);
@@ -93,7 +106,10 @@ export function typeLabel(document: OpenApiDocument, schema: Schema | undefined,
 function inferTypes(schema: Schema): string[] {
   if (schema.properties) return ["object"];
   if (schema.items) return ["array"];
-  if (schema.enum) return unique(schema.enum.map((value) => (value === null ? "null" : Array.isArray(value) ? "array" : typeof value)));
+  if (schema.enum)
+    return unique(
+      schema.enum.map((value) => (value === null ? "null" : Array.isArray(value) ? "array" : typeof value)),
+    );
   return [];
 }
 
@@ -102,7 +118,11 @@ function unique(values: string[]): string[] {
 }
 
 function isObjectLike(schema: Schema): boolean {
-  return Boolean(schema.properties) || schema.type === "object" || (Array.isArray(schema.type) && schema.type.includes("object"));
+  return (
+    Boolean(schema.properties) ||
+    schema.type === "object" ||
+    (Array.isArray(schema.type) && schema.type.includes("object"))
+  );
 }
 
 /** Every value a field may take, when it is a closed set (enum, const, or alternatives of those). */
@@ -125,7 +145,8 @@ export function enumValues(
     const values = parts.map((part) => enumValues(document, part, inner, true));
     return values.every((list) => list.length > 0) ? unique(values.flat()) : [];
   }
-  if (s.type === "array" || (Array.isArray(s.type) && s.type.includes("array"))) return enumValues(document, s.items, inner);
+  if (s.type === "array" || (Array.isArray(s.type) && s.type.includes("array")))
+    return enumValues(document, s.items, inner);
   return [];
 }
 
@@ -136,12 +157,15 @@ function display(value: Json): string {
 /** Limits worth telling a caller: bounds, lengths, a pattern, a default. */
 function notesOf(schema: Schema): string[] {
   const notes: string[] = [];
-  if (schema.minimum !== undefined && schema.maximum !== undefined) notes.push(`${schema.minimum} to ${schema.maximum}`);
+  if (schema.minimum !== undefined && schema.maximum !== undefined)
+    notes.push(`${schema.minimum} to ${schema.maximum}`);
   else if (schema.minimum !== undefined) notes.push(`at least ${schema.minimum}`);
   else if (schema.maximum !== undefined) notes.push(`at most ${schema.maximum}`);
-  if (schema.minLength !== undefined && schema.maxLength !== undefined) notes.push(`${schema.minLength}-${schema.maxLength} characters`);
+  if (schema.minLength !== undefined && schema.maxLength !== undefined)
+    notes.push(`${schema.minLength}-${schema.maxLength} characters`);
   else if (schema.maxLength !== undefined) notes.push(`at most ${schema.maxLength} characters`);
-  else if (schema.minLength !== undefined && schema.minLength > 0) notes.push(`at least ${schema.minLength} characters`);
+  else if (schema.minLength !== undefined && schema.minLength > 0)
+    notes.push(`at least ${schema.minLength} characters`);
   if (schema.pattern) notes.push(`pattern ${schema.pattern}`);
   if (schema.default !== undefined) notes.push(`default ${display(schema.default)}`);
   if (schema.deprecated) notes.push("deprecated");
@@ -158,7 +182,10 @@ function isNamedSchemaRef(schema: Schema): boolean {
 export function isListedSchema(document: OpenApiDocument, name: string): boolean {
   const followed = follow(document, { $ref: `${SCHEMAS}${name.replace(/~/g, "~0").replace(/\//g, "~1")}` }, new Set());
   if (!followed) return false;
-  return isObjectLike(followed.schema) || Boolean((followed.schema.oneOf ?? followed.schema.anyOf)?.some((part) => isNamedSchemaRef(part)));
+  return (
+    isObjectLike(followed.schema) ||
+    Boolean((followed.schema.oneOf ?? followed.schema.anyOf)?.some((part) => isNamedSchemaRef(part)))
+  );
 }
 
 /** The listed component schemas a field's type names: itself, its items, its alternatives. */
@@ -202,7 +229,14 @@ function objectInside(
   return undefined;
 }
 
-function collect(document: OpenApiDocument, schema: Schema, prefix: string, depth: number, expanding: ReadonlySet<string>, rows: FieldRow[]): void {
+function collect(
+  document: OpenApiDocument,
+  schema: Schema,
+  prefix: string,
+  depth: number,
+  expanding: ReadonlySet<string>,
+  rows: FieldRow[],
+): void {
   const required = new Set(schema.required ?? []);
   for (const [name, property] of Object.entries(schema.properties ?? {})) {
     const followed = follow(document, property, expanding);
@@ -228,7 +262,14 @@ export function layOutSchema(document: OpenApiDocument, schema: Schema | undefin
   if (!schema) return undefined;
   const followed = follow(document, schema, new Set());
   const type = typeLabel(document, schema);
-  if (!followed) return { name: isReference(schema) ? refName(schema.$ref) : undefined, type, innerType: type, rows: [], variants: [] };
+  if (!followed)
+    return {
+      name: isReference(schema) ? refName(schema.$ref) : undefined,
+      type,
+      innerType: type,
+      rows: [],
+      variants: [],
+    };
   const expanding = refsOf(schema, new Set());
   const layout: SchemaLayout = {
     name: followed.name,
@@ -253,7 +294,8 @@ export function layOutSchema(document: OpenApiDocument, schema: Schema | undefin
     return layout;
   }
   const inside = objectInside(document, schema, new Set(), true);
-  if (inside) collect(document, inside.schema, inside.suffix === "." ? "" : inside.suffix, 0, inside.expanding, layout.rows);
+  if (inside)
+    collect(document, inside.schema, inside.suffix === "." ? "" : inside.suffix, 0, inside.expanding, layout.rows);
   return layout;
 }
 
@@ -261,7 +303,12 @@ export function layOutSchema(document: OpenApiDocument, schema: Schema | undefin
  * An example value built from a schema, for when the document gives none: each field's own example,
  * else its first enum value, else a placeholder of its type. Cycles and great depth give null.
  */
-export function exampleOf(document: OpenApiDocument, schema: Schema | undefined, expanding: ReadonlySet<string> = new Set(), depth = 0): Json {
+export function exampleOf(
+  document: OpenApiDocument,
+  schema: Schema | undefined,
+  expanding: ReadonlySet<string> = new Set(),
+  depth = 0,
+): Json {
   if (!schema || depth > 8) return null;
   const followed = follow(document, schema, expanding);
   if (!followed) return null;
@@ -281,7 +328,8 @@ export function exampleOf(document: OpenApiDocument, schema: Schema | undefined,
   const type = types[0];
   if (type === "object" || s.properties) {
     const value: Record<string, Json> = {};
-    for (const [name, property] of Object.entries(s.properties ?? {})) value[name] = exampleOf(document, property, inner, depth + 1);
+    for (const [name, property] of Object.entries(s.properties ?? {}))
+      value[name] = exampleOf(document, property, inner, depth + 1);
     return value;
   }
   if (type === "array") return [exampleOf(document, s.items, inner, depth + 1)];

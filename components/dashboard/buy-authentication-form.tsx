@@ -28,14 +28,14 @@ export function BuyAuthenticationForm({
       {mode === "redirect" ? (
         <SubmitButton pendingLabel="Opening the bank's page…">Complete payment</SubmitButton>
       ) : (
-      <div className="flex flex-wrap gap-3">
-        <SubmitButton name="outcome" value="succeed" pendingLabel="Confirming…">
-          Complete authentication
-        </SubmitButton>
-        <SubmitButton name="outcome" value="fail" variant="secondary" pendingLabel="Confirming…">
-          Fail authentication
-        </SubmitButton>
-      </div>
+        <div className="flex flex-wrap gap-3">
+          <SubmitButton name="outcome" value="succeed" pendingLabel="Confirming…">
+            Complete authentication
+          </SubmitButton>
+          <SubmitButton name="outcome" value="fail" variant="secondary" pendingLabel="Confirming…">
+            Fail authentication
+          </SubmitButton>
+        </div>
       )}
     </form>
   );

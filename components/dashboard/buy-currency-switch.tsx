@@ -4,13 +4,23 @@ import { CURRENCIES, type Currency } from "@/lib/catalog";
 const names: Record<Currency, string> = { USD: "US dollar", GBP: "Pound sterling", EUR: "Euro" };
 
 /** Plain links, so prices in another currency are a server render away and work without JavaScript. */
-export function BuyCurrencySwitch({ current, hrefFor }: { current: Currency; hrefFor: (currency: Currency) => string }) {
+export function BuyCurrencySwitch({
+  current,
+  hrefFor,
+}: {
+  current: Currency;
+  hrefFor: (currency: Currency) => string;
+}) {
   return (
     <div className="flex flex-wrap items-center gap-3">
       <span id="currency-label" className="text-sm font-medium text-slate-900">
         Currency
       </span>
-      <ul aria-labelledby="currency-label" className="inline-flex rounded-lg bg-slate-100 p-1" data-testid="currency-switch">
+      <ul
+        aria-labelledby="currency-label"
+        className="inline-flex rounded-lg bg-slate-100 p-1"
+        data-testid="currency-switch"
+      >
         {CURRENCIES.map((currency) => (
           <li key={currency}>
             <Link

@@ -53,7 +53,10 @@ export function BuyMethodPicker({
       </div>
       <p className="mt-2 text-xs text-slate-500">
         Cards are managed in{" "}
-        <Link href="/dashboard/payment-details" className="font-medium text-indigo-700 underline-offset-2 hover:underline">
+        <Link
+          href="/dashboard/payment-details"
+          className="font-medium text-indigo-700 underline-offset-2 hover:underline"
+        >
           Payment details
         </Link>
         .

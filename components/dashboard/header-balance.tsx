@@ -42,7 +42,11 @@ export function HeaderBalance({ initial }: { initial: HeaderBalances }) {
       )
       .then((body) => {
         if (body) {
-          setBalances({ pointsBalance: body.points_balance, heldPoints: body.held_points, heldDisputes: body.held_disputes });
+          setBalances({
+            pointsBalance: body.points_balance,
+            heldPoints: body.held_points,
+            heldDisputes: body.held_disputes,
+          });
         }
       })
       .catch(() => {});

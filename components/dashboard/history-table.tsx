@@ -1,10 +1,10 @@
 import Link from "next/link";
 import { Badge, StatusBadge } from "@/components/ui/badge";
 import type { TopUp } from "@/lib/db/schema";
+import { formatDateTime, formatMoney, formatPoints } from "@/lib/format";
 import { afterPaymentNotes } from "@/lib/points/after-payment/view";
 import { needsAttention } from "@/lib/points/attention";
 import { purchaseCardLabel } from "@/lib/points/history";
-import { formatDateTime, formatMoney, formatPoints } from "@/lib/format";
 
 /**
  * Top-ups, newest first, as a table that scrolls sideways on narrow screens. Purchases still
@@ -90,21 +90,33 @@ export function HistoryTable({
           </thead>
           <tbody className="divide-y divide-slate-100">
             {topUps.map((topUp) => (
-              <tr key={topUp.id} data-testid="top-up-row" data-reference={topUp.reference} className="hover:bg-slate-50">
+              <tr
+                key={topUp.id}
+                data-testid="top-up-row"
+                data-reference={topUp.reference}
+                className="hover:bg-slate-50"
+              >
                 <td className="whitespace-nowrap px-5 py-3 text-slate-600">
                   <time dateTime={topUp.createdAt.toISOString()} title={topUp.createdAt.toISOString()}>
                     {formatDateTime(topUp.createdAt).replace(" UTC", "")}
                   </time>
                 </td>
-                <td className="max-w-[14rem] truncate px-3 py-3 font-mono text-xs text-slate-800" title={topUp.reference}>
+                <td
+                  className="max-w-[14rem] truncate px-3 py-3 font-mono text-xs text-slate-800"
+                  title={topUp.reference}
+                >
                   {topUp.reference}
                 </td>
-                <td className="whitespace-nowrap px-3 py-3 text-right font-medium tabular-nums">{formatPoints(topUp.points)}</td>
+                <td className="whitespace-nowrap px-3 py-3 text-right font-medium tabular-nums">
+                  {formatPoints(topUp.points)}
+                </td>
                 <td className="whitespace-nowrap px-3 py-3 text-right tabular-nums">
                   {formatMoney(topUp.amount, topUp.currency)}
                 </td>
                 <td className="whitespace-nowrap px-3 py-3 text-slate-700" title={topUp.paymentSourceId}>
-                  {purchaseCardLabel(topUp, labels) ?? <span className="font-mono text-xs">{topUp.paymentSourceId}</span>}
+                  {purchaseCardLabel(topUp, labels) ?? (
+                    <span className="font-mono text-xs">{topUp.paymentSourceId}</span>
+                  )}
                 </td>
                 <td className="whitespace-nowrap px-3 py-3">
                   <StatusBadge status={topUp.status} attention={needsAttention(topUp, now)} />

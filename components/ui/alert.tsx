@@ -7,7 +7,15 @@ const tones = {
   info: "border-sky-200 bg-sky-50 text-sky-900",
 } as const;
 
-export function Alert({ tone, title, children }: { tone: keyof typeof tones; title?: ReactNode; children?: ReactNode }) {
+export function Alert({
+  tone,
+  title,
+  children,
+}: {
+  tone: keyof typeof tones;
+  title?: ReactNode;
+  children?: ReactNode;
+}) {
   return (
     <div role={tone === "error" ? "alert" : "status"} className={`rounded-lg border px-4 py-3 text-sm ${tones[tone]}`}>
       {title && <p className="font-semibold">{title}</p>}

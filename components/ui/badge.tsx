@@ -13,7 +13,9 @@ export type BadgeTone = keyof typeof tones;
 
 export function Badge({ tone = "slate", children }: { tone?: BadgeTone; children: ReactNode }) {
   return (
-    <span className={`inline-flex items-center rounded-md px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${tones[tone]}`}>
+    <span
+      className={`inline-flex items-center rounded-md px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${tones[tone]}`}
+    >
       {children}
     </span>
   );

@@ -1,6 +1,12 @@
 import type { ReactNode } from "react";
 
-export function Card({ title, description, actions, children, className = "" }: {
+export function Card({
+  title,
+  description,
+  actions,
+  children,
+  className = "",
+}: {
   title?: ReactNode;
   description?: ReactNode;
   actions?: ReactNode;
@@ -23,7 +29,15 @@ export function Card({ title, description, actions, children, className = "" }: 
   );
 }
 
-export function PageHeader({ title, description, actions }: { title: string; description?: ReactNode; actions?: ReactNode }) {
+export function PageHeader({
+  title,
+  description,
+  actions,
+}: {
+  title: string;
+  description?: ReactNode;
+  actions?: ReactNode;
+}) {
   return (
     <div className="mb-6 flex flex-wrap items-end justify-between gap-4">
       <div>

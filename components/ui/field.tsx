@@ -4,7 +4,13 @@ const control =
   "block w-full rounded-md border-0 bg-white px-3 py-2 text-sm text-slate-900 shadow-sm ring-1 ring-inset ring-slate-300 placeholder:text-slate-400 focus:ring-2 focus:ring-inset focus:ring-indigo-600";
 
 /** A labelled control; `hint` and `error` are tied to it for screen readers. */
-export function Field({ id, label, hint, error, children }: {
+export function Field({
+  id,
+  label,
+  hint,
+  error,
+  children,
+}: {
   id: string;
   label: ReactNode;
   hint?: ReactNode;

@@ -9,7 +9,14 @@ import { type ButtonVariant, buttonClasses } from "./button";
  * `label`: its accessible name when the visible text alone does not say what it acts on; it must
  * begin with that text ("Remove Visa •••• 4242" for "Remove").
  */
-export function SubmitButton({ children, pendingLabel, variant = "primary", name, value, label }: {
+export function SubmitButton({
+  children,
+  pendingLabel,
+  variant = "primary",
+  name,
+  value,
+  label,
+}: {
   children: ReactNode;
   pendingLabel?: ReactNode;
   variant?: ButtonVariant;

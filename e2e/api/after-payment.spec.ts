@@ -10,7 +10,10 @@ import { expectPaidReplay, postTopUp } from "../utils";
  */
 test.describe("a purchase's TopUp after its charge", () => {
   let after: AfterPaymentFixtures;
-  const replay = (request: Parameters<typeof postTopUp>[0], purchase: AfterPaymentFixtures["refunded"] | AfterPaymentFixtures["disputed"]) =>
+  const replay = (
+    request: Parameters<typeof postTopUp>[0],
+    purchase: AfterPaymentFixtures["refunded"] | AfterPaymentFixtures["disputed"],
+  ) =>
     postTopUp(request, after.apiKey, {
       points: purchase.points,
       currency: "EUR",
@@ -23,13 +26,23 @@ test.describe("a purchase's TopUp after its charge", () => {
     // On Stripe the test server's webhooks bring the dispute a moment after the server starts;
     // every test here reads a balance or a TopUp that includes it.
     await expect
-      .poll(async () => (await (await replay(request, after.disputed)).json()).data?.top_up?.dispute?.status ?? null, { timeout: 20_000 })
+      .poll(async () => (await (await replay(request, after.disputed)).json()).data?.top_up?.dispute?.status ?? null, {
+        timeout: 20_000,
+      })
       .toBe("open");
   });
 
-  test("a partly refunded purchase says what was refunded, stays paid, and the balance is what is spendable", async ({ request }) => {
+  test("a partly refunded purchase says what was refunded, stays paid, and the balance is what is spendable", async ({
+    request,
+  }) => {
     const data = await expectPaidReplay(await replay(request, after.refunded), { source: "dashboard" });
-    expect(data.top_up).toMatchObject({ id: after.refunded.topUpId, status: "paid", refunded_points: 250, refunded_amount: 1950, dispute: null });
+    expect(data.top_up).toMatchObject({
+      id: after.refunded.topUpId,
+      status: "paid",
+      refunded_points: 250,
+      refunded_amount: 1950,
+      dispute: null,
+    });
     // 7,500 + 1,000 + 100 bought, 250 refunded, 7,500 held or removed by the dispute.
     expect(data.points_balance).toBe(850);
   });

@@ -1,26 +1,25 @@
-import { expect, test } from "../fixtures";
 import type { E2eFixtures } from "../fixtures";
-import {
-  expectPaidNow,
-  expectPlainError,
-  expectSuccess,
-  PAYMENT_METHODS,
-  postRaw,
-  uniqueRef,
-} from "../utils";
+import { expect, test } from "../fixtures";
+import { expectPaidNow, expectPlainError, expectSuccess, PAYMENT_METHODS, postRaw, uniqueRef } from "../utils";
 
 /** docs/contract.md §4 step 1 and §5: `Authorization: Bearer <key>`, scheme case-insensitive, active keys only. */
 const refused: { name: string; authorization: (fx: E2eFixtures) => string | undefined }[] = [
   { name: "no Authorization header", authorization: () => undefined },
   { name: "an empty Authorization header", authorization: () => "" },
-  { name: "the Basic scheme", authorization: (fx) => `Basic ${Buffer.from(`${fx.organizations.main.apiKey}:`).toString("base64")}` },
+  {
+    name: "the Basic scheme",
+    authorization: (fx) => `Basic ${Buffer.from(`${fx.organizations.main.apiKey}:`).toString("base64")}`,
+  },
   { name: "the Token scheme", authorization: (fx) => `Token ${fx.organizations.main.apiKey}` },
   { name: "the key without a scheme", authorization: (fx) => fx.organizations.main.apiKey },
   { name: "Bearer without a key", authorization: () => "Bearer" },
   { name: "Bearer and a blank", authorization: () => "Bearer   " },
   { name: "a key followed by another word", authorization: (fx) => `Bearer ${fx.organizations.main.apiKey} extra` },
   { name: "a well-formed unknown key", authorization: () => `Bearer pts_${"a".repeat(40)}` },
-  { name: "a key with one character changed", authorization: (fx) => `Bearer ${flipLast(fx.organizations.main.apiKey)}` },
+  {
+    name: "a key with one character changed",
+    authorization: (fx) => `Bearer ${flipLast(fx.organizations.main.apiKey)}`,
+  },
   { name: "a key cut short", authorization: (fx) => `Bearer ${fx.organizations.main.apiKey.slice(0, -1)}` },
   { name: "a key in another case", authorization: (fx) => `Bearer ${swapCase(fx.organizations.main.apiKey)}` },
   { name: "a revoked key", authorization: (fx) => `Bearer ${fx.revokedKey}` },
@@ -52,7 +51,11 @@ function headersFor(authorization: string | undefined): Record<string, string> {
 test.describe("POST /v3/points/top-ups authentication", () => {
   for (const c of refused) {
     test(`${c.name} → 403 invalid_api_key`, async ({ request, fx }) => {
-      const response = await postRaw(request, headersFor(c.authorization(fx)), JSON.stringify({ points: 100, reference: uniqueRef("auth") }));
+      const response = await postRaw(
+        request,
+        headersFor(c.authorization(fx)),
+        JSON.stringify({ points: 100, reference: uniqueRef("auth") }),
+      );
       await expectPlainError(response, 403, "invalid_api_key");
     });
   }
@@ -70,7 +73,11 @@ test.describe("POST /v3/points/top-ups authentication", () => {
 
   test("a revoked key refuses while the organisation's active key still buys", async ({ request, fx }) => {
     const body = JSON.stringify({ points: 100, reference: uniqueRef("revoked") });
-    await expectPlainError(await postRaw(request, { Authorization: `Bearer ${fx.revokedKey}` }, body), 403, "invalid_api_key");
+    await expectPlainError(
+      await postRaw(request, { Authorization: `Bearer ${fx.revokedKey}` }, body),
+      403,
+      "invalid_api_key",
+    );
     await expectPaidNow(await postRaw(request, { Authorization: `Bearer ${fx.organizations.main.apiKey}` }, body));
   });
 });
@@ -85,7 +92,9 @@ test.describe("GET /v3/points/payment-methods authentication", () => {
 
   for (const c of accepted) {
     test(`the ${c.name} scheme is accepted → 200`, async ({ request, fx }) => {
-      const response = await request.get(PAYMENT_METHODS, { headers: { Authorization: `${c.scheme} ${fx.organizations.main.apiKey}` } });
+      const response = await request.get(PAYMENT_METHODS, {
+        headers: { Authorization: `${c.scheme} ${fx.organizations.main.apiKey}` },
+      });
       const data = await expectSuccess(response, 200);
       expect(Array.isArray(data.payment_methods)).toBe(true);
     });

@@ -30,7 +30,11 @@ const BALANCE = "/v3/points/balance";
 const QUOTES = "/v3/points/quotes";
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
-function getBalance(request: APIRequestContext, organization: FixtureOrganization | string, headers: Record<string, string> = {}) {
+function getBalance(
+  request: APIRequestContext,
+  organization: FixtureOrganization | string,
+  headers: Record<string, string> = {},
+) {
   return request.get(BALANCE, { headers: { ...bearer(organization), ...headers } });
 }
 
@@ -58,7 +62,10 @@ async function readBalance(response: APIResponse): Promise<BalanceJson> {
 /** Seconds from now until an ISO time, as a client would compute it on receipt. */
 const secondsUntil = (iso: string) => (Date.parse(iso) - Date.now()) / 1000;
 
-test("the balance lists each configured limit, nothing used yet, and a purchase may be made now", async ({ request, fx }) => {
+test("the balance lists each configured limit, nothing used yet, and a purchase may be made now", async ({
+  request,
+  fx,
+}) => {
   const org = fx.organizations.balanceQuotes;
   const response = await getBalance(request, org, { "X-Request-Id": "balance-check-1" });
   expect(response.headers()["x-request-id"]).toBe("balance-check-1");
@@ -79,7 +86,10 @@ test("the balance lists each configured limit, nothing used yet, and a purchase 
   expect((await readBalance(await getBalance(request, fx.organizations.other))).limits).toEqual({});
 });
 
-test("both endpoints answer the availability checks of the payment methods, in their order", async ({ request, fx }) => {
+test("both endpoints answer the availability checks of the payment methods, in their order", async ({
+  request,
+  fx,
+}) => {
   const calls = [
     (key: FixtureOrganization | string) => getBalance(request, key),
     (key: FixtureOrganization | string) => postQuote(request, key, { points: 100 }),
@@ -97,10 +107,17 @@ test("both endpoints answer the availability checks of the payment methods, in t
   const wrong = await request.post(BALANCE, { headers: bearer(fx.organizations.balanceQuotes) });
   await expectPlainError(wrong, 405, "method_not_allowed");
   expect(wrong.headers().allow).toBe("GET, OPTIONS");
-  await expectPlainError(await request.get(QUOTES, { headers: bearer(fx.organizations.balanceQuotes) }), 405, "method_not_allowed");
+  await expectPlainError(
+    await request.get(QUOTES, { headers: bearer(fx.organizations.balanceQuotes) }),
+    405,
+    "method_not_allowed",
+  );
 });
 
-test("a quote answers the provider's outage as the purchase would: 502 with Retry-After, after the body's checks", async ({ request, fx }) => {
+test("a quote answers the provider's outage as the purchase would: 502 with Retry-After, after the body's checks", async ({
+  request,
+  fx,
+}) => {
   // The outage organisation has no saved currency: without one the quote stops at step 5, before the provider.
   await expectPlainError(await postQuote(request, fx.organizations.outage, { points: 100 }), 422, "currency_required");
   const refused = await postQuote(request, fx.organizations.outage, { points: 100, currency: "EUR" });
@@ -118,18 +135,29 @@ test("a quote validates a purchase's body without a reference, naming every bad 
   );
   expect(fields.reference).toMatch(/quote/);
   await expectInvalidFields(await postQuote(request, org, [100]), ["body"]);
-  await expectPlainError(await postQuote(request, fx.organizations.noCurrency, { points: 100 }), 422, "currency_required");
+  await expectPlainError(
+    await postQuote(request, fx.organizations.noCurrency, { points: 100 }),
+    422,
+    "currency_required",
+  );
   const bad = await expectPlainError(
     await postQuote(request, org, { points: 100, payment_source_id: cardOf(fx.organizations.other, "visa").id }),
     422,
     "invalid_payment_method",
   );
   expect(Object.keys(bad.details.fields as object)).toEqual(["payment_source_id"]);
-  await expectPlainError(await postQuote(request, fx.organizations.severalNoDefault, { points: 100 }), 422, "payment_method_required");
+  await expectPlainError(
+    await postQuote(request, fx.organizations.severalNoDefault, { points: 100 }),
+    422,
+    "payment_method_required",
+  );
   await expectPlainError(await postQuote(request, fx.organizations.noCards, { points: 100 }), 422, "no_payment_method");
 });
 
-test("a quote answers what the purchase would do, records nothing, and 429s with the balance's next_purchase_at", async ({ request, fx }) => {
+test("a quote answers what the purchase would do, records nothing, and 429s with the balance's next_purchase_at", async ({
+  request,
+  fx,
+}) => {
   const org = fx.organizations.balanceQuotes;
   const visa = cardOf(org, "visa");
   const mastercard = cardOf(org, "mastercard");
@@ -140,10 +168,18 @@ test("a quote answers what the purchase would do, records nothing, and 429s with
   expect(Object.keys(quote).sort()).toEqual(
     ["amount", "currency", "payment_method", "payment_source_id", "points", "points_balance_after"].sort(),
   );
-  expect(quote).toMatchObject({ points: 1000, currency: "USD", payment_source_id: visa.id, points_balance_after: 1000 });
+  expect(quote).toMatchObject({
+    points: 1000,
+    currency: "USD",
+    payment_source_id: visa.id,
+    points_balance_after: 1000,
+  });
   expectPaymentMethod(quote.payment_method, { id: visa.id, label: visa.label, is_default: true });
   expect(Number.isInteger(quote.amount) && (quote.amount as number) > 0).toBe(true);
-  const other = await expectSuccess(await postQuote(request, org, { points: 250, currency: "EUR", payment_source_id: mastercard.id }), 200);
+  const other = await expectSuccess(
+    await postQuote(request, org, { points: 250, currency: "EUR", payment_source_id: mastercard.id }),
+    200,
+  );
   expect(other.quote).toMatchObject({ points: 250, currency: "EUR", payment_source_id: mastercard.id });
 
   // The per-top-up limit answers a quote as it answers the purchase.
@@ -156,7 +192,11 @@ test("a quote answers what the purchase would do, records nothing, and 429s with
   const paid = await expectPaidNow(await postTopUp(request, org, { points: 1000, reference: uniqueRef("bq") }));
   expect(paid.top_up.amount).toBe(quote.amount);
   await expectPurchaseError(
-    await postTopUp(request, org, { points: 100, payment_source_id: cardOf(org, "declined").id, reference: uniqueRef("bq") }),
+    await postTopUp(request, org, {
+      points: 100,
+      payment_source_id: cardOf(org, "declined").id,
+      reference: uniqueRef("bq"),
+    }),
     402,
     "payment_failed",
   );

@@ -5,11 +5,17 @@ import { uniqueRef } from "../utils";
  * Gzip makes an answer under 1 KiB no smaller and costs CPU at both ends, so the API sends those
  * plain even to a client that accepts gzip; a larger one (a list) is compressed for it.
  */
-test("small API answers are sent plain, and a list over 1 KiB is gzipped for a client that accepts it", async ({ request, fx }) => {
+test("small API answers are sent plain, and a list over 1 KiB is gzipped for a client that accepts it", async ({
+  request,
+  fx,
+}) => {
   const org = fx.organizations.compression;
   const headers = { authorization: `Bearer ${org.apiKey}`, "accept-encoding": "gzip" };
   for (let i = 0; i < 4; i++) {
-    const bought = await request.post("/v3/points/top-ups", { headers, data: { points: 100, reference: uniqueRef("gzip") } });
+    const bought = await request.post("/v3/points/top-ups", {
+      headers,
+      data: { points: 100, reference: uniqueRef("gzip") },
+    });
     expect(bought.status()).toBe(201);
     expect(bought.headers()["content-encoding"]).toBeUndefined();
     expect(bought.headers()["cache-control"]).toBe("no-store, no-transform");

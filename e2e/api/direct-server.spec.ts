@@ -63,6 +63,9 @@ test("without a trusted proxy the limit keys on the socket's address: a forged X
     );
     expect(error).toBe("CredentialsSignin");
   }
-  const paused = await postCredentials({ email: `direct-${run}-last@example.com`, password: "guess" }, { "X-Forwarded-For": "192.0.2.1" });
+  const paused = await postCredentials(
+    { email: `direct-${run}-last@example.com`, password: "guess" },
+    { "X-Forwarded-For": "192.0.2.1" },
+  );
   expect(paused).toMatch(/^Too many failed sign-ins/);
 });

@@ -19,11 +19,22 @@ interface RawAnswer {
 const OPENAPI = "/v3/openapi.json";
 
 /** One request with exactly this request-target, as a client that does not normalise paths sends it. */
-function raw(baseUrl: string, method: string, target: string, options: { headers?: Record<string, string>; body?: string } = {}): Promise<RawAnswer> {
+function raw(
+  baseUrl: string,
+  method: string,
+  target: string,
+  options: { headers?: Record<string, string>; body?: string } = {},
+): Promise<RawAnswer> {
   const { hostname, port } = new URL(baseUrl);
   return new Promise((resolve, reject) => {
     const request = http.request(
-      { host: hostname, port, method, path: target, headers: { ...options.headers, ...(options.body ? { "Content-Type": "application/json" } : {}) } },
+      {
+        host: hostname,
+        port,
+        method,
+        path: target,
+        headers: { ...options.headers, ...(options.body ? { "Content-Type": "application/json" } : {}) },
+      },
       (response) => {
         let text = "";
         response.on("data", (chunk: Buffer) => {
@@ -51,17 +62,42 @@ function expectNotFound(answer: RawAnswer, method: string, requestId: string): v
   const body = JSON.parse(answer.text);
   expect(body).toEqual({ status: "error", error: { code: "not_found", message: expect.any(String), details: {} } });
   expect(body.error.message).toContain("exact");
-  expect(checkAgainstDocument({ method, path: "/v3/inexact-path", status: answer.status, headers: answer.headers as Record<string, string>, body: answer.text })).toEqual([]);
+  expect(
+    checkAgainstDocument({
+      method,
+      path: "/v3/inexact-path",
+      status: answer.status,
+      headers: answer.headers as Record<string, string>,
+      body: answer.text,
+    }),
+  ).toEqual([]);
 }
 
 const inexact: { name: string; targets: string[] }[] = [
   {
     name: "a trailing slash",
-    targets: ["/v3/", "/v3/points/", `${TOP_UPS}/`, `${TOP_UPS}/?limit=1`, `${TOP_UPS}/tu_abc/`, "/v3/points/payment-methods/", "/v3/points/balance/", "/v3/points/quotes/", `${OPENAPI}/`],
+    targets: [
+      "/v3/",
+      "/v3/points/",
+      `${TOP_UPS}/`,
+      `${TOP_UPS}/?limit=1`,
+      `${TOP_UPS}/tu_abc/`,
+      "/v3/points/payment-methods/",
+      "/v3/points/balance/",
+      "/v3/points/quotes/",
+      `${OPENAPI}/`,
+    ],
   },
   {
     name: "a repeated slash",
-    targets: ["/v3//points/top-ups", "/v3/points//top-ups", `${TOP_UPS}//`, "//v3/points/top-ups", "///v3/points/top-ups", "/v3//openapi.json"],
+    targets: [
+      "/v3//points/top-ups",
+      "/v3/points//top-ups",
+      `${TOP_UPS}//`,
+      "//v3/points/top-ups",
+      "///v3/points/top-ups",
+      "/v3//openapi.json",
+    ],
   },
   {
     name: "a dot segment",
@@ -85,7 +121,13 @@ const inexact: { name: string; targets: string[] }[] = [
   },
   {
     name: "an encoded slash, backslash or letter that only decoding puts under /v3",
-    targets: ["/v3%2fpoints%2ftop-ups", "/v3%5Cpoints%5Ctop-ups", "/%76%33/points/top-ups", "/v3\\points\\top-ups", `${TOP_UPS}\\`],
+    targets: [
+      "/v3%2fpoints%2ftop-ups",
+      "/v3%5Cpoints%5Ctop-ups",
+      "/%76%33/points/top-ups",
+      "/v3\\points\\top-ups",
+      `${TOP_UPS}\\`,
+    ],
   },
   {
     name: "percent-encoding that does not decode",
@@ -98,7 +140,13 @@ test.describe("a path under /v3 that is not written exactly: 404 not_found in th
     test(`${group.name}`, async ({ fx }) => {
       for (const [index, target] of group.targets.entries()) {
         const requestId = `inexact-${index}`;
-        expectNotFound(await raw(fx.baseUrl, "GET", target, { headers: { "X-Request-Id": requestId, ...bearer(fx.organizations.main) } }), "GET", requestId);
+        expectNotFound(
+          await raw(fx.baseUrl, "GET", target, {
+            headers: { "X-Request-Id": requestId, ...bearer(fx.organizations.main) },
+          }),
+          "GET",
+          requestId,
+        );
       }
     });
   }
@@ -114,7 +162,9 @@ test.describe("a path under /v3 that is not written exactly: 404 not_found in th
   });
 
   test("a malformed X-Request-Id is replaced there too", async ({ fx }) => {
-    const answer = await raw(fx.baseUrl, "GET", `${TOP_UPS}/`, { headers: { "X-Request-Id": "has spaces/and<slashes>" } });
+    const answer = await raw(fx.baseUrl, "GET", `${TOP_UPS}/`, {
+      headers: { "X-Request-Id": "has spaces/and<slashes>" },
+    });
     expect(answer.status).toBe(404);
     expect(answer.headers["x-request-id"]).toMatch(/^[A-Za-z0-9._:-]{1,100}$/);
   });
@@ -122,29 +172,48 @@ test.describe("a path under /v3 that is not written exactly: 404 not_found in th
   test("a purchase sent to an inexact path buys nothing", async ({ request, fx }) => {
     const org = fx.organizations.main;
     const reference = uniqueRef("inexact");
-    for (const target of [`${TOP_UPS}/`, "/v3//points/top-ups", `/v3/points/x/..${TOP_UPS.slice("/v3/points".length)}`]) {
+    for (const target of [
+      `${TOP_UPS}/`,
+      "/v3//points/top-ups",
+      `/v3/points/x/..${TOP_UPS.slice("/v3/points".length)}`,
+    ]) {
       const answer = await raw(fx.baseUrl, "POST", target, {
         headers: { ...bearer(org), "X-Request-Id": "inexact-post" },
         body: JSON.stringify({ points: 100, reference }),
       });
       expectNotFound(answer, "POST", "inexact-post");
     }
-    const listed = await expectSuccess(await request.get(`${TOP_UPS}?reference=${reference}`, { headers: bearer(org) }), 200);
+    const listed = await expectSuccess(
+      await request.get(`${TOP_UPS}?reference=${reference}`, { headers: bearer(org) }),
+      200,
+    );
     expect(listed.top_ups).toEqual([]);
   });
 
   test("an absolute-form target is read by its path: exact answers as usual, inexact is a 404", async ({ fx }) => {
     const origin = fx.baseUrl;
-    const exact = await raw(fx.baseUrl, "GET", `${origin}${TOP_UPS}?limit=1`, { headers: { "X-Request-Id": "abs-1", ...bearer(fx.organizations.main) } });
+    const exact = await raw(fx.baseUrl, "GET", `${origin}${TOP_UPS}?limit=1`, {
+      headers: { "X-Request-Id": "abs-1", ...bearer(fx.organizations.main) },
+    });
     expect(exact.status, exact.text).toBe(200);
     expect(JSON.parse(exact.text)).toMatchObject({ status: "success", data: { has_more: expect.any(Boolean) } });
     expect(exact.headers["x-request-id"]).toBe("abs-1");
-    expectNotFound(await raw(fx.baseUrl, "GET", `${origin}/v3//points/top-ups`, { headers: { "X-Request-Id": "abs-2" } }), "GET", "abs-2");
+    expectNotFound(
+      await raw(fx.baseUrl, "GET", `${origin}/v3//points/top-ups`, { headers: { "X-Request-Id": "abs-2" } }),
+      "GET",
+      "abs-2",
+    );
   });
 
   test("exact paths answer as before, percent-encoding and all", async ({ fx }) => {
     const get = (target: string) => raw(fx.baseUrl, "GET", target, { headers: { "X-Request-Id": "exact-1" } });
-    for (const target of [TOP_UPS, `${TOP_UPS}?limit=1`, `${TOP_UPS}/tu_x`, `${TOP_UPS}/%2F`, "/v3/points/payment-methods"]) {
+    for (const target of [
+      TOP_UPS,
+      `${TOP_UPS}?limit=1`,
+      `${TOP_UPS}/tu_x`,
+      `${TOP_UPS}/%2F`,
+      "/v3/points/payment-methods",
+    ]) {
       const answer = await get(target);
       expect(answer.status, target).toBe(403);
       expect(JSON.parse(answer.text)).toMatchObject({ status: "error", error: { code: "invalid_api_key" } });
@@ -159,7 +228,9 @@ test.describe("a path under /v3 that is not written exactly: 404 not_found in th
   });
 
   test("a React Server Component request header changes nothing under /v3", async ({ fx }) => {
-    const answer = await raw(fx.baseUrl, "GET", TOP_UPS, { headers: { RSC: "1", "Next-Router-Prefetch": "1", "X-Request-Id": "rsc-1" } });
+    const answer = await raw(fx.baseUrl, "GET", TOP_UPS, {
+      headers: { RSC: "1", "Next-Router-Prefetch": "1", "X-Request-Id": "rsc-1" },
+    });
     expect(answer.status).toBe(403);
     expect(answer.headers["x-request-id"]).toBe("rsc-1");
     expect(JSON.parse(answer.text)).toMatchObject({ status: "error", error: { code: "invalid_api_key" } });

@@ -59,7 +59,10 @@ test.describe("health and readiness", () => {
     expect(JSON.parse(answer.body)).toEqual({ status: "ok" });
   });
 
-  test("GET /readyz answers 200 with the database, its migrations and the billing provider", async ({ baseURL, fx }) => {
+  test("GET /readyz answers 200 with the database, its migrations and the billing provider", async ({
+    baseURL,
+    fx,
+  }) => {
     const answer = await get(baseURL ?? "", "/readyz");
     expect(answer.status).toBe(200);
     expect(answer.headers["cache-control"]).toBe("no-store");
@@ -98,11 +101,20 @@ test.describe("health and readiness", () => {
     expect(runBlock(block, baseURL ?? "", {})).toEqual([200, 200]);
   });
 
-  test("docs/operations.md's /readyz sample has the fields the app answers, and names its newest migration", async ({ baseURL }) => {
-    const sample = JSON.parse(codeBlockAfter("docs/operations.md", "`/readyz` is 200 when the database answers", "json"));
+  test("docs/operations.md's /readyz sample has the fields the app answers, and names its newest migration", async ({
+    baseURL,
+  }) => {
+    const sample = JSON.parse(
+      codeBlockAfter("docs/operations.md", "`/readyz` is 200 when the database answers", "json"),
+    );
     const answer = JSON.parse((await get(baseURL ?? "", "/readyz")).body);
     const shape = (report: Record<string, unknown>) =>
-      Object.fromEntries(Object.entries(report).map(([key, value]) => [key, typeof value === "object" && value ? Object.keys(value).sort() : typeof value]));
+      Object.fromEntries(
+        Object.entries(report).map(([key, value]) => [
+          key,
+          typeof value === "object" && value ? Object.keys(value).sort() : typeof value,
+        ]),
+      );
     expect(shape(sample)).toEqual(shape(answer));
     expect(sample.migrations).toEqual(answer.migrations);
   });

@@ -27,7 +27,18 @@ test.describe("GET /v3/openapi.json", () => {
       "/v3/points/top-ups/{id}",
     ]);
     const purchase = served.paths["/v3/points/top-ups"].post;
-    expect(Object.keys(purchase.responses).sort()).toEqual(["200", "201", "402", "403", "404", "409", "413", "422", "429", "502"]);
+    expect(Object.keys(purchase.responses).sort()).toEqual([
+      "200",
+      "201",
+      "402",
+      "403",
+      "404",
+      "409",
+      "413",
+      "422",
+      "429",
+      "502",
+    ]);
     expect(Object.keys(purchase.responses["429"].content["application/json"].examples).sort()).toEqual([
       "daily_limit_reached",
       "frequency_limit_reached",
@@ -55,7 +66,11 @@ test.describe(`every method on ${OPENAPI}: the document, or the envelope with X-
 
   for (const method of ["POST", "PUT", "PATCH", "DELETE"]) {
     test(`${method} is a JSON 405 method_not_allowed with Allow`, async ({ request }) => {
-      const response = await request.fetch(OPENAPI, { method, headers: { "X-Request-Id": `doc-${method}` }, data: method === "DELETE" ? undefined : { x: 1 } });
+      const response = await request.fetch(OPENAPI, {
+        method,
+        headers: { "X-Request-Id": `doc-${method}` },
+        data: method === "DELETE" ? undefined : { x: 1 },
+      });
       const error = await expectPlainError(response, 405, "method_not_allowed");
       expect(error.message).toContain("GET /v3/openapi.json");
       expect(response.headers().allow).toBe("GET, OPTIONS");

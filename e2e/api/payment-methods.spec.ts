@@ -1,7 +1,7 @@
 import type { APIRequestContext } from "@playwright/test";
 import { TEST_CARDS, type TestCardKind } from "@/lib/billing/test-cards";
-import { expect, test } from "../fixtures";
 import type { FixtureOrganization } from "../fixtures";
+import { expect, test } from "../fixtures";
 import {
   cardOf,
   expectPaidNow,
@@ -41,10 +41,20 @@ function expectedMethod(organization: FixtureOrganization, kind: TestCardKind): 
 }
 
 test.describe("GET /v3/points/payment-methods", () => {
-  test("lists every usable card with exactly the PaymentMethod fields, the default first, the expired card left out", async ({ request, fx }) => {
+  test("lists every usable card with exactly the PaymentMethod fields, the default first, the expired card left out", async ({
+    request,
+    fx,
+  }) => {
     const main = fx.organizations.main;
     const methods = await listMethods(request, main);
-    const usable: TestCardKind[] = ["visa", "mastercard", "declined", "insufficient_funds", "authentication_required", "processing"];
+    const usable: TestCardKind[] = [
+      "visa",
+      "mastercard",
+      "declined",
+      "insufficient_funds",
+      "authentication_required",
+      "processing",
+    ];
     expect(methods).toHaveLength(usable.length);
     expect(methods[0]).toEqual(expectedMethod(main, "visa"));
     expect(methods[0]?.label).toBe("Visa •••• 4242");
@@ -83,15 +93,26 @@ test.describe("GET /v3/points/payment-methods", () => {
     expect(mainIds.filter((id) => otherIds.includes(id))).toEqual([]);
   });
 
-  test("a purchase with another currency and method changes neither the saved currency nor the default", async ({ request, fx }) => {
+  test("a purchase with another currency and method changes neither the saved currency nor the default", async ({
+    request,
+    fx,
+  }) => {
     const org = fx.organizations.defaults;
     const visa = cardOf(org, "visa").id;
     const mastercard = cardOf(org, "mastercard").id;
 
-    await expectPaidNow(await postTopUp(request, org, { points: 250, currency: "GBP", payment_source_id: mastercard, reference: uniqueRef("once") }), {
-      currency: "GBP",
-      payment_source_id: mastercard,
-    });
+    await expectPaidNow(
+      await postTopUp(request, org, {
+        points: 250,
+        currency: "GBP",
+        payment_source_id: mastercard,
+        reference: uniqueRef("once"),
+      }),
+      {
+        currency: "GBP",
+        payment_source_id: mastercard,
+      },
+    );
     await expectPaidNow(await postTopUp(request, org, { points: 100, currency: "EUR", reference: uniqueRef("once") }), {
       currency: "EUR",
       payment_source_id: visa,

@@ -62,7 +62,10 @@ test("docs/api.md's limits walkthrough answers as it says on the organisation it
   // e2e/serve.ts.
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "points-readme-limits-"));
   fs.mkdirSync(path.join(dir, ".data"));
-  fs.writeFileSync(path.join(dir, ".data", "limits.json"), JSON.stringify({ api_key: fx.organizations.readmeLimits.apiKey }));
+  fs.writeFileSync(
+    path.join(dir, ".data", "limits.json"),
+    JSON.stringify({ api_key: fx.organizations.readmeLimits.apiKey }),
+  );
   try {
     expect(runBlock(block, baseURL ?? "", { WORKDIR: dir })).toEqual([409, 201, 201, 201, 429]);
   } finally {

@@ -4,8 +4,9 @@
  * with keys of each kind, made as the dashboard and the operator command make them
  * (lib/points/api-keys.ts), and read keys of the refusing organisations for the order of checks.
  */
-import type { E2eFixtures, FixtureOrganization } from "../fixture-types";
+
 import type { Services } from "@/lib/points/services";
+import type { E2eFixtures, FixtureOrganization } from "../fixture-types";
 
 /** The daily caps of the capped keys, in Points. */
 export const CAPPED_KEY_DAILY_POINTS = 500;
@@ -54,7 +55,10 @@ export async function provisionScopedKeysFixtures(
     return found.id;
   };
   const capped = await key(id, { dailyPointsCap: CAPPED_KEY_DAILY_POINTS });
-  const member = await addUser(services, id, { email: `member-${id.slice(-8).toLowerCase()}@e2e-scopes.example`, role: "member" });
+  const member = await addUser(services, id, {
+    email: `member-${id.slice(-8).toLowerCase()}@e2e-scopes.example`,
+    role: "member",
+  });
   const readme = await createOrganization(services, {
     name: "e2e scoped keys README",
     settings: { currency: "USD", apiPurchasesEnabled: true },

@@ -34,31 +34,52 @@ function quote(request: APIRequestContext, key: string, body: unknown) {
 }
 
 async function purchasesWithReference(request: APIRequestContext, key: string, reference: string) {
-  const data = await expectSuccess(await request.get(`${TOP_UPS}?reference=${reference}`, { headers: bearer(key) }), 200);
+  const data = await expectSuccess(
+    await request.get(`${TOP_UPS}?reference=${reference}`, { headers: bearer(key) }),
+    200,
+  );
   return data.top_ups as unknown[];
 }
 
 test.describe("a read key", () => {
   test("reads every GET endpoint and quotes", async ({ request, fx }) => {
     const keys = scopedKeysOf(fx);
-    const bought = await expectPaidNow(await postTopUp(request, keys.purchaseKey, { points: 100, reference: uniqueRef("by-purchase-key") }));
+    const bought = await expectPaidNow(
+      await postTopUp(request, keys.purchaseKey, { points: 100, reference: uniqueRef("by-purchase-key") }),
+    );
 
     const methods = await expectSuccess(await request.get(PAYMENT_METHODS, { headers: bearer(keys.readKey) }), 200);
     expect((methods.payment_methods as { id: string }[]).map((method) => method.id)).toContain(keys.cards.visa);
-    const listed = await expectSuccess(await request.get(`${TOP_UPS}?reference=${bought.top_up.reference}`, { headers: bearer(keys.readKey) }), 200);
+    const listed = await expectSuccess(
+      await request.get(`${TOP_UPS}?reference=${bought.top_up.reference}`, { headers: bearer(keys.readKey) }),
+      200,
+    );
     expect((listed.top_ups as { id: string }[]).map((topUp) => topUp.id)).toEqual([bought.top_up.id]);
-    const one = await expectSuccess(await request.get(`${TOP_UPS}/${bought.top_up.id}`, { headers: bearer(keys.readKey) }), 200);
+    const one = await expectSuccess(
+      await request.get(`${TOP_UPS}/${bought.top_up.id}`, { headers: bearer(keys.readKey) }),
+      200,
+    );
     expect((one.top_up as { id: string }).id).toBe(bought.top_up.id);
-    const balance = await expectSuccess(await request.get("/v3/points/balance", { headers: bearer(keys.readKey) }), 200);
+    const balance = await expectSuccess(
+      await request.get("/v3/points/balance", { headers: bearer(keys.readKey) }),
+      200,
+    );
     expect(balance.points_balance).toBeGreaterThanOrEqual(100);
     const quoted = await expectSuccess(await quote(request, keys.readKey, { points: 250 }), 200);
     expect(quoted.quote).toMatchObject({ points: 250, currency: "USD", payment_source_id: keys.cards.visa });
   });
 
-  test("cannot buy: 403 insufficient_scope before the body is read, and nothing is recorded", async ({ request, fx }) => {
+  test("cannot buy: 403 insufficient_scope before the body is read, and nothing is recorded", async ({
+    request,
+    fx,
+  }) => {
     const keys = scopedKeysOf(fx);
     const reference = uniqueRef("read-key");
-    const refused = await expectPlainError(await postTopUp(request, keys.readKey, { points: 100, reference }), 403, "insufficient_scope");
+    const refused = await expectPlainError(
+      await postTopUp(request, keys.readKey, { points: 100, reference }),
+      403,
+      "insufficient_scope",
+    );
     expect(refused.details).toEqual({ scope: "read", required_scope: "purchase" });
     expect(refused.message).toMatch(/read-only/);
     // An invalid body, or one over 64 KiB, gets the same answer: the scope comes first.
@@ -70,13 +91,20 @@ test.describe("a read key", () => {
   });
 });
 
-test("a capped key: failed purchases and replays do not count; past the cap 429 with Retry-After; other keys still buy", async ({ request, fx }) => {
+test("a capped key: failed purchases and replays do not count; past the cap 429 with Retry-After; other keys still buy", async ({
+  request,
+  fx,
+}) => {
   const keys = scopedKeysOf(fx);
   const buy = (key: string, points: number, reference: string, paymentSourceId?: string) =>
     postTopUp(request, key, { points, reference, ...(paymentSourceId ? { payment_source_id: paymentSourceId } : {}) });
 
   // A declined purchase of the whole cap does not count toward it.
-  await expectPurchaseError(await buy(keys.cappedKey, 500, uniqueRef("declined"), keys.cards.declined), 402, "payment_failed");
+  await expectPurchaseError(
+    await buy(keys.cappedKey, 500, uniqueRef("declined"), keys.cards.declined),
+    402,
+    "payment_failed",
+  );
   const paidRef = uniqueRef("capped");
   await expectPaidNow(await buy(keys.cappedKey, CAPPED_KEY_DAILY_POINTS, paidRef), { points: CAPPED_KEY_DAILY_POINTS });
   // The cap is reached, yet the replay is answered from the stored purchase.
@@ -96,7 +124,9 @@ test("a capped key: failed purchases and replays do not count; past the cap 429 
   // The balance the capped key reads shows its cap used up, and its next purchase when the 429 said.
   const balance = (key: string) => request.get("/v3/points/balance", { headers: bearer(key) });
   const capped = await expectSuccess(await balance(keys.cappedKey), 200);
-  expect(capped.limits).toMatchObject({ key_daily_points: { limit: CAPPED_KEY_DAILY_POINTS, used: CAPPED_KEY_DAILY_POINTS, remaining: 0 } });
+  expect(capped.limits).toMatchObject({
+    key_daily_points: { limit: CAPPED_KEY_DAILY_POINTS, used: CAPPED_KEY_DAILY_POINTS, remaining: 0 },
+  });
   expect(Math.abs((Date.parse(String(capped.next_purchase_at)) - Date.now()) / 1000 - retryAfter)).toBeLessThan(5);
   const other = await expectSuccess(await balance(keys.purchaseKey), 200);
   expect(other.limits).not.toHaveProperty("key_daily_points");
@@ -115,7 +145,8 @@ test("docs/api.md's scoped keys walkthrough answers as its comments say", async 
   const keys = scopedKeysOf(fx);
   const block = shellBlockAfter("docs/api.md", "Then, with those keys, in the other terminal");
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "points-readme-scopes-"));
-  const write = (name: string, content: unknown) => fs.writeFileSync(path.join(dir, ".data", name), JSON.stringify(content));
+  const write = (name: string, content: unknown) =>
+    fs.writeFileSync(path.join(dir, ".data", name), JSON.stringify(content));
   fs.mkdirSync(path.join(dir, ".data"));
   write("demo.json", { api_key: keys.readme.purchaseKey });
   write("read-key.json", { api_key: keys.readme.readKey, scope: "read" });

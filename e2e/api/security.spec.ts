@@ -64,21 +64,31 @@ test.describe("starting in production", () => {
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     const { port } = server.address() as AddressInfo;
-    return { url: `http://127.0.0.1:${port}`, requests, close: () => new Promise((resolve) => server.close(() => resolve())) };
+    return {
+      url: `http://127.0.0.1:${port}`,
+      requests,
+      close: () => new Promise((resolve) => server.close(() => resolve())),
+    };
   }
 
   test("refuses to start with a live Stripe key sent anywhere but Stripe, and sends it nowhere", async () => {
     test.setTimeout(60_000);
     const target = await listener();
     const liveKey = `sk_live_${"x".repeat(24)}`;
-    const server = startProduction(91, { STRIPE_SECRET_KEY: liveKey, STRIPE_API_URL: target.url, STRIPE_WEBHOOK_SECRET: "whsec_x" });
+    const server = startProduction(91, {
+      STRIPE_SECRET_KEY: liveKey,
+      STRIPE_API_URL: target.url,
+      STRIPE_WEBHOOK_SECRET: "whsec_x",
+    });
     const code = await server.exited(45_000);
     const output = server.output();
     await server.stop();
     await target.close();
     expect(code, output).not.toBeNull();
     expect(code, output).not.toBe(0);
-    expect(output).toContain(`A live STRIPE_SECRET_KEY is sent only to Stripe's own API (https://api.stripe.com), not to STRIPE_API_URL=${target.url}`);
+    expect(output).toContain(
+      `A live STRIPE_SECRET_KEY is sent only to Stripe's own API (https://api.stripe.com), not to STRIPE_API_URL=${target.url}`,
+    );
     expect(output).not.toContain(liveKey);
     expect(target.requests).toEqual([]);
   });
@@ -91,7 +101,9 @@ test.describe("starting in production", () => {
       await server.ready();
       expect(server.output()).toContain(`billing:  stripe, API ${target.url} (a Stripe-compatible test server)`);
       // The startup check of the key met only 500s: said once, as no answer rather than a refused key.
-      await expect.poll(() => server.output(), { timeout: 15_000 }).toContain("billing: Stripe did not answer the check of the API key");
+      await expect
+        .poll(() => server.output(), { timeout: 15_000 })
+        .toContain("billing: Stripe did not answer the check of the API key");
       expect(server.output()).not.toContain("refused the API key");
     } finally {
       await server.stop();

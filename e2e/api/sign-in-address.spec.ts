@@ -25,7 +25,9 @@ test.describe("the per-address sign-in limit behind a trusted proxy", () => {
     );
     expect(await signInError(paused)).toMatch(/^Too many failed sign-ins/);
     // Another address behind the same proxy is not held back by that one.
-    const other = await postCredentials(request, account.signin.member, { "X-Forwarded-For": `${proxied}, 198.51.100.250` });
+    const other = await postCredentials(request, account.signin.member, {
+      "X-Forwarded-For": `${proxied}, 198.51.100.250`,
+    });
     expect(await signInError(other)).toBeNull();
   });
 });

@@ -28,4 +28,3 @@ export async function signInError(response: Awaited<ReturnType<typeof postCreden
   const { url } = (await response.json()) as { url: string };
   return new URL(url).searchParams.get("error");
 }
-

@@ -19,7 +19,12 @@ test("the generated client buys, reads back and is refused exactly as the docume
   if (!card) throw new Error("no default card");
 
   const quote = await client.POST("/v3/points/quotes", { body: { points: 250, currency: "USD" } });
-  expect(quote.data?.data.quote).toMatchObject({ points: 250, currency: "USD", payment_source_id: card.id, points_balance_after: 250 });
+  expect(quote.data?.data.quote).toMatchObject({
+    points: 250,
+    currency: "USD",
+    payment_source_id: card.id,
+    points_balance_after: 250,
+  });
   const price = quote.data?.data.quote.amount ?? -1;
   expect(price).toBeGreaterThan(0);
 

@@ -51,7 +51,11 @@ const fieldCases: FieldCase[] = [
   { name: "currency as a number", change: set("currency", 840), fields: ["currency"] },
   { name: "payment_source_id empty", change: set("payment_source_id", ""), fields: ["payment_source_id"] },
   { name: "payment_source_id as a number", change: set("payment_source_id", 42), fields: ["payment_source_id"] },
-  { name: "payment_source_id as an object", change: set("payment_source_id", { id: "pm_1" }), fields: ["payment_source_id"] },
+  {
+    name: "payment_source_id as an object",
+    change: set("payment_source_id", { id: "pm_1" }),
+    fields: ["payment_source_id"],
+  },
   { name: "payment_source_id as an array", change: set("payment_source_id", ["pm_1"]), fields: ["payment_source_id"] },
   { name: "payment_source_id as a boolean", change: set("payment_source_id", true), fields: ["payment_source_id"] },
   { name: "reference empty", change: set("reference", ""), fields: ["reference"] },
@@ -96,7 +100,15 @@ test.describe("POST /v3/points/top-ups validation (422 invalid_request)", () => 
       customer_id: "cus_123",
       amount: 1000,
     });
-    await expectInvalidFields(response, ["points", "currency", "payment_source_id", "reference", "price", "customer_id", "amount"]);
+    await expectInvalidFields(response, [
+      "points",
+      "currency",
+      "payment_source_id",
+      "reference",
+      "price",
+      "customer_id",
+      "amount",
+    ]);
   });
 
   test("a field named __proto__ is refused and named", async ({ request, fx }) => {
@@ -119,7 +131,10 @@ test.describe("POST /v3/points/top-ups validation (422 invalid_request)", () => 
     await expectInvalidFields(await postRaw(request, bearer(fx.organizations.main), raw), ["points"]);
   });
 
-  test("a refused request buys nothing: the same reference is then free for a valid purchase", async ({ request, fx }) => {
+  test("a refused request buys nothing: the same reference is then free for a valid purchase", async ({
+    request,
+    fx,
+  }) => {
     const reference = uniqueRef("then-valid");
     await expectInvalidFields(await postTopUp(request, fx.organizations.main, { points: 101, reference }), ["points"]);
     await expectPaidNow(await postTopUp(request, fx.organizations.main, { points: 100, reference }), { reference });
@@ -127,17 +142,26 @@ test.describe("POST /v3/points/top-ups validation (422 invalid_request)", () => 
 });
 
 test.describe("accepted bodies", () => {
-  test("null optional fields count as omitted: the saved currency and the default card are used", async ({ request, fx }) => {
+  test("null optional fields count as omitted: the saved currency and the default card are used", async ({
+    request,
+    fx,
+  }) => {
     const main = fx.organizations.main;
     const reference = uniqueRef("nulls");
-    await expectPaidNow(await postTopUp(request, main, { points: 100, currency: null, payment_source_id: null, reference }), {
-      reference,
-      currency: "USD",
-      payment_source_id: cardOf(main, "visa").id,
-    });
+    await expectPaidNow(
+      await postTopUp(request, main, { points: 100, currency: null, payment_source_id: null, reference }),
+      {
+        reference,
+        currency: "USD",
+        payment_source_id: cardOf(main, "visa").id,
+      },
+    );
   });
 
-  test("a reference of exactly 100 characters, using every allowed punctuation mark, is accepted", async ({ request, fx }) => {
+  test("a reference of exactly 100 characters, using every allowed punctuation mark, is accepted", async ({
+    request,
+    fx,
+  }) => {
     const prefix = `Ab9._:-${uniqueRef("max")}`;
     const reference = prefix + "z".repeat(100 - prefix.length);
     expect(reference).toHaveLength(100);
@@ -146,7 +170,10 @@ test.describe("accepted bodies", () => {
 
   test("every bundle is accepted", async ({ request, fx }) => {
     for (const points of [100, 250, 500, 1000, 2500, 5000, 7500]) {
-      await expectPaidNow(await postTopUp(request, fx.organizations.main, { points, reference: uniqueRef(`b${points}`) }), { points });
+      await expectPaidNow(
+        await postTopUp(request, fx.organizations.main, { points, reference: uniqueRef(`b${points}`) }),
+        { points },
+      );
     }
   });
 
@@ -196,7 +223,11 @@ test.describe("bodies over 64 KiB (413 request_too_large)", () => {
   test("one byte over 64 KiB with a Content-Length is refused", async ({ request, fx }) => {
     const json = JSON.stringify({ points: 100, reference: uniqueRef("over") });
     const raw = json + " ".repeat(MAX_BODY_BYTES + 1 - Buffer.byteLength(json));
-    const error = await expectPlainError(await postRaw(request, bearer(fx.organizations.main), raw), 413, "request_too_large");
+    const error = await expectPlainError(
+      await postRaw(request, bearer(fx.organizations.main), raw),
+      413,
+      "request_too_large",
+    );
     expect(error.details).toEqual({ max_bytes: MAX_BODY_BYTES });
   });
 
@@ -223,7 +254,9 @@ test.describe("bodies over 64 KiB (413 request_too_large)", () => {
   test("an oversized body does not stop the next request on the same organisation", async ({ request, fx }) => {
     const raw = "x".repeat(MAX_BODY_BYTES * 2);
     await readEnvelope(await postRaw(request, bearer(fx.organizations.main), raw));
-    await expectPaidNow(await postTopUp(request, fx.organizations.main, { points: 100, reference: uniqueRef("after-big") }));
+    await expectPaidNow(
+      await postTopUp(request, fx.organizations.main, { points: 100, reference: uniqueRef("after-big") }),
+    );
   });
 });
 
@@ -240,11 +273,20 @@ function postChunked(baseUrl: string, apiKey: string, padBytes: number): Promise
   return new Promise((resolve, reject) => {
     const req = http.request(
       `${baseUrl}${TOP_UPS}`,
-      { method: "POST", headers: { Authorization: `Bearer ${apiKey}`, "Content-Type": "application/json", "Transfer-Encoding": "chunked" } },
+      {
+        method: "POST",
+        headers: {
+          Authorization: `Bearer ${apiKey}`,
+          "Content-Type": "application/json",
+          "Transfer-Encoding": "chunked",
+        },
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on("data", (chunk: Buffer) => chunks.push(chunk));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString("utf8") }));
+        res.on("end", () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString("utf8") }),
+        );
         res.on("error", reject);
       },
     );

@@ -18,7 +18,10 @@ export function createPointsClient(baseUrl: string, apiKey: string) {
       headers: Object.fromEntries(response.headers),
       body: await response.clone().text(),
     });
-    if (problems.length > 0) throw new Error(`${method} ${response.url} → ${response.status} disagrees with the document:\n- ${problems.join("\n- ")}`);
+    if (problems.length > 0)
+      throw new Error(
+        `${method} ${response.url} → ${response.status} disagrees with the document:\n- ${problems.join("\n- ")}`,
+      );
     return response;
   };
   return createClient<paths>({ baseUrl, headers: { Authorization: `Bearer ${apiKey}` }, fetch: checkedFetch });

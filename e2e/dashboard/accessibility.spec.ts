@@ -1,5 +1,5 @@
-import { expect, test } from "../fixtures";
 import { axeViolations, dashboardPages, makePurchases, PUBLIC_PAGES } from "../accessibility";
+import { expect, test } from "../fixtures";
 import { accountFixtures, signIn } from "./journey-helpers";
 
 /*

@@ -111,7 +111,13 @@ export async function provisionAccountFixtures(services: Services): Promise<Reco
     // Every page checked with axe and weighed for JavaScript: every limit set (meters on Limits),
     // cards of each kind (an expired one among them) and purchases the spec makes through the API.
     accessibility: {
-      settings: { ...usd, maxPointsPerTopUp: 2500, maxPointsBalance: 100000, frequencyLimit: { count: 50, windowSeconds: 3600 }, dailyPointsLimit: 50000 },
+      settings: {
+        ...usd,
+        maxPointsPerTopUp: 2500,
+        maxPointsBalance: 100000,
+        frequencyLimit: { count: 50, windowSeconds: 3600 },
+        dailyPointsLimit: 50000,
+      },
       cards: ["visa", "mastercard", "declined", "authentication_required", "expired"],
       defaultCardIndex: 0,
     },

@@ -18,7 +18,10 @@ async function purchase(
   request: APIRequestContext,
   apiKey: string,
   body: Record<string, unknown>,
-): Promise<{ status: number; json: { status: string; data?: { top_up?: Record<string, unknown> }; error?: { code: string } } }> {
+): Promise<{
+  status: number;
+  json: { status: string; data?: { top_up?: Record<string, unknown> }; error?: { code: string } };
+}> {
   const response = await request.post(TOP_UPS, { headers: { Authorization: `Bearer ${apiKey}` }, data: body });
   return { status: response.status(), json: await response.json() };
 }
@@ -57,7 +60,12 @@ test.describe("the account pages", () => {
     expect(after.json.data?.top_up?.status).toBe("paid");
   });
 
-  test("a payment method ID copied from Payment details buys with that method", async ({ page, context, request, baseURL }) => {
+  test("a payment method ID copied from Payment details buys with that method", async ({
+    page,
+    context,
+    request,
+    baseURL,
+  }) => {
     const org = account.copy;
     const mastercard = org.paymentMethods.find((method) => method.kind === "mastercard");
     if (!mastercard) throw new Error("The copy organisation has no Mastercard.");
@@ -310,7 +318,12 @@ test.describe("the account pages", () => {
     const mine = account.copy;
     const theirs = account.other;
     await signIn(page, mine.admin);
-    for (const target of ["/dashboard/payment-details", "/dashboard/api-keys", "/dashboard/members", "/dashboard/settings"]) {
+    for (const target of [
+      "/dashboard/payment-details",
+      "/dashboard/api-keys",
+      "/dashboard/members",
+      "/dashboard/settings",
+    ]) {
       await page.goto(target);
       const body = page.locator("body");
       for (const method of theirs.paymentMethods) await expect(body).not.toContainText(method.id);

@@ -90,7 +90,12 @@ export async function provisionAfterPaymentFixtures(services: Services): Promise
       refund: async () => ({ refused: true as const, code: "resource_missing", message: REFUSED_REFUND_MESSAGE }),
     }),
   );
-  const refused = await refundTopUp(refusing, { topUpId: bought.topUpId, points: 100, reason: REFUSED_REFUND_REASON, key: "refused" });
+  const refused = await refundTopUp(refusing, {
+    topUpId: bought.topUpId,
+    points: 100,
+    reason: REFUSED_REFUND_REASON,
+    key: "refused",
+  });
   if (refused.outcome !== "failed") throw new Error(`The fixture's refused refund ended ${refused.outcome}.`);
   const untouched = await buy("untouched-order", "visa", 100);
   return {

@@ -25,14 +25,17 @@ let refunded: AfterPaymentFixtures["refunded"];
 
 test.beforeAll(() => {
   const all: object = readFixtures();
-  if (!("afterPayment" in all)) throw new Error("fixtures.json has no `afterPayment` key: provisionAfterPaymentFixtures did not run.");
+  if (!("afterPayment" in all))
+    throw new Error("fixtures.json has no `afterPayment` key: provisionAfterPaymentFixtures did not run.");
   fx = all.afterPayment as AfterPaymentFixtures;
   disputed = fx.disputed;
   refunded = fx.refunded;
 });
 
 function references(page: Page): Promise<string[]> {
-  return page.getByTestId("top-up-row").evaluateAll((all) => all.map((row) => row.getAttribute("data-reference") ?? ""));
+  return page
+    .getByTestId("top-up-row")
+    .evaluateAll((all) => all.map((row) => row.getAttribute("data-reference") ?? ""));
 }
 
 test.describe("After payment", () => {
@@ -43,7 +46,10 @@ test.describe("After payment", () => {
     expect(await headerBalance(page)).toBe(850);
     await expect(page.getByTestId("held-points")).toHaveText("7,500 more Points held by a dispute");
     await expect(page.getByTestId("overview-held")).toContainText("7,500 Points held by a dispute");
-    await expect(page.getByRole("link", { name: "Disputed purchases" })).toHaveAttribute("href", "/dashboard/history?after=disputed");
+    await expect(page.getByRole("link", { name: "Disputed purchases" })).toHaveAttribute(
+      "href",
+      "/dashboard/history?after=disputed",
+    );
     // Still there after a client-side navigation, when the header asks for the figures again.
     await page.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name: "History" }).click();
     await expect(page).toHaveURL(/\/dashboard\/history$/);
@@ -81,7 +87,9 @@ test.describe("After payment", () => {
       await expect(after).not.toContainText(hidden);
     }
     // The outcome no longer says the balance is "now" what this purchase made it.
-    await expect(page.getByTestId("purchase-outcome")).toContainText("Since then it was refunded or disputed (see After payment, below).");
+    await expect(page.getByTestId("purchase-outcome")).toContainText(
+      "Since then it was refunded or disputed (see After payment, below).",
+    );
     // Read only: nothing on the page acts on the refund.
     await expect(page.getByRole("button", { name: /refund/i })).toHaveCount(0);
     fs.mkdirSync(SCREENSHOTS, { recursive: true });
@@ -103,17 +111,27 @@ test.describe("After payment", () => {
   test("History says what happened to each purchase, filters to the refunded one, and exports it", async ({ page }) => {
     await signIn(page, fx.admin);
     await page.goto("/dashboard/history");
-    await expect(page.locator(`[data-reference="${refunded.reference}"]`)).toContainText("Refunded 250 Points (€19.50)");
+    await expect(page.locator(`[data-reference="${refunded.reference}"]`)).toContainText(
+      "Refunded 250 Points (€19.50)",
+    );
     await expect(page.locator(`[data-reference="${disputed.reference}"]`)).toContainText("Disputed: 7,500 Points held");
-    await expect(page.locator(`[data-reference="${fx.untouched.reference}"]`).getByTestId("after-payment-notes")).toHaveCount(0);
+    await expect(
+      page.locator(`[data-reference="${fx.untouched.reference}"]`).getByTestId("after-payment-notes"),
+    ).toHaveCount(0);
 
     await page.getByLabel("After payment").selectOption("refunded");
     await expect(page).toHaveURL(/after=refunded/);
     await expect.poll(() => references(page)).toEqual([refunded.reference]);
 
-    const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Export CSV" }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByRole("link", { name: "Export CSV" }).click(),
+    ]);
     expect(download.suggestedFilename()).toMatch(/^top-ups-\d{4}-\d{2}-\d{2}-refunded\.csv$/);
-    const csv = fs.readFileSync(await download.path(), "utf8").trimEnd().split("\r\n");
+    const csv = fs
+      .readFileSync(await download.path(), "utf8")
+      .trimEnd()
+      .split("\r\n");
     const header = csv[0]?.split(",") ?? [];
     expect(header.slice(-4)).toEqual(["refunded_points", "refunded_amount", "dispute_status", "dispute_points_state"]);
     expect(csv).toHaveLength(2);
@@ -132,8 +150,14 @@ test.describe("After payment", () => {
     await page.getByLabel("After payment").selectOption("disputed");
     await expect(page).toHaveURL(/after=disputed/);
     await expect.poll(() => references(page)).toEqual([disputed.reference]);
-    const [disputes] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Export CSV" }).click()]);
-    const disputeLines = fs.readFileSync(await disputes.path(), "utf8").trimEnd().split("\r\n");
+    const [disputes] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByRole("link", { name: "Export CSV" }).click(),
+    ]);
+    const disputeLines = fs
+      .readFileSync(await disputes.path(), "utf8")
+      .trimEnd()
+      .split("\r\n");
     expect(disputeLines).toHaveLength(2);
     expect(disputeLines[1]).toMatch(new RegExp(`^${disputed.topUpId},${disputed.reference},7500,.*,0,0,open,held$`));
 

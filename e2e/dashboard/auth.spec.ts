@@ -83,7 +83,10 @@ test.describe("sessions and sign-in that hold against attacks", () => {
     // The constant that signed sessions when AUTH_SECRET was unset, before no secret lived in the code.
     const publishedSecret = "points-development-secret-do-not-use-in-production";
     // Everything a real session carries (the user's current session version included) but the secret.
-    const forged = await encode({ token: { sub: org.admin.userId, email: org.admin.email, sv: 0 }, secret: publishedSecret });
+    const forged = await encode({
+      token: { sub: org.admin.userId, email: org.admin.email, sv: 0 },
+      secret: publishedSecret,
+    });
     const baseURL = test.info().project.use.baseURL ?? "http://127.0.0.1:3100";
     // Under both names: production reads the __Secure- one (lib/auth/cookies.ts).
     const { hostname } = new URL(baseURL);

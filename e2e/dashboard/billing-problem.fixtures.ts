@@ -26,7 +26,10 @@ export async function provisionBillingProblemFixtures(services: Services): Promi
     defaultCardIndex: 0,
   });
   const customerId = `cus_gone${randomString(12)}`;
-  await services.db.update(organizations).set({ billingCustomerId: customerId }).where(eq(organizations.id, created.organization.id));
+  await services.db
+    .update(organizations)
+    .set({ billingCustomerId: customerId })
+    .where(eq(organizations.id, created.organization.id));
   return {
     id: created.organization.id,
     customerId,

@@ -81,7 +81,10 @@ export async function provisionBuyFixtures(services: Services): Promise<Record<s
     stuck: await provision("e2e Stuck Payments"),
     cardRemover: await provision("e2e Card Remover"),
     cardless: await (async () => {
-      const bare = await createOrganization(services, { name: "e2e Cardless", settings: { currency: "USD", apiPurchasesEnabled: true } });
+      const bare = await createOrganization(services, {
+        name: "e2e Cardless",
+        settings: { currency: "USD", apiPurchasesEnabled: true },
+      });
       return { id: bare.organization.id, admin: { email: bare.admin.email, password: bare.admin.password } };
     })(),
   };

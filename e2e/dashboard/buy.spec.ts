@@ -15,7 +15,12 @@ test.beforeAll(() => {
 });
 
 type Card = "visa" | "declined" | "authentication_required" | "processing";
-const last4: Record<Card, string> = { visa: "4242", declined: "0002", authentication_required: "3184", processing: "1881" };
+const last4: Record<Card, string> = {
+  visa: "4242",
+  declined: "0002",
+  authentication_required: "3184",
+  processing: "1881",
+};
 
 /** Chooses a bundle and a card, reviews, and returns the reference the confirmation carries. */
 async function review(page: Page, points: number, card: Card): Promise<string> {
@@ -200,7 +205,9 @@ test.describe("Buy Points as an admin", () => {
     const fields = await page
       .getByTestId("purchase-form")
       .locator("input[type=hidden]")
-      .evaluateAll((inputs) => inputs.map((input) => [(input as HTMLInputElement).name, (input as HTMLInputElement).value]));
+      .evaluateAll((inputs) =>
+        inputs.map((input) => [(input as HTMLInputElement).name, (input as HTMLInputElement).value]),
+      );
     await page.getByRole("button", { name: /^Buy / }).click();
     await page.waitForURL(/\/dashboard\/buy\/tu_/);
     await page.reload();
@@ -226,7 +233,9 @@ test.describe("Buy Points as an admin", () => {
     // The confirmation of another bundle carrying the spent reference, as the back button can produce.
     // It says so before any click, and offers no Buy button.
     await page.goto(`/dashboard/buy?step=confirm&currency=USD&points=250&method=${org.cards.visa}&ref=${reference}`);
-    const notice = page.getByRole("status").filter({ hasText: "This reference was already used for a different purchase" });
+    const notice = page
+      .getByRole("status")
+      .filter({ hasText: "This reference was already used for a different purchase" });
     await expect(notice).toBeVisible();
     await expect(page.getByRole("button", { name: /^Buy / })).toHaveCount(0);
     await expect(notice.getByRole("link", { name: "Start a new purchase" })).toBeVisible();
@@ -259,7 +268,9 @@ test.describe("Buy Points as a member", () => {
     const fields = await adminPage
       .getByTestId("purchase-form")
       .locator("input[type=hidden]")
-      .evaluateAll((inputs) => inputs.map((input) => [(input as HTMLInputElement).name, (input as HTMLInputElement).value]));
+      .evaluateAll((inputs) =>
+        inputs.map((input) => [(input as HTMLInputElement).name, (input as HTMLInputElement).value]),
+      );
 
     const memberContext = await browser.newContext();
     const page = await memberContext.newPage();

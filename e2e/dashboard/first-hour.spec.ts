@@ -30,7 +30,9 @@ test("every page has an icon", async ({ page, request }) => {
   expect(icon.headers()["content-type"]).toContain("image/svg+xml");
 });
 
-test("a missing page or another organisation's purchase shows a 404 inside the dashboard, with a way back", async ({ page }) => {
+test("a missing page or another organisation's purchase shows a 404 inside the dashboard, with a way back", async ({
+  page,
+}) => {
   const { ledger } = readBuyFixtures();
   await signIn(page, ledger.admin);
   const response = await page.goto("/dashboard/buy/tu_doesnotexist0000000");
@@ -46,7 +48,10 @@ test("a missing page or another organisation's purchase shows a 404 inside the d
   await expect(page.getByRole("link", { name: "Dashboard" })).toBeVisible();
 });
 
-test("the header balance is current after a purchase through the API and a move to another page", async ({ page, request }) => {
+test("the header balance is current after a purchase through the API and a move to another page", async ({
+  page,
+  request,
+}) => {
   const { ledger } = readBuyFixtures();
   await signIn(page, ledger.admin);
   const nav = page.getByRole("navigation", { name: "Dashboard" });
@@ -76,13 +81,19 @@ test("leaving Settings with unsaved changes asks first; staying keeps them", asy
     asked.push(dialog.message());
     void dialog.dismiss();
   });
-  await page.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name: "Overview", exact: true }).click();
+  await page
+    .getByRole("navigation", { name: "Dashboard" })
+    .getByRole("link", { name: "Overview", exact: true })
+    .click();
   await expect.poll(() => asked.length).toBe(1);
   expect(asked[0]).toContain("not saved");
   await expect(page).toHaveURL(/\/dashboard\/settings$/);
   await expect(page.getByLabel("Default currency")).toHaveValue("GBP");
 
   page.once("dialog", (dialog) => void dialog.accept());
-  await page.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name: "Overview", exact: true }).click();
+  await page
+    .getByRole("navigation", { name: "Dashboard" })
+    .getByRole("link", { name: "Overview", exact: true })
+    .click();
   await expect(page).toHaveURL(/\/dashboard$/);
 });

@@ -91,7 +91,11 @@ test.describe("History", () => {
   test("without JavaScript, the filters apply with an Apply button", async ({ page, browser, baseURL }) => {
     const declined = `api-${run}-declined-nojs`;
     expect((await apiPurchase(page.request, declined, org.cards.declined)).status).toBe(402);
-    const noScript = await browser.newContext({ baseURL, javaScriptEnabled: false, storageState: await page.context().storageState() });
+    const noScript = await browser.newContext({
+      baseURL,
+      javaScriptEnabled: false,
+      storageState: await page.context().storageState(),
+    });
     try {
       const plain = await noScript.newPage();
       await plain.goto("/dashboard/history");
@@ -106,7 +110,10 @@ test.describe("History", () => {
     }
   });
 
-  test("pages through every top-up with Next page, newest first, never showing one twice", async ({ page, request }) => {
+  test("pages through every top-up with Next page, newest first, never showing one twice", async ({
+    page,
+    request,
+  }) => {
     for (let index = 0; index < 28; index++) {
       expect((await apiPurchase(request, `api-${run}-bulk-${index}`, org.cards.visa)).status).toBe(201);
     }
@@ -137,9 +144,15 @@ test.describe("History", () => {
     const declined = `api-${run}-export-declined`;
     expect((await apiPurchase(request, declined, org.cards.declined)).status).toBe(402);
     await page.goto("/dashboard/history?status=failed");
-    const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Export CSV" }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByRole("link", { name: "Export CSV" }).click(),
+    ]);
     expect(download.suggestedFilename()).toMatch(/^top-ups-\d{4}-\d{2}-\d{2}-failed\.csv$/);
-    const csv = fs.readFileSync(await download.path(), "utf8").trimEnd().split("\r\n");
+    const csv = fs
+      .readFileSync(await download.path(), "utf8")
+      .trimEnd()
+      .split("\r\n");
     expect(csv[0]).toBe(
       "id,reference,points,amount,currency,payment_source_id,status,source,created_at,paid_at," +
         "refunded_points,refunded_amount,dispute_status,dispute_points_state",

@@ -45,12 +45,18 @@ async function expectNoOperatorWords(page: Page, pathname: string): Promise<void
 
 test("no dashboard page shows a shell command, a purchase's page included", async ({ page }) => {
   await signIn(page, afterPayment.admin);
-  for (const pathname of [...PAGES, `/dashboard/buy/${afterPayment.refunded.topUpId}`, `/dashboard/buy/${afterPayment.disputed.topUpId}`]) {
+  for (const pathname of [
+    ...PAGES,
+    `/dashboard/buy/${afterPayment.refunded.topUpId}`,
+    `/dashboard/buy/${afterPayment.disputed.topUpId}`,
+  ]) {
     await expectNoOperatorWords(page, pathname);
   }
 });
 
-test("an organisation whose customer the provider lost is told to contact support; the operator's log says how to relink it", async ({ page }) => {
+test("an organisation whose customer the provider lost is told to contact support; the operator's log says how to relink it", async ({
+  page,
+}) => {
   await signIn(page, problem.admin);
   for (const pathname of PAGES) await expectNoOperatorWords(page, pathname);
   for (const pathname of ["/dashboard", "/dashboard/buy", "/dashboard/payment-details", "/dashboard/settings"]) {
@@ -69,5 +75,7 @@ test("an organisation whose customer the provider lost is told to contact suppor
         .filter((line) => line.startsWith("{") && line.includes(problem.customerId))
         .map((line) => JSON.parse(line) as { level?: string; msg?: string; organization_id?: string }),
     )
-    .toContainEqual(expect.objectContaining({ level: "error", organization_id: problem.id, msg: expect.stringContaining(relink) }));
+    .toContainEqual(
+      expect.objectContaining({ level: "error", organization_id: problem.id, msg: expect.stringContaining(relink) }),
+    );
 });

@@ -31,7 +31,10 @@ test("a purchase's steps end at Done, and its confirmation reopened says it was 
   await expect(page.getByTestId("purchase-outcome")).toHaveAttribute("data-status", "paid");
 });
 
-test("an API purchase's outcome shows no Buy steps; a declined one's last step says Declined", async ({ page, request }) => {
+test("an API purchase's outcome shows no Buy steps; a declined one's last step says Declined", async ({
+  page,
+  request,
+}) => {
   const declined = org.paymentMethods.find((method) => method.kind === "declined")?.id ?? "";
   const answer = await request.post("/v3/points/top-ups", {
     headers: { Authorization: `Bearer ${org.apiKey}` },
@@ -46,13 +49,21 @@ test("an API purchase's outcome shows no Buy steps; a declined one's last step s
   await page.goto(`/dashboard/buy?step=confirm&currency=USD&points=100&method=${declined}`);
   await page.getByRole("button", { name: "Buy 100 Points for $10.00" }).click();
   await expect(page.getByTestId("purchase-outcome")).toHaveAttribute("data-status", "failed");
-  await expect(page.getByRole("list", { name: "Purchase steps" }).locator('[aria-current="step"]')).toHaveText("3Declined");
+  await expect(page.getByRole("list", { name: "Purchase steps" }).locator('[aria-current="step"]')).toHaveText(
+    "3Declined",
+  );
 });
 
 test("buttons on Payment details name their card; History's table has a caption", async ({ page }) => {
   await signIn(page, org.admin);
   await page.goto("/dashboard/payment-details");
-  for (const label of ["Visa •••• 4242", "Mastercard •••• 4444", "Visa •••• 0002", "Visa •••• 3184", "Visa •••• 0069"]) {
+  for (const label of [
+    "Visa •••• 4242",
+    "Mastercard •••• 4444",
+    "Visa •••• 0002",
+    "Visa •••• 3184",
+    "Visa •••• 0069",
+  ]) {
     await expect(page.getByRole("button", { name: `Remove ${label}`, exact: true })).toHaveCount(1);
   }
   await expect(page.getByRole("button", { name: "Copy ID of Visa •••• 4242", exact: true })).toHaveCount(1);
@@ -75,7 +86,9 @@ test("Members at 1280 px: one role per row, in the same column on every row", as
   // The admin's select says the role: no badge beside it says it again.
   await expect(page.getByTestId("member-role")).toHaveCount(0);
   const selects = rows.getByLabel(/^Access level of/);
-  const left = await selects.evaluateAll((elements) => elements.map((element) => Math.round(element.getBoundingClientRect().left)));
+  const left = await selects.evaluateAll((elements) =>
+    elements.map((element) => Math.round(element.getBoundingClientRect().left)),
+  );
   expect(left).toHaveLength(2);
   expect(new Set(left).size, `the role selects start at ${left.join(" and ")} px`).toBe(1);
 
@@ -85,7 +98,9 @@ test("Members at 1280 px: one role per row, in the same column on every row", as
   await member.goto("/dashboard/members");
   const badges = member.getByTestId("member-role");
   await expect(badges).toHaveCount(2);
-  const badgeLeft = await badges.evaluateAll((elements) => elements.map((element) => Math.round(element.getBoundingClientRect().left)));
+  const badgeLeft = await badges.evaluateAll((elements) =>
+    elements.map((element) => Math.round(element.getBoundingClientRect().left)),
+  );
   expect(new Set(badgeLeft).size, `the role badges start at ${badgeLeft.join(" and ")} px`).toBe(1);
 
   // Wording a member reads: the notice fits a plural; Limits says what counts against the balance.
@@ -94,7 +109,9 @@ test("Members at 1280 px: one role per row, in the same column on every row", as
   );
   await member.goto("/dashboard/payment-details");
   await expect(member.getByText("but not change it")).toHaveCount(0);
-  await expect(member.getByRole("status").filter({ hasText: "View only" })).toContainText("you can see the payment methods, and an admin");
+  await expect(member.getByRole("status").filter({ hasText: "View only" })).toContainText(
+    "you can see the payment methods, and an admin",
+  );
   await member.goto("/dashboard/limits");
   await expect(member.getByText(/being processed/)).toHaveCount(0);
   await expect(member.getByTestId("limit-max-balance")).toContainText("awaiting the cardholder or being confirmed");

@@ -12,10 +12,15 @@ test("a card removed in one tab and then in another: the second tab says so, not
   const staleTab = await page.context().newPage();
   await staleTab.goto("/dashboard/payment-details");
   const mastercard = (tab: typeof page) =>
-    tab.getByTestId("payment-method").filter({ hasText: "•••• 4444" }).getByRole("button", { name: "Remove Mastercard •••• 4444" });
+    tab
+      .getByTestId("payment-method")
+      .filter({ hasText: "•••• 4444" })
+      .getByRole("button", { name: "Remove Mastercard •••• 4444" });
 
   await mastercard(page).click();
-  await expect(page.getByText("The card was removed: it is no longer offered or charged. Past purchases keep it.")).toBeVisible();
+  await expect(
+    page.getByText("The card was removed: it is no longer offered or charged. Past purchases keep it."),
+  ).toBeVisible();
   await expect(page.getByTestId("payment-method")).toHaveCount(1);
 
   // The other tab still shows the card: removing it again is refused in words, on the same page.
@@ -28,7 +33,9 @@ test("a card removed in one tab and then in another: the second tab says so, not
   await staleTab.close();
 });
 
-test("a purchase keeps its card's label after the card is removed, in History and on its own page", async ({ page }) => {
+test("a purchase keeps its card's label after the card is removed, in History and on its own page", async ({
+  page,
+}) => {
   const { cardRemover } = readBuyFixtures();
   await signInBuyer(page, cardRemover.admin);
   await page.setViewportSize({ width: 1280, height: 900 });
@@ -47,7 +54,11 @@ test("a purchase keeps its card's label after the card is removed, in History an
   const purchase = page.url();
 
   await page.goto("/dashboard/payment-details");
-  await page.getByTestId("payment-method").filter({ hasText: "•••• 4242" }).getByRole("button", { name: "Remove Visa •••• 4242" }).click();
+  await page
+    .getByTestId("payment-method")
+    .filter({ hasText: "•••• 4242" })
+    .getByRole("button", { name: "Remove Visa •••• 4242" })
+    .click();
   await expect(page.getByText(/It was the default, so the organisation has none now/)).toBeVisible();
 
   await page.goto("/dashboard/history");

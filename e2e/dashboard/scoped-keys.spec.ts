@@ -1,5 +1,5 @@
-import { expect, test } from "../fixtures";
 import { scopedKeysOf } from "../api/scoped-keys.fixtures";
+import { expect, test } from "../fixtures";
 import { TOP_UPS, uniqueRef } from "../utils";
 import { signIn } from "./buy.fixtures";
 
@@ -8,7 +8,11 @@ import { signIn } from "./buy.fixtures";
  * the list says which is which; a member sees the same, read-only.
  */
 
-test("an admin creates a read-only key and a capped key: the list shows each, and the API follows", async ({ page, request, fx }) => {
+test("an admin creates a read-only key and a capped key: the list shows each, and the API follows", async ({
+  page,
+  request,
+  fx,
+}) => {
   const keys = scopedKeysOf(fx);
   await signIn(page, keys.admin);
   await page.goto("/dashboard/api-keys");

@@ -18,7 +18,10 @@ async function expectSentToSignIn(page: Page): Promise<void> {
 }
 
 test.describe("a member's sessions end when an admin changes their access", () => {
-  test("a password reset, then a role change, each end the member's session; the admin's stays", async ({ page, browser }) => {
+  test("a password reset, then a role change, each end the member's session; the admin's stays", async ({
+    page,
+    browser,
+  }) => {
     // Three sign-ins (scrypt, by design slow).
     test.slow();
     const org = account.sessions;

@@ -43,26 +43,38 @@ test("a test card is saved once, and can be removed; removing the default says t
   await page.getByLabel("Test card", { exact: true }).selectOption("expired");
   await page.getByRole("button", { name: "Add test card" }).click();
   // Expired, so saved but never offered for a purchase: the message says so rather than "can be used".
-  await expect(page.getByText('Visa •••• 0069 was saved. It has expired, so it is listed under "Not usable for purchases" and never charged.')).toBeVisible();
+  await expect(
+    page.getByText(
+      'Visa •••• 0069 was saved. It has expired, so it is listed under "Not usable for purchases" and never charged.',
+    ),
+  ).toBeVisible();
   await expect(choice("expired")).toBeDisabled();
   await staleTab.getByLabel("Test card", { exact: true }).selectOption("expired");
   await staleTab.getByRole("button", { name: "Add test card" }).click();
-  await expect(staleTab.getByText(/Visa •••• 0069 .* is already saved; each test card can be saved once\./).first()).toBeVisible();
+  await expect(
+    staleTab.getByText(/Visa •••• 0069 .* is already saved; each test card can be saved once\./).first(),
+  ).toBeVisible();
   await staleTab.close();
   await page.reload();
   await expect(cards).toHaveCount(3);
   await expect(page.getByText("Visa •••• 0069")).toHaveCount(1);
 
   await cards.filter({ hasText: "•••• 4444" }).getByRole("button", { name: "Remove Mastercard •••• 4444" }).click();
-  await expect(page.getByText("The card was removed: it is no longer offered or charged. Past purchases keep it.")).toBeVisible();
+  await expect(
+    page.getByText("The card was removed: it is no longer offered or charged. Past purchases keep it."),
+  ).toBeVisible();
   await expect(cards).toHaveCount(2);
 
   await cards.filter({ hasText: "•••• 4242" }).getByRole("button", { name: "Remove Visa •••• 4242" }).click();
-  await expect(page.getByText(/It was the default, so the organisation has none now: choose a new default/)).toBeVisible();
+  await expect(
+    page.getByText(/It was the default, so the organisation has none now: choose a new default/),
+  ).toBeVisible();
   await expect(cards).toHaveCount(1);
   await expect(page.getByText("Default", { exact: true })).toHaveCount(0);
 
-  const listed = await page.request.get("/v3/points/payment-methods", { headers: { Authorization: `Bearer ${org.apiKey}` } });
+  const listed = await page.request.get("/v3/points/payment-methods", {
+    headers: { Authorization: `Bearer ${org.apiKey}` },
+  });
   const labels = ((await listed.json()) as { data: { payment_methods: { label: string }[] } }).data.payment_methods.map(
     (method) => method.label,
   );

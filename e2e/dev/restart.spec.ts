@@ -18,7 +18,14 @@ const DEV_COMMAND = [path.join(ROOT, "scripts", "next.mjs"), "dev", "-p", String
 
 async function startDev(dataDir: string, output: string[]): Promise<ChildProcess> {
   const env: NodeJS.ProcessEnv = { ...process.env, PGLITE_DIR: path.join(dataDir, "pglite"), NODE_ENV: "development" };
-  for (const name of ["DATABASE_URL", "TEST_DATABASE_URL", "AUTH_SECRET", "NEXTAUTH_SECRET", "NEXTAUTH_URL", "STRIPE_SECRET_KEY"]) {
+  for (const name of [
+    "DATABASE_URL",
+    "TEST_DATABASE_URL",
+    "AUTH_SECRET",
+    "NEXTAUTH_SECRET",
+    "NEXTAUTH_URL",
+    "STRIPE_SECRET_KEY",
+  ]) {
     delete env[name];
   }
   delete env.NEXT_TELEMETRY_DISABLED;
@@ -100,7 +107,9 @@ test("the dev server survives a restart: pages load once, no reload loop", async
           expect(openTabLoads, "the tab left open across the restart").toBeLessThanOrEqual(1);
           await expect(openTab.getByRole("button", { name: "Sign in" })).toBeVisible();
         }
-        const demo = JSON.parse(fs.readFileSync(path.join(dataDir, "demo.json"), "utf8")) as { admin: { email: string; password: string } };
+        const demo = JSON.parse(fs.readFileSync(path.join(dataDir, "demo.json"), "utf8")) as {
+          admin: { email: string; password: string };
+        };
         const context = await browser.newContext({ baseURL: `http://localhost:${PORT}` });
         const page = await context.newPage();
         expect(await documentLoads(page, "/signin"), `start ${start}: /signin`).toBe(1);
@@ -119,7 +128,10 @@ test("the dev server survives a restart: pages load once, no reload loop", async
       const times = (text: string) => printed.split(text).length - 1;
       expect(times("Points service on http://localhost"), `start ${start}: the banner`).toBe(1);
       const secretLines = printed.split("\n").filter((line) => line.includes("AUTH_SECRET"));
-      expect(secretLines.length, `start ${start}: the AUTH_SECRET notice, ${JSON.stringify(secretLines)}`).toBeLessThanOrEqual(1);
+      expect(
+        secretLines.length,
+        `start ${start}: the AUTH_SECRET notice, ${JSON.stringify(secretLines)}`,
+      ).toBeLessThanOrEqual(1);
       expect(printed, `start ${start}: Next.js telemetry`).not.toContain("collects completely anonymous telemetry");
       // Nothing was edited: a reload loop shows on the server as a stream of empty recompiles.
       expect(times("Compiled in"), `start ${start}: recompiles with no edit`).toBeLessThan(5);

@@ -1,8 +1,8 @@
 import fs from "node:fs";
 import type { APIRequestContext } from "@playwright/test";
 import { account, postCredentials, signInError } from "../api/sign-in-helpers";
-import { expect, readFixtures, test } from "../fixtures";
 import type { E2eFixtures } from "../fixture-types";
+import { expect, readFixtures, test } from "../fixtures";
 import { runBlock, shellBlockAfter } from "../readme";
 import { bearer, cardOf, postTopUp, uniqueRef } from "../utils";
 
@@ -31,7 +31,9 @@ function logLines(): Line[] {
 }
 
 async function scrape(request: APIRequestContext): Promise<string> {
-  const response = await request.get("/metrics", { headers: { Authorization: `Bearer ${observability.metricsToken}` } });
+  const response = await request.get("/metrics", {
+    headers: { Authorization: `Bearer ${observability.metricsToken}` },
+  });
   expect(response.status()).toBe(200);
   expect(response.headers()["content-type"]).toContain("text/plain");
   expect(response.headers()["cache-control"]).toBe("no-store");
@@ -59,7 +61,11 @@ test("the run's server logs to a file and has a metrics token", () => {
 });
 
 test("GET /metrics answers 401 without its token or with another, and never caches", async ({ request }) => {
-  const attempts: Record<string, string>[] = [{}, { Authorization: "Bearer not-the-token" }, { Authorization: observability.metricsToken }];
+  const attempts: Record<string, string>[] = [
+    {},
+    { Authorization: "Bearer not-the-token" },
+    { Authorization: observability.metricsToken },
+  ];
   for (const headers of attempts) {
     const response = await request.get("/metrics", { headers });
     expect(response.status()).toBe(401);
@@ -73,12 +79,18 @@ test("docs/operations.md's metrics example answers as written: 401 without the t
   expect(runBlock(block, fx.baseUrl, { METRICS_TOKEN: observability.metricsToken })).toEqual([401, 200]);
 });
 
-test("purchases move the metrics: latency by route template and status, outcomes, provider calls, open purchases", async ({ request }) => {
+test("purchases move the metrics: latency by route template and status, outcomes, provider calls, open purchases", async ({
+  request,
+}) => {
   const before = await scrape(request);
   const paid = await postTopUp(request, org, { points: 100, reference: uniqueRef("obs-paid") });
   expect(paid.status()).toBe(201);
   const { data } = (await paid.json()) as { data: { top_up: { id: string } } };
-  const declined = await postTopUp(request, org, { points: 100, reference: uniqueRef("obs-declined"), payment_source_id: cardOf(org, "declined").id });
+  const declined = await postTopUp(request, org, {
+    points: 100,
+    reference: uniqueRef("obs-declined"),
+    payment_source_id: cardOf(org, "declined").id,
+  });
   expect(declined.status()).toBe(402);
   const awaiting = await postTopUp(request, org, {
     points: 100,
@@ -99,16 +111,25 @@ test("purchases move the metrics: latency by route template and status, outcomes
   expect(latency("/v3/points/top-ups", "POST", "201")).toBeGreaterThanOrEqual(1);
   expect(latency("/v3/points/top-ups", "POST", "402")).toBeGreaterThanOrEqual(2);
   expect(latency("/v3/points/top-ups/{id}", "GET", "200")).toBeGreaterThanOrEqual(1);
-  expect(sample(after, "points_http_request_duration_seconds_bucket", { route: "/v3/points/top-ups", status: "201", le: "+Inf" })).toBeGreaterThanOrEqual(1);
+  expect(
+    sample(after, "points_http_request_duration_seconds_bucket", {
+      route: "/v3/points/top-ups",
+      status: "201",
+      le: "+Inf",
+    }),
+  ).toBeGreaterThanOrEqual(1);
   // Routes are templates: no purchase id in any label.
   expect(after).not.toContain(data.top_up.id);
 
-  const charges = (text: string) => sample(text, "points_provider_call_duration_seconds_count", { provider, operation: "charge", outcome: "ok" });
+  const charges = (text: string) =>
+    sample(text, "points_provider_call_duration_seconds_count", { provider, operation: "charge", outcome: "ok" });
   expect(charges(after)).toBeGreaterThanOrEqual(charges(before) + 3);
   expect(sample(after, "points_purchases_open", { state: "awaiting_payment" })).toBeGreaterThanOrEqual(1);
   expect(sample(after, "points_purchases_oldest_open_age_seconds", { state: "awaiting_payment" })).toBeGreaterThan(0);
   expect(after).toMatch(/^points_purchases_open\{state="unresolved"\} \d+$/m);
-  expect(sample(after, "points_purchase_transitions_total", { from: "processing", to: "paid" })).toBeGreaterThanOrEqual(1);
+  expect(sample(after, "points_purchase_transitions_total", { from: "processing", to: "paid" })).toBeGreaterThanOrEqual(
+    1,
+  );
 
   // The pool the server opened on Postgres, and what it has in use (at least this scrape's own query, once done: 0 or more).
   if (fx.database === "postgres") expect(sample(after, "points_db_pool_connections_max")).toBe(10);
@@ -130,10 +151,20 @@ test("an unresolved purchase is counted as open until a retry settles it", async
 test("the reconciler's runs are counted and logged", async ({ request }) => {
   // It runs once a minute on every instance: the whole suite has usually seen one by now.
   test.setTimeout(120_000);
-  await expect.poll(async () => sample(await scrape(request), "points_reconciler_runs_total", { result: "ok" }), { timeout: 100_000, intervals: [2_000] }).toBeGreaterThanOrEqual(1);
+  await expect
+    .poll(async () => sample(await scrape(request), "points_reconciler_runs_total", { result: "ok" }), {
+      timeout: 100_000,
+      intervals: [2_000],
+    })
+    .toBeGreaterThanOrEqual(1);
   const runs = logLines().filter((line) => line.event === "reconciler_run");
   expect(runs.length).toBeGreaterThanOrEqual(1);
-  expect(runs[0]).toMatchObject({ level: "info", due: expect.any(Number), duration_ms: expect.any(Number), results: expect.any(Object) });
+  expect(runs[0]).toMatchObject({
+    level: "info",
+    due: expect.any(Number),
+    duration_ms: expect.any(Number),
+    results: expect.any(Object),
+  });
 });
 
 test("one JSON line per request, lines for a purchase's phases and its provider calls", async ({ request }) => {
@@ -143,7 +174,9 @@ test("one JSON line per request, lines for a purchase's phases and its provider 
   expect(response.status()).toBe(201);
   const { data } = (await response.json()) as { data: { top_up: { id: string } } };
 
-  await expect.poll(() => logLines().filter((line) => line.request_id === requestId && line.event === "request").length).toBe(1);
+  await expect
+    .poll(() => logLines().filter((line) => line.request_id === requestId && line.event === "request").length)
+    .toBe(1);
   const lines = logLines().filter((line) => line.request_id === requestId);
   const [line] = lines.filter((candidate) => candidate.event === "request");
   expect(line).toMatchObject({
@@ -157,11 +190,19 @@ test("one JSON line per request, lines for a purchase's phases and its provider 
     time: expect.stringMatching(/Z$/),
   });
 
-  const phases = lines.filter((candidate) => candidate.event === "purchase_phase" && candidate.top_up_id === data.top_up.id);
+  const phases = lines.filter(
+    (candidate) => candidate.event === "purchase_phase" && candidate.top_up_id === data.top_up.id,
+  );
   // Recorded `processing` at once (issue 18): recording it and marking the charge sent are one commit.
   expect(phases.map((phase) => `${phase.from}->${phase.to}`)).toEqual(["null->processing", "processing->paid"]);
   const charge = lines.find((candidate) => candidate.event === "provider_call" && candidate.operation === "charge");
-  expect(charge).toMatchObject({ provider, outcome: "ok", payment_status: "succeeded", duration_ms: expect.any(Number), organization_id: org.id });
+  expect(charge).toMatchObject({
+    provider,
+    outcome: "ok",
+    payment_status: "succeeded",
+    duration_ms: expect.any(Number),
+    organization_id: org.id,
+  });
   if (stripe) expect(charge?.provider_request_id).toEqual(expect.stringMatching(/^req_/));
 
   // Every request under /v3 the whole run made has its line, and each line names its route by template.
@@ -169,7 +210,12 @@ test("one JSON line per request, lines for a purchase's phases and its provider 
   expect(requests.length).toBeGreaterThan(5);
   for (const candidate of requests) {
     expect(candidate).toEqual(
-      expect.objectContaining({ request_id: expect.any(String), method: expect.any(String), status: expect.any(Number), duration_ms: expect.any(Number) }),
+      expect.objectContaining({
+        request_id: expect.any(String),
+        method: expect.any(String),
+        status: expect.any(Number),
+        duration_ms: expect.any(Number),
+      }),
     );
     expect(String(candidate.route)).not.toMatch(/tu_/);
   }
@@ -180,7 +226,12 @@ function secretsOf(fixtures: E2eFixtures): string[] {
   const found = new Set<string>();
   const walk = (value: unknown, key: string) => {
     if (typeof value === "string") {
-      if (/(?:^|[a-z])(?:key|Key)$|password|secret|Secret|token|Token/.test(key) && !/Id$/.test(key) && value.length >= 8) found.add(value);
+      if (
+        /(?:^|[a-z])(?:key|Key)$|password|secret|Secret|token|Token/.test(key) &&
+        !/Id$/.test(key) &&
+        value.length >= 8
+      )
+        found.add(value);
       if (/^pts_[A-Za-z0-9]{40}$/.test(value)) found.add(value);
       return;
     }
@@ -206,10 +257,16 @@ test("no secret the run used is in the server's log", async ({ request }) => {
   expect((await request.get("/dashboard", { headers: { Cookie: cookie ?? "" }, maxRedirects: 0 })).status()).toBe(200);
 
   // A client that sends its key where an id goes: X-Request-Id is logged (and answered), the key is not.
-  const misplaced = await request.get("/v3/points/balance", { headers: { ...bearer(org), "X-Request-Id": org.apiKey } });
+  const misplaced = await request.get("/v3/points/balance", {
+    headers: { ...bearer(org), "X-Request-Id": org.apiKey },
+  });
   expect(misplaced.status()).toBe(200);
   await expect
-    .poll(() => logLines().some((line) => line.event === "request" && line.route === "/v3/points/balance" && line.request_id === "[redacted]"))
+    .poll(() =>
+      logLines().some(
+        (line) => line.event === "request" && line.route === "/v3/points/balance" && line.request_id === "[redacted]",
+      ),
+    )
     .toBe(true);
 
   const secrets = [...secretsOf(fx), observability.authSecret, observability.metricsToken, sessionToken];

@@ -21,16 +21,22 @@ for (const url of ["/docs", "/docs/guide"]) {
     const small = await page.evaluate(() =>
       [...document.querySelectorAll("main p, main li, main td, main th, main pre")]
         .filter((element) => (element.textContent ?? "").trim() !== "")
-        .map((element) => ({ text: (element.textContent ?? "").trim().slice(0, 40), size: Number.parseFloat(getComputedStyle(element).fontSize) }))
+        .map((element) => ({
+          text: (element.textContent ?? "").trim().slice(0, 40),
+          size: Number.parseFloat(getComputedStyle(element).fontSize),
+        }))
         .filter(({ size }) => size < 14),
     );
     expect(small, `${url} has text under 14 px`).toEqual([]);
 
     // A wide table or code block scrolls inside itself, not the page.
-    const boxes = await page.evaluate(() =>
-      [...document.querySelectorAll("main *")].filter(
-        (element) => ["auto", "scroll"].includes(getComputedStyle(element).overflowX) && element.scrollWidth > element.clientWidth + 1,
-      ).length,
+    const boxes = await page.evaluate(
+      () =>
+        [...document.querySelectorAll("main *")].filter(
+          (element) =>
+            ["auto", "scroll"].includes(getComputedStyle(element).overflowX) &&
+            element.scrollWidth > element.clientWidth + 1,
+        ).length,
     );
     expect(boxes, `${url} has a box wider than the screen that scrolls inside itself`).toBeGreaterThan(0);
   });

@@ -1,7 +1,7 @@
 import type { Page } from "@playwright/test";
-import { expect, test } from "../fixtures";
 import type { AccountFixtureOrganization } from "../dashboard/account.fixtures";
 import { accountFixtures, headerBalance, signIn } from "../dashboard/journey-helpers";
+import { expect, test } from "../fixtures";
 
 /*
  * The main journeys of an admin on a phone (the `phone` project: 390 x 844, touch), with the

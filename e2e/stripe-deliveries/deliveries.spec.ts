@@ -29,7 +29,12 @@ async function deliveries(request: APIRequestContext): Promise<DeliveryLogEntry[
 }
 
 /** The delivery of the first event of `type` about `objectId`, once the app has answered it. */
-async function deliveryOf(request: APIRequestContext, stripe: Stripe, type: string, objectId: string): Promise<DeliveryLogEntry> {
+async function deliveryOf(
+  request: APIRequestContext,
+  stripe: Stripe,
+  type: string,
+  objectId: string,
+): Promise<DeliveryLogEntry> {
   let found: DeliveryLogEntry | undefined;
   await expect
     .poll(
@@ -56,7 +61,10 @@ function signed(payload: string): Record<string, string> {
   return { "Content-Type": "application/json", "Stripe-Signature": `t=${timestamp},v1=${signature}` };
 }
 
-test("a purchase, a 3-D Secure completion and a card saved at Checkout: each webhook is answered 2xx and does its work", async ({ request, fx }) => {
+test("a purchase, a 3-D Secure completion and a card saved at Checkout: each webhook is answered 2xx and does its work", async ({
+  request,
+  fx,
+}) => {
   const organization = fx.organizations.webhooks;
   const { apiUrl, secretKey } = stripeOf();
   const stripe = createStripeClient({ secretKey, apiUrl });
@@ -80,7 +88,9 @@ test("a purchase, a 3-D Secure completion and a card saved at Checkout: each web
     return_url: `${fx.baseUrl}/dashboard/buy/${awaitingTopUp.id}/return`,
     off_session: false,
   });
-  expect((await request.post(`${apiUrl}/_test/authenticate`, { data: { id: intent.id, succeed: true } })).status()).toBe(200);
+  expect(
+    (await request.post(`${apiUrl}/_test/authenticate`, { data: { id: intent.id, succeed: true } })).status(),
+  ).toBe(200);
 
   const paidIntents = await stripe.paymentIntents.search({ query: `metadata['top_up_id']:'${paidTopUp.id}'` });
   const paidIntent = paidIntents.data[0];
@@ -98,10 +108,16 @@ test("a purchase, a 3-D Secure completion and a card saved at Checkout: each web
   expect(saved.status()).toBe(303);
 
   const paidDelivery = await deliveryOf(request, stripe, "payment_intent.succeeded", paidIntent.id);
-  expect([paidDelivery.status, receiptOf(paidDelivery)]).toEqual([200, expect.objectContaining({ result: "handled", detail: `top-up ${paidTopUp.id} is paid` })]);
+  expect([paidDelivery.status, receiptOf(paidDelivery)]).toEqual([
+    200,
+    expect.objectContaining({ result: "handled", detail: `top-up ${paidTopUp.id} is paid` }),
+  ]);
   // The webhook alone settled the purchase finished on the bank's page: no retry, no return page.
   const completed = await deliveryOf(request, stripe, "payment_intent.succeeded", intent.id);
-  expect([completed.status, receiptOf(completed)]).toEqual([200, expect.objectContaining({ result: "handled", detail: `top-up ${awaitingTopUp.id} is paid` })]);
+  expect([completed.status, receiptOf(completed)]).toEqual([
+    200,
+    expect.objectContaining({ result: "handled", detail: `top-up ${awaitingTopUp.id} is paid` }),
+  ]);
   const checkout = await deliveryOf(request, stripe, "checkout.session.completed", session.id);
   expect([checkout.status, receiptOf(checkout).result]).toEqual([200, "handled"]);
 
@@ -109,7 +125,9 @@ test("a purchase, a 3-D Secure completion and a card saved at Checkout: each web
   expect([replay.status(), replay.headers()["idempotent-replayed"]]).toEqual([200, "true"]);
 });
 
-test("a signed event of no usable shape is acknowledged as ignored, not failed (which Stripe would redeliver forever)", async ({ request }) => {
+test("a signed event of no usable shape is acknowledged as ignored, not failed (which Stripe would redeliver forever)", async ({
+  request,
+}) => {
   const bodies = [
     "[1, 2]",
     '{"id": "evt_e2e_nodata", "object": "event", "type": "payment_intent.succeeded"}',
@@ -123,11 +141,16 @@ test("a signed event of no usable shape is acknowledged as ignored, not failed (
   }
 });
 
-test("a body with no Content-Length is refused with 413 once it passes 512 KiB, without waiting for its end", async ({ fx }) => {
+test("a body with no Content-Length is refused with 413 once it passes 512 KiB, without waiting for its end", async ({
+  fx,
+}) => {
   const url = new URL(WEBHOOK, fx.baseUrl);
   // 600 KiB are sent, and the request is then left open: only a reader that stops at the cap answers.
   const status = await new Promise<number>((resolve, reject) => {
-    const outgoing = http.request(url, { method: "POST", headers: { ...signed("{}"), "Transfer-Encoding": "chunked" } });
+    const outgoing = http.request(url, {
+      method: "POST",
+      headers: { ...signed("{}"), "Transfer-Encoding": "chunked" },
+    });
     outgoing.on("response", (response) => {
       response.resume();
       outgoing.destroy();

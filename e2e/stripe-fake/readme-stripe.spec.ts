@@ -53,12 +53,15 @@ test("the README's Stripe walkthrough runs as written against npm run stripe:fak
 
     // The test server said what it did: the charge, and the app's answer to its webhook. (The test
     // process reads the server's output once the block, run synchronously, has finished.)
-    await expect.poll(() => fake?.output()).toMatch(/^\d\d:\d\d:\d\d webhook payment_intent\.succeeded evt_\w+ -> 200$/m);
+    await expect
+      .poll(() => fake?.output())
+      .toMatch(/^\d\d:\d\d:\d\d webhook payment_intent\.succeeded evt_\w+ -> 200$/m);
     expect(fake.output()).toMatch(/^\d\d:\d\d:\d\d POST \/v1\/payment_intents 200 idempotency-key=\S+$/m);
     // The app's startup check accepted the printed key: no refusal, no "did not answer".
     expect(app.output()).not.toMatch(/^billing: |"msg":"billing: /m);
     const logLines = fake.output().split("Stop with Ctrl-C.")[1];
-    for (const secret of [fake.exports.STRIPE_SECRET_KEY, fake.exports.STRIPE_WEBHOOK_SECRET]) expect(logLines).not.toContain(secret);
+    for (const secret of [fake.exports.STRIPE_SECRET_KEY, fake.exports.STRIPE_WEBHOOK_SECRET])
+      expect(logLines).not.toContain(secret);
   } finally {
     await app?.stop();
     await fake?.stop();

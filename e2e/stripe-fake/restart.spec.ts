@@ -53,15 +53,26 @@ test("the app keeps working across a restart of the test server", async () => {
         headers: { Authorization: `Bearer ${org.api_key}`, "Content-Type": "application/json" },
         body: body ? JSON.stringify(body) : undefined,
       });
-      return { status: response.status, replayed: response.headers.get("idempotent-replayed"), body: await response.json() };
+      return {
+        status: response.status,
+        replayed: response.headers.get("idempotent-replayed"),
+        body: await response.json(),
+      };
     };
-    const methodIds = async () => ((await call("/v3/points/payment-methods")).body.data.payment_methods as { id: string }[]).map((method) => method.id);
+    const methodIds = async () =>
+      ((await call("/v3/points/payment-methods")).body.data.payment_methods as { id: string }[]).map(
+        (method) => method.id,
+      );
 
     const cards = await methodIds();
     expect(cards).toHaveLength(2);
     const paid = await call("/v3/points/top-ups", { points: 100, reference: "before-restart" });
     expect([paid.status, paid.body.data.points_balance]).toEqual([201, 100]);
-    const waiting = await call("/v3/points/top-ups", { points: 500, payment_source_id: authCard, reference: "needs-auth" });
+    const waiting = await call("/v3/points/top-ups", {
+      points: 500,
+      payment_source_id: authCard,
+      reference: "needs-auth",
+    });
     expect([waiting.status, waiting.body.error.code]).toEqual([402, "payment_action_required"]);
 
     const firstExports = fake.exports;
@@ -87,20 +98,38 @@ test("the app keeps working across a restart of the test server", async () => {
     const stripe = async (pathname: string, form?: Record<string, string>) => {
       const response = await fetch(`${fake?.url}${pathname}`, {
         method: form ? "POST" : "GET",
-        headers: { Authorization: `Bearer ${fake?.exports.STRIPE_SECRET_KEY}`, "Content-Type": "application/x-www-form-urlencoded" },
+        headers: {
+          Authorization: `Bearer ${fake?.exports.STRIPE_SECRET_KEY}`,
+          "Content-Type": "application/x-www-form-urlencoded",
+        },
         body: form ? new URLSearchParams(form).toString() : undefined,
       });
-      return (await response.json()) as { id: string; status: string; data: { id: string; metadata: Record<string, string> }[] };
+      return (await response.json()) as {
+        id: string;
+        status: string;
+        data: { id: string; metadata: Record<string, string> }[];
+      };
     };
     const topUpId = waiting.body.data.top_up.id;
-    const intent = (await stripe("/v1/payment_intents?limit=100")).data.find((candidate) => candidate.metadata.top_up_id === topUpId);
+    const intent = (await stripe("/v1/payment_intents?limit=100")).data.find(
+      (candidate) => candidate.metadata.top_up_id === topUpId,
+    );
     expect(intent, `a PaymentIntent for ${topUpId}`).toBeDefined();
-    const confirmed = await stripe(`/v1/payment_intents/${intent?.id}/confirm`, { return_url: `http://127.0.0.1:${appPort}/return` });
+    const confirmed = await stripe(`/v1/payment_intents/${intent?.id}/confirm`, {
+      return_url: `http://127.0.0.1:${appPort}/return`,
+    });
     expect(confirmed.status).toBe("requires_action");
-    await fetch(`${fake.url}/_test/authenticate`, { method: "POST", body: JSON.stringify({ id: intent?.id, succeed: true }) });
+    await fetch(`${fake.url}/_test/authenticate`, {
+      method: "POST",
+      body: JSON.stringify({ id: intent?.id, succeed: true }),
+    });
     await expect
       .poll(async () => {
-        const retry = await call("/v3/points/top-ups", { points: 500, payment_source_id: authCard, reference: "needs-auth" });
+        const retry = await call("/v3/points/top-ups", {
+          points: 500,
+          payment_source_id: authCard,
+          reference: "needs-auth",
+        });
         return [retry.status, retry.body.data?.top_up?.status, retry.body.data?.points_balance];
       })
       .toEqual([200, "paid", 700]);

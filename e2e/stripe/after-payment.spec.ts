@@ -16,7 +16,9 @@ test.beforeAll(() => {
   fx = (readFixtures() as unknown as { afterPayment: AfterPaymentFixtures }).afterPayment;
 });
 
-test("a Stripe dispute's Points are removed, the header shows the spendable balance, and the CSV carries refund and dispute", async ({ page }) => {
+test("a Stripe dispute's Points are removed, the header shows the spendable balance, and the CSV carries refund and dispute", async ({
+  page,
+}) => {
   await signIn(page, fx.admin);
   await page.goto(`/dashboard/buy/${fx.disputed.topUpId}`);
   // The webhook may land a moment after the server starts: the page says it once it has.
@@ -32,9 +34,19 @@ test("a Stripe dispute's Points are removed, the header shows the spendable bala
   expect(answer.status()).toBe(200);
   const lines = (await answer.text()).trimEnd().split("\r\n");
   const header = lines[0]?.split(",") ?? [];
-  const rows = lines.slice(1).map((line) => Object.fromEntries(header.map((name, index) => [name, line.split(",")[index]])));
-  expect(rows.find((row) => row.id === fx.refunded.topUpId)).toMatchObject({ refunded_points: "250", refunded_amount: "1950", dispute_status: "" });
-  expect(rows.find((row) => row.id === fx.disputed.topUpId)).toMatchObject({ refunded_points: "0", dispute_status: "open", dispute_points_state: "removed" });
+  const rows = lines
+    .slice(1)
+    .map((line) => Object.fromEntries(header.map((name, index) => [name, line.split(",")[index]])));
+  expect(rows.find((row) => row.id === fx.refunded.topUpId)).toMatchObject({
+    refunded_points: "250",
+    refunded_amount: "1950",
+    dispute_status: "",
+  });
+  expect(rows.find((row) => row.id === fx.disputed.topUpId)).toMatchObject({
+    refunded_points: "0",
+    dispute_status: "open",
+    dispute_points_state: "removed",
+  });
 
   // The refunded purchase's page says the refund that moved money, and not the operator's refused attempt.
   await page.goto(`/dashboard/buy/${fx.refunded.topUpId}`);

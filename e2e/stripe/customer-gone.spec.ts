@@ -19,7 +19,6 @@ import { type ProductionServer, startProduction } from "../production-server";
  * console can be read.
  */
 
-
 interface Setup {
   fake: FakeStripe;
   stripe: Stripe;
@@ -65,11 +64,26 @@ async function expectRefusedThrice(server: ProductionServer, apiKey: string, cod
 
 async function createOrganization(setup: Setup) {
   const created = await points(setup, [
-    "org", "create", "--name", "Customer gone", "--currency", "USD", "--api-purchases", "enabled",
-    "--card", "visa", "--default-card", "0", "--json",
+    "org",
+    "create",
+    "--name",
+    "Customer gone",
+    "--currency",
+    "USD",
+    "--api-purchases",
+    "enabled",
+    "--card",
+    "visa",
+    "--default-card",
+    "0",
+    "--json",
   ]);
   expect(created.code, created.stderr).toBe(0);
-  return JSON.parse(created.stdout) as { organization_id: string; api_key: string; admin: { email: string; password: string } };
+  return JSON.parse(created.stdout) as {
+    organization_id: string;
+    api_key: string;
+    admin: { email: string; password: string };
+  };
 }
 
 function serve(setup: Setup, offset: number, env: Record<string, string> = setup.stripeEnv): ProductionServer {
@@ -83,7 +97,10 @@ async function api(server: ProductionServer, key: string, method: "GET" | "POST"
     headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json" },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  const json = (await response.json()) as { error?: { code: string; message: string }; data?: { top_up?: { status: string } } };
+  const json = (await response.json()) as {
+    error?: { code: string; message: string };
+    data?: { top_up?: { status: string } };
+  };
   return { status: response.status, retryAfter: response.headers.get("retry-after"), json };
 }
 
@@ -109,13 +126,17 @@ const lines = (output: string, pattern: RegExp) =>
     })
     .filter((line) => pattern.test(line));
 
-test("a customer deleted at Stripe: 409, the dashboard tells admins to contact support, the log tells the operator, relinking restores purchases", async ({ page }) => {
+test("a customer deleted at Stripe: 409, the dashboard tells admins to contact support, the log tells the operator, relinking restores purchases", async ({
+  page,
+}) => {
   test.setTimeout(240_000);
   const setup = await setUp();
   let server: ProductionServer | undefined;
   try {
     const org = await createOrganization(setup);
-    const [customer] = (await setup.stripe.customers.search({ query: `metadata['organization_id']:'${org.organization_id}'` })).data;
+    const [customer] = (
+      await setup.stripe.customers.search({ query: `metadata['organization_id']:'${org.organization_id}'` })
+    ).data;
     if (!customer) throw new Error("org create made no customer");
     await setup.stripe.customers.del(customer.id);
 
@@ -146,7 +167,9 @@ test("a customer deleted at Stripe: 409, the dashboard tells admins to contact s
     const logged = lines(server.output(), /^billing: Stripe has no customer/);
     expect(logged).toHaveLength(1);
     expect(logged[0]).toMatch(
-      new RegExp(`^billing: Stripe has no customer ${customer.id} \\(organisation ${org.organization_id}\\): (resource_missing|customer_deleted), request req_\\w+\\. Relink it: npm run points -- org update ${org.organization_id} --stripe-customer cus_… or --new-stripe-customer$`),
+      new RegExp(
+        `^billing: Stripe has no customer ${customer.id} \\(organisation ${org.organization_id}\\): (resource_missing|customer_deleted), request req_\\w+\\. Relink it: npm run points -- org update ${org.organization_id} --stripe-customer cus_… or --new-stripe-customer$`,
+      ),
     );
     expect(server.output()).not.toContain(setup.secretKey);
 
@@ -155,7 +178,14 @@ test("a customer deleted at Stripe: 409, the dashboard tells admins to contact s
     const card = await setup.stripe.paymentMethods.attach("pm_card_visa", { customer: restored.id });
     await setup.stripe.customers.update(restored.id, { invoice_settings: { default_payment_method: card.id } });
     await server.stop({ keepDir: true });
-    const relinked = await points(setup, ["org", "update", org.organization_id, "--stripe-customer", restored.id, "--json"]);
+    const relinked = await points(setup, [
+      "org",
+      "update",
+      org.organization_id,
+      "--stripe-customer",
+      restored.id,
+      "--json",
+    ]);
     expect(relinked.code, relinked.stderr).toBe(0);
     expect(JSON.parse(relinked.stdout)).toEqual({
       organization_id: org.organization_id,
@@ -184,7 +214,8 @@ test("a refused key: the startup check says so, the API answers 409 billing_cred
     const wrongKey = `sk_test_${randomString(24)}`;
     server = serve(setup, 72, { STRIPE_SECRET_KEY: wrongKey, STRIPE_API_URL: setup.fake.url });
     await server.ready();
-    const refusal = /^billing: Stripe refused the API key \(authentication_error, request req_\w+\): check STRIPE_SECRET_KEY$/;
+    const refusal =
+      /^billing: Stripe refused the API key \(authentication_error, request req_\w+\): check STRIPE_SECRET_KEY$/;
     await expect.poll(() => lines(server?.output() ?? "", refusal).length, { timeout: 15_000 }).toBe(1);
 
     await expectRefusedThrice(server, org.api_key, "billing_credentials_refused", "refused");

@@ -18,7 +18,9 @@ async function buyWith(page: Page, last4: string): Promise<void> {
   await expect(page.getByTestId("purchase-outcome")).toHaveAttribute("data-status", "paid");
 }
 
-test("cards saved through Checkout and by the operator are removed alike; History keeps their labels", async ({ page }) => {
+test("cards saved through Checkout and by the operator are removed alike; History keeps their labels", async ({
+  page,
+}) => {
   const { cardRemover } = readBuyFixtures();
   await signIn(page, cardRemover.admin);
 
@@ -35,7 +37,9 @@ test("cards saved through Checkout and by the operator are removed alike; Histor
   // The same heading, behaviour and Remove button whichever way the card was saved.
   await expect(card("4444").getByRole("heading")).toHaveText("Mastercard •••• 4444 — test card: Succeeds");
   await expect(card("4242").getByRole("heading")).toHaveText("Visa •••• 4242 — test card: Succeeds");
-  await expect(card("3184").getByRole("heading")).toHaveText("Visa •••• 3184 — test card: Asks for authentication; paid once completed");
+  await expect(card("3184").getByRole("heading")).toHaveText(
+    "Visa •••• 3184 — test card: Asks for authentication; paid once completed",
+  );
   await expect(cards.getByRole("button", { name: /^Remove .* •••• \d{4}$/ })).toHaveCount(5);
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.screenshot({ path: path.join(SCREENSHOTS, "payment-details-stripe-1280.png"), fullPage: true });
@@ -48,7 +52,9 @@ test("cards saved through Checkout and by the operator are removed alike; Histor
 
   await page.goto("/dashboard/payment-details");
   await card("4444").getByRole("button", { name: "Remove Mastercard •••• 4444" }).click();
-  await expect(page.getByText("The card was removed: it is no longer offered or charged. Past purchases keep it.")).toBeVisible();
+  await expect(
+    page.getByText("The card was removed: it is no longer offered or charged. Past purchases keep it."),
+  ).toBeVisible();
   await card("4242").getByRole("button", { name: "Remove Visa •••• 4242" }).click();
   await expect(page.getByText(/It was the default, so the organisation has none now/)).toBeVisible();
   await expect(cards).toHaveCount(3);

@@ -17,7 +17,9 @@ async function buy(page: Page, points: number, last4: string): Promise<void> {
   await page.waitForURL(/\/dashboard\/buy\/tu_/);
 }
 
-test("an organisation's first card, added through Stripe Checkout, is saved and becomes the default", async ({ page }) => {
+test("an organisation's first card, added through Stripe Checkout, is saved and becomes the default", async ({
+  page,
+}) => {
   const { cardless } = readBuyFixtures();
   await signIn(page, cardless.admin);
   await page.goto("/dashboard/payment-details");
@@ -34,7 +36,9 @@ test("an organisation's first card, added through Stripe Checkout, is saved and 
   await expect(page.getByText("Default", { exact: true }).first()).toBeVisible();
 });
 
-test("a card that needs 3-D Secure is completed on the bank's page and comes back paid, credited once", async ({ page }) => {
+test("a card that needs 3-D Secure is completed on the bank's page and comes back paid, credited once", async ({
+  page,
+}) => {
   const { buyer } = readBuyFixtures();
   await signIn(page, buyer.admin);
   const before = await headerBalance(page);

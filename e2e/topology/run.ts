@@ -138,11 +138,15 @@ class Instance {
   }
 
   start(): void {
-    const child = spawn(process.execPath, [path.join(ROOT, "scripts", "next.mjs"), "start", "-p", String(this.port), "-H", "127.0.0.1"], {
-      cwd: ROOT,
-      env: this.env,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const child = spawn(
+      process.execPath,
+      [path.join(ROOT, "scripts", "next.mjs"), "start", "-p", String(this.port), "-H", "127.0.0.1"],
+      {
+        cwd: ROOT,
+        env: this.env,
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
     child.stdout?.pipe(this.log, { end: false });
     child.stderr?.pipe(this.log, { end: false });
     child.once("exit", (code, signal) => this.exits.push({ code, signal }));
@@ -153,7 +157,8 @@ class Instance {
     const deadline = Date.now() + timeoutMs;
     while (Date.now() < deadline) {
       const child = this.child;
-      if (!child || child.exitCode !== null || child.signalCode !== null) throw new Error(`instance ${this.index} exited before it was ready`);
+      if (!child || child.exitCode !== null || child.signalCode !== null)
+        throw new Error(`instance ${this.index} exited before it was ready`);
       const status = await fetch(`http://127.0.0.1:${this.port}/readyz`, { signal: AbortSignal.timeout(5_000) }).then(
         async (response) => {
           await response.arrayBuffer();
@@ -168,9 +173,13 @@ class Instance {
   }
 
   /** Sends the signal and resolves with how it exited. */
-  async stop(signal: NodeJS.Signals, timeoutMs = 30_000): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+  async stop(
+    signal: NodeJS.Signals,
+    timeoutMs = 30_000,
+  ): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
     const child = this.child;
-    if (!child || child.exitCode !== null || child.signalCode !== null) return { code: child?.exitCode ?? null, signal: null };
+    if (!child || child.exitCode !== null || child.signalCode !== null)
+      return { code: child?.exitCode ?? null, signal: null };
     const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
       child.once("exit", (code, sig) => resolve({ code, signal: sig })),
     );
@@ -197,7 +206,8 @@ function logFindings(instances: Instance[]): Record<string, number> {
     const file = path.join(ARTIFACTS, `topology-app${instance.index}.log`);
     const text = fs.existsSync(file) ? fs.readFileSync(file, "utf8") : "";
     for (const line of text.split("\n")) {
-      for (const [name, pattern] of Object.entries(patterns)) if (pattern.test(line)) counts[name] = (counts[name] ?? 0) + 1;
+      for (const [name, pattern] of Object.entries(patterns))
+        if (pattern.test(line)) counts[name] = (counts[name] ?? 0) + 1;
     }
   }
   return counts;
@@ -226,7 +236,16 @@ class Load {
 
   private async send(kind: Answer["kind"], url: string, init: RequestInit, reference?: string): Promise<Answer> {
     const started = Date.now();
-    const answer: Answer = { step: this.step, kind, reference, at: started, ms: 0, status: 0, envelope: false, fromApp: false };
+    const answer: Answer = {
+      step: this.step,
+      kind,
+      reference,
+      at: started,
+      ms: 0,
+      status: 0,
+      envelope: false,
+      fromApp: false,
+    };
     try {
       const response = await fetch(url, { ...init, signal: AbortSignal.timeout(30_000) });
       const text = await response.text();
@@ -234,7 +253,8 @@ class Load {
       answer.fromApp = response.headers.has("x-request-id");
       try {
         const body = JSON.parse(text) as { status?: string; error?: { code?: string } };
-        answer.envelope = body.status === "success" || (body.status === "error" && typeof body.error?.code === "string");
+        answer.envelope =
+          body.status === "success" || (body.status === "error" && typeof body.error?.code === "string");
         answer.code = body.error?.code;
       } catch {
         answer.envelope = false;
@@ -320,7 +340,10 @@ class Load {
   start(step: string): void {
     this.step = step;
     this.stopping = false;
-    this.clients = [...Array.from({ length: PURCHASE_CLIENTS }, (_, client) => this.purchaseClient(client)), this.readClient()];
+    this.clients = [
+      ...Array.from({ length: PURCHASE_CLIENTS }, (_, client) => this.purchaseClient(client)),
+      this.readClient(),
+    ];
   }
 
   /** No new purchases; resolves once every client has settled (or given up on) the one it is on. */
@@ -347,10 +370,14 @@ async function checkBooks(sql: postgres.Sql, orgs: Org[], references: Reference[
     from organizations o where o.id = any(${ids})`;
   for (const row of balances) {
     if (Number(row.ledger) !== Number(row.balance) || Number(row.paid_net) !== Number(row.balance)) {
-      failures.push(`organisation ${row.id}: balance ${row.balance}, ledger ${row.ledger}, paid − refunded ${row.paid_net}`);
+      failures.push(
+        `organisation ${row.id}: balance ${row.balance}, ledger ${row.ledger}, paid − refunded ${row.paid_net}`,
+      );
     }
   }
-  const rows = await sql<{ reference: string; status: string; credits: string; succeeded: string; payments: string; paid_with: boolean }[]>`
+  const rows = await sql<
+    { reference: string; status: string; credits: string; succeeded: string; payments: string; paid_with: boolean }[]
+  >`
     select t.reference, t.status,
       (select count(*) from points_ledger l where l.top_up_id = t.id and l.kind = 'purchase') as credits,
       (select count(*) from sim_payments p where p.top_up_id = t.id and p.status = 'succeeded') as succeeded,
@@ -360,8 +387,10 @@ async function checkBooks(sql: postgres.Sql, orgs: Org[], references: Reference[
   const byReference = new Map(rows.map((row) => [row.reference, row]));
   for (const row of rows) {
     const paid = row.status === "paid";
-    if (Number(row.credits) !== (paid ? 1 : 0)) failures.push(`${row.reference} (${row.status}) credited ${row.credits} times`);
-    if (Number(row.succeeded) !== (paid ? 1 : 0)) failures.push(`${row.reference} (${row.status}) has ${row.succeeded} succeeded payments`);
+    if (Number(row.credits) !== (paid ? 1 : 0))
+      failures.push(`${row.reference} (${row.status}) credited ${row.credits} times`);
+    if (Number(row.succeeded) !== (paid ? 1 : 0))
+      failures.push(`${row.reference} (${row.status}) has ${row.succeeded} succeeded payments`);
     if (Number(row.payments) > 1) failures.push(`${row.reference} was charged ${row.payments} times at the provider`);
     if (paid && !row.paid_with) failures.push(`${row.reference} is paid without its succeeded payment recorded`);
   }
@@ -369,9 +398,11 @@ async function checkBooks(sql: postgres.Sql, orgs: Org[], references: Reference[
     const row = byReference.get(reference.reference);
     if (!row) failures.push(`${reference.reference} was sent and is lost (no purchase)`);
     else if (row.status !== "paid") failures.push(`${reference.reference} ended ${row.status}, not paid`);
-    else if (reference.settledAt === null) failures.push(`${reference.reference} is paid but its client never got the answer`);
+    else if (reference.settledAt === null)
+      failures.push(`${reference.reference} is paid but its client never got the answer`);
   }
-  if (rows.length !== references.length) failures.push(`${rows.length} purchases stored for ${references.length} references sent`);
+  if (rows.length !== references.length)
+    failures.push(`${rows.length} purchases stored for ${references.length} references sent`);
   const [orphans] = await sql<{ count: string }[]>`
     select count(*) from sim_payments p where p.top_up_id is null or not exists (select 1 from top_ups t where t.id = p.top_up_id)`;
   if (Number(orphans?.count ?? 0) > 0) failures.push(`${orphans?.count} provider payments belong to no purchase`);
@@ -384,10 +415,14 @@ function quantile(sorted: number[], q: number): number {
 }
 
 function summarizeAnswers(answers: Answer[]) {
-  const latencies = answers.filter((answer) => answer.status !== 0).map((answer) => answer.ms).sort((a, b) => a - b);
+  const latencies = answers
+    .filter((answer) => answer.status !== 0)
+    .map((answer) => answer.ms)
+    .sort((a, b) => a - b);
   const byStatus: Record<string, number> = {};
   for (const answer of answers) {
-    const key = answer.status === 0 ? `error:${answer.error}` : `${answer.status}${answer.code ? ` ${answer.code}` : ""}`;
+    const key =
+      answer.status === 0 ? `error:${answer.error}` : `${answer.status}${answer.code ? ` ${answer.code}` : ""}`;
     byStatus[key] = (byStatus[key] ?? 0) + 1;
   }
   return {
@@ -415,7 +450,8 @@ async function main(): Promise<number> {
   const began = Date.now();
   const cleanups: Array<() => Promise<unknown>> = [];
   const cleanup = async () => {
-    for (const fn of cleanups.reverse()) await fn().catch((error: unknown) => console.error("topology cleanup:", error));
+    for (const fn of cleanups.reverse())
+      await fn().catch((error: unknown) => console.error("topology cleanup:", error));
     cleanups.length = 0;
   };
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
@@ -461,7 +497,15 @@ async function main(): Promise<number> {
     cleanups.push(() => sql.end({ timeout: 2 }));
 
     const env: NodeJS.ProcessEnv = { ...process.env };
-    for (const name of ["DATABASE_URL", "TEST_DATABASE_URL", "PGLITE_DIR", "STRIPE_SECRET_KEY", "STRIPE_API_URL", "STRIPE_WEBHOOK_SECRET", "NODE_OPTIONS"]) {
+    for (const name of [
+      "DATABASE_URL",
+      "TEST_DATABASE_URL",
+      "PGLITE_DIR",
+      "STRIPE_SECRET_KEY",
+      "STRIPE_API_URL",
+      "STRIPE_WEBHOOK_SECRET",
+      "NODE_OPTIONS",
+    ]) {
       delete env[name];
     }
     Object.assign(env, {
@@ -481,7 +525,10 @@ async function main(): Promise<number> {
     });
     for (const instance of instances) instance.start();
     await Promise.all(instances.map((instance) => instance.ready()));
-    const haproxy: Haproxy = await startHaproxy({ backends: instances.map((instance) => instance.port), checkIntervalMs: 500 });
+    const haproxy: Haproxy = await startHaproxy({
+      backends: instances.map((instance) => instance.port),
+      checkIntervalMs: 500,
+    });
     cleanups.push(() => haproxy.stop());
     fs.writeFileSync(path.join(ARTIFACTS, "topology-haproxy.cfg"), haproxy.config);
     const allUp = async (timeoutMs: number) => {
@@ -491,10 +538,14 @@ async function main(): Promise<number> {
         if (Object.keys(states).length === INSTANCES && Object.values(states).every((state) => state === "UP")) return;
         await sleep(100);
       }
-      throw new Error(`HAProxy did not see every instance up within ${timeoutMs} ms: ${JSON.stringify(await haproxy.serverStates())}`);
+      throw new Error(
+        `HAProxy did not see every instance up within ${timeoutMs} ms: ${JSON.stringify(await haproxy.serverStates())}`,
+      );
     };
     await allUp(15_000);
-    console.log(`topology: 3 instances behind HAProxy, PgBouncer (transaction mode), own Postgres; up in ${Math.round((Date.now() - began) / 1000)} s`);
+    console.log(
+      `topology: 3 instances behind HAProxy, PgBouncer (transaction mode), own Postgres; up in ${Math.round((Date.now() - began) / 1000)} s`,
+    );
 
     const load = new Load(haproxy.url, orgs);
 
@@ -520,7 +571,9 @@ async function main(): Promise<number> {
       failures.push(...books.failures.slice(0, 20));
       if (books.failures.length > 20) failures.push(`… and ${books.failures.length - 20} more`);
       const logsAfter = logFindings(instances);
-      const logs = Object.fromEntries(Object.entries(logsAfter).map(([key, count]) => [key, count - (logsBefore[key] ?? 0)]));
+      const logs = Object.fromEntries(
+        Object.entries(logsAfter).map(([key, count]) => [key, count - (logsBefore[key] ?? 0)]),
+      );
       for (const [key, count] of Object.entries(logs)) {
         if (count > 0 && !key.startsWith("leaseRelease")) failures.push(`${count} log lines of ${key}`);
       }
@@ -568,22 +621,42 @@ async function main(): Promise<number> {
 
     const cleanFailures = (answers: Answer[], references: Reference[], recoveredAt: number): string[] => {
       const failures: string[] = [];
-      const fiveHundreds = answers.filter((answer) => answer.status === 500 || (answer.status > 503 && answer.status !== 504));
-      if (fiveHundreds.length > 0) failures.push(`${fiveHundreds.length} answers were ${JSON.stringify(summarizeAnswers(fiveHundreds).byStatus)}`);
+      const fiveHundreds = answers.filter(
+        (answer) => answer.status === 500 || (answer.status > 503 && answer.status !== 504),
+      );
+      if (fiveHundreds.length > 0)
+        failures.push(`${fiveHundreds.length} answers were ${JSON.stringify(summarizeAnswers(fiveHundreds).byStatus)}`);
       const unclean = answers.filter((answer) => answer.status >= 500 && !answer.envelope);
       if (unclean.length > 0) failures.push(`${unclean.length} 5xx answers without the JSON envelope`);
       const timeouts = answers.filter((answer) => answer.status === 504);
-      if (timeouts.length > 0) failures.push(`${timeouts.length} answers were 504 (an instance did not answer in time)`);
+      if (timeouts.length > 0)
+        failures.push(`${timeouts.length} answers were 504 (an instance did not answer in time)`);
       const slow = answers.filter((answer) => answer.ms > SLOW_MS);
-      if (slow.length > 0) failures.push(`${slow.length} answers took over ${SLOW_MS / 1000} s (max ${Math.max(...slow.map((a) => a.ms))} ms)`);
+      if (slow.length > 0)
+        failures.push(
+          `${slow.length} answers took over ${SLOW_MS / 1000} s (max ${Math.max(...slow.map((a) => a.ms))} ms)`,
+        );
       const resets = answers.filter((answer) => answer.status === 0);
-      if (resets.length > 0) failures.push(`${resets.length} requests failed at the connection: ${JSON.stringify(summarizeAnswers(resets).byStatus)}`);
-      const firstServed = answers.find((answer) => answer.kind === "purchase" && answer.at >= recoveredAt && (answer.status === 200 || answer.status === 201));
+      if (resets.length > 0)
+        failures.push(
+          `${resets.length} requests failed at the connection: ${JSON.stringify(summarizeAnswers(resets).byStatus)}`,
+        );
+      const firstServed = answers.find(
+        (answer) =>
+          answer.kind === "purchase" && answer.at >= recoveredAt && (answer.status === 200 || answer.status === 201),
+      );
       const recoveryMs = firstServed ? firstServed.at + firstServed.ms - recoveredAt : Number.POSITIVE_INFINITY;
-      if (recoveryMs > RECOVERY_MS) failures.push(`the first purchase served after the restart came ${recoveryMs} ms after it (limit ${RECOVERY_MS} ms)`);
-      const late = references.filter((reference) => reference.settledAt !== null && reference.settledAt - recoveredAt > SETTLE_AFTER_RECOVERY_MS);
+      if (recoveryMs > RECOVERY_MS)
+        failures.push(
+          `the first purchase served after the restart came ${recoveryMs} ms after it (limit ${RECOVERY_MS} ms)`,
+        );
+      const late = references.filter(
+        (reference) => reference.settledAt !== null && reference.settledAt - recoveredAt > SETTLE_AFTER_RECOVERY_MS,
+      );
       if (late.length > 0) {
-        failures.push(`${late.length} purchases settled more than ${SETTLE_AFTER_RECOVERY_MS / 1000} s after the restart (a lease left held?)`);
+        failures.push(
+          `${late.length} purchases settled more than ${SETTLE_AFTER_RECOVERY_MS / 1000} s after the restart (a lease left held?)`,
+        );
       }
       return failures;
     };
@@ -599,7 +672,12 @@ async function main(): Promise<number> {
           instance.start();
           await instance.ready();
           await allUp(15_000);
-          exits.push({ code: exit.code, signal: exit.signal, stopMs: starting - stopping, startMs: Date.now() - starting });
+          exits.push({
+            code: exit.code,
+            signal: exit.signal,
+            stopMs: starting - stopping,
+            startMs: Date.now() - starting,
+          });
         }
         return { exits };
       },

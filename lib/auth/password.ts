@@ -26,7 +26,9 @@ const TEST_COST: ScryptCost = { N: 2 ** 12, r: 8, p: 1 };
 const KEY_LENGTH = 32;
 
 export function currentCost(): ScryptCost {
-  return process.env.NODE_ENV === "test" && process.env.POINTS_PRODUCTION_PASSWORD_COST !== "1" ? TEST_COST : PASSWORD_COST;
+  return process.env.NODE_ENV === "test" && process.env.POINTS_PRODUCTION_PASSWORD_COST !== "1"
+    ? TEST_COST
+    : PASSWORD_COST;
 }
 
 /**
@@ -95,7 +97,8 @@ export async function verifyPassword(password: string, stored: string): Promise<
   if (scheme !== "scrypt" || !saltB64 || !keyB64) return false;
   const cost = { N: Number(n), r: Number(rr), p: Number(pp) };
   // A stored cost outside these bounds is not ours: refuse it rather than let it pick the work.
-  if (!Number.isInteger(Math.log2(cost.N)) || cost.N < 2 ** 10 || cost.N > 2 ** 20 || cost.r > 32 || cost.p > 4) return false;
+  if (!Number.isInteger(Math.log2(cost.N)) || cost.N < 2 ** 10 || cost.N > 2 ** 20 || cost.r > 32 || cost.p > 4)
+    return false;
   const expected = Buffer.from(keyB64, "base64");
   const actual = await derive(password, Buffer.from(saltB64, "base64"), expected.length, cost);
   return actual.length === expected.length && timingSafeEqual(actual, expected);

@@ -64,7 +64,9 @@ export function readOrCreateDevSecret(file: string = devSecretFile()): string {
   const secret = randomBytes(32).toString("base64url");
   try {
     fs.writeFileSync(file, `${secret}\n`, { flag: "wx", mode: 0o600 });
-    console.log(`Generated a development AUTH_SECRET in ${path.relative(process.cwd(), file)} (set AUTH_SECRET to deploy).`);
+    console.log(
+      `Generated a development AUTH_SECRET in ${path.relative(process.cwd(), file)} (set AUTH_SECRET to deploy).`,
+    );
     return secret;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "EEXIST") return fs.readFileSync(file, "utf8").trim();

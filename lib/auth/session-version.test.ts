@@ -62,7 +62,9 @@ describe.each(backends())("sessions end when their user's access changes (%s)", 
     expect(await changeMemberRole(ctx.db, t.organizationId, t.member.userId, "admin")).toEqual({ ok: true });
     expect(await loadSessionUser(ctx.db, memberSession)).toBeNull();
     expect(await loadSessionUser(ctx.db, adminSession)).not.toBeNull();
-    expect(await loadSessionUser(ctx.db, await signIn(t.member.email, t.member.password))).toMatchObject({ role: "admin" });
+    expect(await loadSessionUser(ctx.db, await signIn(t.member.email, t.member.password))).toMatchObject({
+      role: "admin",
+    });
   });
 
   it("a removal ends the removed user's sessions", async () => {

@@ -2,8 +2,8 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { signInFailures, users } from "@/lib/db/schema";
 import { randomString } from "@/lib/ids";
-import { createOrganization } from "@/lib/points/organizations";
 import { addUser } from "@/lib/points/members";
+import { createOrganization } from "@/lib/points/organizations";
 import { backends, createTestContext, expectThrown, type TestContext } from "@/lib/testing/harness";
 import { hashPassword, PASSWORD_COST, verifyPassword } from "./password";
 import { SignInRefusedError, signInWithPassword } from "./sign-in";
@@ -53,10 +53,17 @@ describe.each(backends())("sign-in with a password (%s)", (backend) => {
 
   it("refuses with 'unavailable', never lets a guess through, when the count cannot be read", async () => {
     const user = await newUser();
-    const broken = { ...ctx.db, select: () => { throw new Error("connection lost"); } } as unknown as typeof ctx.db;
+    const broken = {
+      ...ctx.db,
+      select: () => {
+        throw new Error("connection lost");
+      },
+    } as unknown as typeof ctx.db;
     const quiet = vi.spyOn(console, "error").mockImplementation(() => {});
     try {
-      const refused = await expectThrown(SignInRefusedError, () => signInWithPassword(broken, ctx.clock, { email: user.email, password: user.password, address: null }));
+      const refused = await expectThrown(SignInRefusedError, () =>
+        signInWithPassword(broken, ctx.clock, { email: user.email, password: user.password, address: null }),
+      );
       expect(refused.message).toMatch(/unavailable right now/);
     } finally {
       quiet.mockRestore();
@@ -78,6 +85,11 @@ describe.each(backends())("sign-in with a password (%s)", (backend) => {
     const [row] = await ctx.db.select().from(users).where(eq(users.email, user.email));
     expect(row?.passwordHash.split("$").slice(0, 4)).toEqual(["scrypt", String(PASSWORD_COST.N), "8", "1"]);
     expect(await verifyPassword(user.password, row?.passwordHash ?? "")).toBe(true);
-    expect(await ctx.db.select().from(signInFailures).where(eq(signInFailures.key, `email:${user.email}`))).toEqual([]);
+    expect(
+      await ctx.db
+        .select()
+        .from(signInFailures)
+        .where(eq(signInFailures.key, `email:${user.email}`)),
+    ).toEqual([]);
   });
 });

@@ -1,9 +1,15 @@
 import type { Clock } from "@/lib/clock";
 import type { Db } from "@/lib/db/client";
-import { PasswordHashingBusyError } from "./password";
-import { assertSignInAllowed, clearSignInFailures, recordSignInFailure, SignInThrottledError, throttleKeys } from "./throttle";
-import { authenticateUser, type SessionUser } from "./users";
 import { log } from "@/lib/observability/log";
+import { PasswordHashingBusyError } from "./password";
+import {
+  assertSignInAllowed,
+  clearSignInFailures,
+  recordSignInFailure,
+  SignInThrottledError,
+  throttleKeys,
+} from "./throttle";
+import { authenticateUser, type SessionUser } from "./users";
 
 /** A sign-in refused for a reason the person can act on: the message is shown on the sign-in page. */
 export class SignInRefusedError extends Error {
@@ -37,7 +43,10 @@ export async function signInWithPassword(
     if (error instanceof SignInThrottledError || error instanceof PasswordHashingBusyError) {
       throw new SignInRefusedError(error.message);
     }
-    log().error({ event: "sign_in_unchecked", err: error }, `Sign-in could not be checked: ${error instanceof Error ? error.message : String(error)}`);
+    log().error(
+      { event: "sign_in_unchecked", err: error },
+      `Sign-in could not be checked: ${error instanceof Error ? error.message : String(error)}`,
+    );
     throw new SignInRefusedError("Signing in is unavailable right now; try again in a minute.");
   }
 }

@@ -43,7 +43,8 @@ export async function assertSignInAllowed(db: Db, keys: string[], now: Date): Pr
       .orderBy(desc(signInFailures.failedAt))
       .offset((key.startsWith("ip:") ? SIGN_IN_MAX_FAILURES_PER_ADDRESS : SIGN_IN_MAX_FAILURES) - 1)
       .limit(1);
-    if (limiting) retryAfterMs = Math.max(retryAfterMs, limiting.failedAt.getTime() + SIGN_IN_WINDOW_MS - now.getTime());
+    if (limiting)
+      retryAfterMs = Math.max(retryAfterMs, limiting.failedAt.getTime() + SIGN_IN_WINDOW_MS - now.getTime());
   }
   if (retryAfterMs > 0) throw new SignInThrottledError(retryAfterMs);
 }
@@ -60,4 +61,3 @@ export async function recordSignInFailure(db: Db, keys: string[], now: Date): Pr
 export async function clearSignInFailures(db: Db, email: string): Promise<void> {
   await db.delete(signInFailures).where(inArray(signInFailures.key, throttleKeys(email, null)));
 }
-

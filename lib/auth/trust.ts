@@ -62,7 +62,10 @@ export function chooseClientAddress(input: {
   forwardedFor: string | null | undefined;
   socketAddress: string | null | undefined;
 }): string | null {
-  const entries = (input.forwardedFor ?? "").split(",").map((entry) => entry.trim()).filter(Boolean);
+  const entries = (input.forwardedFor ?? "")
+    .split(",")
+    .map((entry) => entry.trim())
+    .filter(Boolean);
   const chosen =
     input.trustsProxy && entries.length > 0
       ? entries[Math.max(0, entries.length - input.hops)]

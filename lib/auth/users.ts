@@ -1,7 +1,7 @@
+import { randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
 import { organizations, users } from "@/lib/db/schema";
-import { randomBytes } from "node:crypto";
 import { hashPassword, needsRehash, verifyPassword } from "./password";
 
 export interface SessionUser {
@@ -26,7 +26,8 @@ export function sessionClaims(token: unknown): SessionClaims | null {
   const fields = token as Record<string, unknown>;
   const userId = fields.sub ?? fields.userId;
   const sessionVersion = fields.sv ?? fields.sessionVersion;
-  if (typeof userId !== "string" || typeof sessionVersion !== "number" || !Number.isInteger(sessionVersion)) return null;
+  if (typeof userId !== "string" || typeof sessionVersion !== "number" || !Number.isInteger(sessionVersion))
+    return null;
   return { userId, sessionVersion };
 }
 
@@ -44,7 +45,10 @@ export async function authenticateUser(db: Db, email: string, password: string):
   const ok = await verifyPassword(password, user?.passwordHash ?? (await dummyHash));
   if (!user || !ok) return null;
   if (needsRehash(user.passwordHash)) {
-    await db.update(users).set({ passwordHash: await hashPassword(password) }).where(eq(users.id, user.id));
+    await db
+      .update(users)
+      .set({ passwordHash: await hashPassword(password) })
+      .where(eq(users.id, user.id));
   }
   return toSessionUser(user);
 }

@@ -23,15 +23,31 @@ describe("a provider call", () => {
     const lines = captureLog();
     const provider = instrumentProvider(stub);
     expect(provider.callBudgetMs).toBe(1000);
-    const okBefore = await sampleValue("points_provider_call_duration_seconds_count", { operation: "charge", outcome: "ok" });
-    const errorsBefore = await sampleValue("points_provider_call_errors_total", { operation: "getPrices", kind: "unavailable" });
+    const okBefore = await sampleValue("points_provider_call_duration_seconds_count", {
+      operation: "charge",
+      outcome: "ok",
+    });
+    const errorsBefore = await sampleValue("points_provider_call_errors_total", {
+      operation: "getPrices",
+      kind: "unavailable",
+    });
     await provider.charge({} as never);
     await expect(provider.getPrices()).rejects.toThrow(ProviderUnavailableError);
-    expect(await sampleValue("points_provider_call_duration_seconds_count", { operation: "charge", outcome: "ok" })).toBe(okBefore + 1);
-    expect(await sampleValue("points_provider_call_errors_total", { operation: "getPrices", kind: "unavailable" })).toBe(errorsBefore + 1);
+    expect(
+      await sampleValue("points_provider_call_duration_seconds_count", { operation: "charge", outcome: "ok" }),
+    ).toBe(okBefore + 1);
+    expect(
+      await sampleValue("points_provider_call_errors_total", { operation: "getPrices", kind: "unavailable" }),
+    ).toBe(errorsBefore + 1);
     const calls = lines().filter((line) => line.event === "provider_call");
     expect(calls).toEqual([
-      expect.objectContaining({ operation: "charge", outcome: "ok", provider_request_id: "req_stripe_1", payment_status: "succeeded", payment_id: "pi_1" }),
+      expect.objectContaining({
+        operation: "charge",
+        outcome: "ok",
+        provider_request_id: "req_stripe_1",
+        payment_status: "succeeded",
+        payment_id: "pi_1",
+      }),
       expect.objectContaining({ operation: "getPrices", outcome: "error", error_kind: "unavailable", level: "warn" }),
     ]);
   });

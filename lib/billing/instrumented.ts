@@ -70,7 +70,15 @@ async function timed<T>(provider: string, operation: string, run: () => Promise<
     const seconds = secondsSince(started);
     metrics().providerDuration.observe({ provider, operation, outcome: "ok" }, seconds);
     log().info(
-      { event: "provider_call", provider, operation, outcome: "ok", duration_ms: Math.round(seconds * 1000), ...resultFields(result), ...requestIdField(context) },
+      {
+        event: "provider_call",
+        provider,
+        operation,
+        outcome: "ok",
+        duration_ms: Math.round(seconds * 1000),
+        ...resultFields(result),
+        ...requestIdField(context),
+      },
       "provider call",
     );
     return result;

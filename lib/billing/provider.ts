@@ -83,7 +83,11 @@ export class ProviderRefusedError extends Error {
     reason: ProviderRefusal,
     details: { customerId?: string | null; providerCode?: string | null; providerRequestId?: string | null } = {},
   ) {
-    super(reason === "customer_missing" ? `The billing provider has no customer ${details.customerId ?? ""}.` : "The billing provider refused the API key.");
+    super(
+      reason === "customer_missing"
+        ? `The billing provider has no customer ${details.customerId ?? ""}.`
+        : "The billing provider refused the API key.",
+    );
     this.name = "ProviderRefusedError";
     this.reason = reason;
     this.customerId = details.customerId ?? null;
@@ -112,11 +116,7 @@ export interface PaymentFacts {
 }
 
 /** What a provider's event says happened to a payment; each only says "ask about this payment now". */
-export type PaymentEventKind =
-  | "payment_succeeded"
-  | "payment_failed"
-  | "payment_requires_action"
-  | "payment_canceled";
+export type PaymentEventKind = "payment_succeeded" | "payment_failed" | "payment_requires_action" | "payment_canceled";
 
 /** A refund as the provider records it (Stripe: a Refund). */
 export interface ProviderRefund {
@@ -308,7 +308,10 @@ export interface BillingProvider {
    * the URL to send the cardholder to (who comes back to returnUrl), or the payment's state when
    * no page is needed. Absent for the simulated provider, whose step happens in the dashboard.
    */
-  beginAuthentication?(paymentId: string, returnUrl: string): Promise<{ redirectUrl: string } | { outcome: ChargeOutcome }>;
+  beginAuthentication?(
+    paymentId: string,
+    returnUrl: string,
+  ): Promise<{ redirectUrl: string } | { outcome: ChargeOutcome }>;
   /**
    * Starts saving a card on the provider's own page (Stripe Checkout in setup mode): the URL to send
    * the admin to. `successUrl` may hold `{CHECKOUT_SESSION_ID}`. Absent for the simulated provider.

@@ -88,7 +88,9 @@ export function expectPositionals(parsed: ParsedArgs, names: readonly string[], 
   }
   if (parsed.positionals.length > names.length) {
     const extra = parsed.positionals.slice(names.length).join(" ");
-    throw new UsageError(`Unexpected argument${parsed.positionals.length - names.length > 1 ? "s" : ""} for "${commandName}": ${extra}.`);
+    throw new UsageError(
+      `Unexpected argument${parsed.positionals.length - names.length > 1 ? "s" : ""} for "${commandName}": ${extra}.`,
+    );
   }
   return parsed.positionals;
 }

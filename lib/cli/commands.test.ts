@@ -136,8 +136,14 @@ describe("the operator command line is validated before anything is opened", () 
   });
 
   it.each([
-    [["org", "create", "--name", "A", "--max-points-balance", "0"], /--max-points-balance must be a positive whole number/],
-    [["org", "create", "--name", "A", "--max-points-balance", "-5"], /--max-points-balance must be a positive whole number/],
+    [
+      ["org", "create", "--name", "A", "--max-points-balance", "0"],
+      /--max-points-balance must be a positive whole number/,
+    ],
+    [
+      ["org", "create", "--name", "A", "--max-points-balance", "-5"],
+      /--max-points-balance must be a positive whole number/,
+    ],
     [["org", "create", "--name", "A", "--max-points-per-top-up", "1.5"], /--max-points-per-top-up must be a positive/],
     [["org", "create", "--name", "A", "--daily-points-limit", "abc"], /--daily-points-limit must be a positive/],
     [["org", "create", "--name", "A", "--daily-points-limit", "2147483648"], /up to 2147483647/],

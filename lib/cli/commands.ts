@@ -1,6 +1,6 @@
 import { isTestCardKind, TEST_CARDS } from "@/lib/billing/test-cards";
-import { API_KEY_SCOPES, type ApiKeyScope } from "@/lib/points/api-keys";
 import { CURRENCIES } from "@/lib/catalog";
+import { API_KEY_SCOPES, type ApiKeyScope } from "@/lib/points/api-keys";
 import type { OrganizationSettings } from "@/lib/points/organizations";
 import { USER_ROLES } from "@/lib/points/users";
 import {
@@ -148,17 +148,26 @@ function stripeCustomerFlag(parsed: ParsedArgs): string | undefined {
 function parseOrgUpdate(args: string[]): PointsCommand {
   const parsed = parseArgs(
     args,
-    [...orgFlags, cardFlag, { name: "stripe-customer", kind: "value" }, { name: "new-stripe-customer", kind: "switch" }],
+    [
+      ...orgFlags,
+      cardFlag,
+      { name: "stripe-customer", kind: "value" },
+      { name: "new-stripe-customer", kind: "switch" },
+    ],
     "org update",
   );
   if (parsed.values.has("card")) {
-    throw new UsageError("--card works only with \"org create\": an existing organisation's cards cannot be added here.");
+    throw new UsageError(
+      '--card works only with "org create": an existing organisation\'s cards cannot be added here.',
+    );
   }
   const [organizationId = ""] = expectPositionals(parsed, ["ORG_ID"], "org update");
   const link = stripeCustomerFlag(parsed);
   const create = parsed.switches.has("new-stripe-customer");
   if (link !== undefined && create) {
-    throw new UsageError("Use either --stripe-customer cus_… (an existing customer) or --new-stripe-customer, not both.");
+    throw new UsageError(
+      "Use either --stripe-customer cus_… (an existing customer) or --new-stripe-customer, not both.",
+    );
   }
   const billingCustomer = link !== undefined ? { link } : create ? { create: true as const } : undefined;
   return {
@@ -255,11 +264,7 @@ function parseKeyRevoke(args: string[]): PointsCommand {
 }
 
 function parseUserAdd(args: string[]): PointsCommand {
-  const parsed = parseArgs(
-    args,
-    [json, { name: "email", kind: "value" }, { name: "role", kind: "value" }],
-    "user add",
-  );
+  const parsed = parseArgs(args, [json, { name: "email", kind: "value" }, { name: "role", kind: "value" }], "user add");
   const [organizationId = ""] = expectPositionals(parsed, ["ORG_ID"], "user add");
   const email = flagValue(parsed, "email");
   if (email === undefined) throw new UsageError('"user add" needs --email E.');
@@ -296,8 +301,10 @@ function parseTopUpRefund(args: string[]): PointsCommand {
   const points = flagValue(parsed, "points");
   const reason = flagValue(parsed, "reason");
   const key = flagValue(parsed, "key");
-  if (reason !== undefined && (reason.trim() === "" || reason.length > 500)) throw new UsageError("--reason must be 1 to 500 characters.");
-  if (key !== undefined && !/^[A-Za-z0-9._:-]{1,100}$/.test(key)) throw new UsageError("--key must be 1 to 100 of A-Z a-z 0-9 . _ : -");
+  if (reason !== undefined && (reason.trim() === "" || reason.length > 500))
+    throw new UsageError("--reason must be 1 to 500 characters.");
+  if (key !== undefined && !/^[A-Za-z0-9._:-]{1,100}$/.test(key))
+    throw new UsageError("--key must be 1 to 100 of A-Z a-z 0-9 . _ : -");
   return {
     kind: "top-up-refund",
     topUpId,
@@ -313,7 +320,12 @@ function parseDisputeSettle(args: string[]): PointsCommand {
   const [topUpId = ""] = expectPositionals(parsed, ["TOP_UP_ID"], "dispute settle");
   const outcome = flagValue(parsed, "outcome");
   if (outcome === undefined) throw new UsageError('"dispute settle" needs --outcome won|lost.');
-  return { kind: "dispute-settle", topUpId, outcome: parseChoice(outcome, "outcome", ["won", "lost"] as const), json: parsed.switches.has("json") };
+  return {
+    kind: "dispute-settle",
+    topUpId,
+    outcome: parseChoice(outcome, "outcome", ["won", "lost"] as const),
+    json: parsed.switches.has("json"),
+  };
 }
 
 function parseOrgSpend(args: string[]): PointsCommand {
@@ -321,5 +333,10 @@ function parseOrgSpend(args: string[]): PointsCommand {
   const [organizationId = ""] = expectPositionals(parsed, ["ORG_ID"], "org spend");
   const points = flagValue(parsed, "points");
   if (points === undefined) throw new UsageError('"org spend" needs --points N.');
-  return { kind: "org-spend", organizationId, points: parsePositiveInteger(points, "points", false), json: parsed.switches.has("json") };
+  return {
+    kind: "org-spend",
+    organizationId,
+    points: parsePositiveInteger(points, "points", false),
+    json: parsed.switches.has("json"),
+  };
 }

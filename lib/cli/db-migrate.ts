@@ -32,7 +32,6 @@ export async function runDbMigrate(io: CliIo): Promise<number> {
   }
 }
 
-
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }

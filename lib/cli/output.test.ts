@@ -10,7 +10,9 @@ describe("refusalMessage", () => {
     expect(refused("simulateOutage", "works only with the simulated billing provider (no STRIPE_SECRET_KEY).")).toBe(
       "--simulate-outage works only with the simulated billing provider (no STRIPE_SECRET_KEY).",
     );
-    expect(refused("role", 'must be admin or member, not "owner".')).toBe('--role must be admin or member, not "owner".');
+    expect(refused("role", 'must be admin or member, not "owner".')).toBe(
+      '--role must be admin or member, not "owner".',
+    );
     expect(refused("name", "must not be empty.")).toBe("The organisation needs a non-empty --name.");
   });
 

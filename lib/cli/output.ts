@@ -18,7 +18,12 @@ export interface PaymentMethodJson {
 }
 
 export function paymentMethodsJson(methods: readonly ProvisionedPaymentMethod[]): PaymentMethodJson[] {
-  return methods.map((method) => ({ id: method.id, label: method.label, kind: method.kind, is_default: method.isDefault }));
+  return methods.map((method) => ({
+    id: method.id,
+    label: method.label,
+    kind: method.kind,
+    is_default: method.isDefault,
+  }));
 }
 
 export function printJson(io: CliIo, value: unknown): void {

@@ -4,8 +4,8 @@ import path from "node:path";
 import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { acquirePgliteLock } from "@/lib/db/pglite-lock";
-import { backends } from "@/lib/testing/harness";
 import { type FakeStripe, startFakeStripe } from "@/lib/testing/fake-stripe/server";
+import { backends } from "@/lib/testing/harness";
 import {
   childEnv,
   createTarget,
@@ -25,53 +25,76 @@ import {
  * one customer backs one organisation, or the second organisation's key would list and buy on
  * the first one's cards.
  */
-describe.each(backends())("org create --stripe-customer against %s with Stripe", { timeout: SPAWNING_TIMEOUT_MS }, (backend) => {
-  let target: Target;
-  let fake: FakeStripe;
-  let stripe: Stripe;
-  let env: NodeJS.ProcessEnv;
-  const secretKey = "sk_test_points_cli";
+describe.each(backends())(
+  "org create --stripe-customer against %s with Stripe",
+  { timeout: SPAWNING_TIMEOUT_MS },
+  (backend) => {
+    let target: Target;
+    let fake: FakeStripe;
+    let stripe: Stripe;
+    let env: NodeJS.ProcessEnv;
+    const secretKey = "sk_test_points_cli";
 
-  beforeAll(async () => {
-    target = await createTarget(backend);
-    fake = await startFakeStripe({ apiKey: secretKey });
-    stripe = new Stripe(secretKey, { host: fake.host, port: fake.port, protocol: "http", maxNetworkRetries: 0 });
-    env = { ...target.env, STRIPE_SECRET_KEY: secretKey, STRIPE_API_URL: fake.url };
-  });
-  afterAll(async () => {
-    await fake?.close();
-    await target?.dispose();
-  });
+    beforeAll(async () => {
+      target = await createTarget(backend);
+      fake = await startFakeStripe({ apiKey: secretKey });
+      stripe = new Stripe(secretKey, { host: fake.host, port: fake.port, protocol: "http", maxNetworkRetries: 0 });
+      env = { ...target.env, STRIPE_SECRET_KEY: secretKey, STRIPE_API_URL: fake.url };
+    });
+    afterAll(async () => {
+      await fake?.close();
+      await target?.dispose();
+    });
 
-  const cardIds = async (customer: string) =>
-    (await stripe.paymentMethods.list({ customer, type: "card", limit: 100 })).data.map((method) => method.id).sort();
+    const cardIds = async (customer: string) =>
+      (await stripe.paymentMethods.list({ customer, type: "card", limit: 100 })).data.map((method) => method.id).sort();
 
-  it("refuses a customer another organisation has: exit 1, one line naming the customer, nothing changed", async () => {
-    const owner = parseJsonOutput(
-      await runPoints(env, ["org", "create", "--name", "Customer Owner Ltd", "--card", "visa", "--default-card", "0", "--json"]),
-    );
-    const ownerRow = await target.withDb((services) => organizationRow(services.db, String(owner.organization_id)));
-    const customer = ownerRow.billingCustomerId;
-    expect(customer).toMatch(/^cus_[A-Za-z0-9]+$/);
-    const before = await target.withDb((services) => snapshot(services.db));
-    const cardsBefore = await cardIds(customer);
+    it("refuses a customer another organisation has: exit 1, one line naming the customer, nothing changed", async () => {
+      const owner = parseJsonOutput(
+        await runPoints(env, [
+          "org",
+          "create",
+          "--name",
+          "Customer Owner Ltd",
+          "--card",
+          "visa",
+          "--default-card",
+          "0",
+          "--json",
+        ]),
+      );
+      const ownerRow = await target.withDb((services) => organizationRow(services.db, String(owner.organization_id)));
+      const customer = ownerRow.billingCustomerId;
+      expect(customer).toMatch(/^cus_[A-Za-z0-9]+$/);
+      const before = await target.withDb((services) => snapshot(services.db));
+      const cardsBefore = await cardIds(customer);
 
-    const result = await runPoints(env, [
-      "org", "create", "--name", "Second Claimant", "--card", "mastercard", "--default-card", "0",
-      "--stripe-customer", customer, "--json",
-    ]);
-    expectRefused(result, new RegExp(`^The billing customer ${customer} is already linked to another organisation`));
-    const [reason, ...rest] = result.stderr.split("\n");
-    expect(rest).toEqual(["Nothing was changed.", ""]);
-    expect(reason).toContain(customer);
-    // Nothing of the other organisation but that it exists, and no database internals.
-    for (const leak of [ownerRow.id, ownerRow.name, "Failed query", "insert into", "params"]) {
-      expect(result.stderr).not.toContain(leak);
-    }
-    expect(await target.withDb((services) => snapshot(services.db))).toEqual(before);
-    expect(await cardIds(customer)).toEqual(cardsBefore);
-  });
-});
+      const result = await runPoints(env, [
+        "org",
+        "create",
+        "--name",
+        "Second Claimant",
+        "--card",
+        "mastercard",
+        "--default-card",
+        "0",
+        "--stripe-customer",
+        customer,
+        "--json",
+      ]);
+      expectRefused(result, new RegExp(`^The billing customer ${customer} is already linked to another organisation`));
+      const [reason, ...rest] = result.stderr.split("\n");
+      expect(rest).toEqual(["Nothing was changed.", ""]);
+      expect(reason).toContain(customer);
+      // Nothing of the other organisation but that it exists, and no database internals.
+      for (const leak of [ownerRow.id, ownerRow.name, "Failed query", "insert into", "params"]) {
+        expect(result.stderr).not.toContain(leak);
+      }
+      expect(await target.withDb((services) => snapshot(services.db))).toEqual(before);
+      expect(await cardIds(customer)).toEqual(cardsBefore);
+    });
+  },
+);
 
 describe("npm run points, before any database is opened", { concurrent: true, timeout: SPAWNING_TIMEOUT_MS }, () => {
   const tempDirs: string[] = [];
@@ -110,8 +133,14 @@ describe("npm run points, before any database is opened", { concurrent: true, ti
       [["org", "update", "org_1", "--card", "visa"], /--card works only with "org create"/],
       [["org", "create", "--name", "A", "--colour", "red"], /Unknown option --colour/],
       [["org", "create", "--name", "A", "--max-points-balance"], /--max-points-balance needs a value/],
-      [["org", "create", "--name", "A", "--max-points-balance", "0"], /--max-points-balance must be a positive whole number/],
-      [["org", "update", "org_1", "--frequency-limit", "10/0"], /--frequency-limit must be COUNT\/SECONDS with both positive/],
+      [
+        ["org", "create", "--name", "A", "--max-points-balance", "0"],
+        /--max-points-balance must be a positive whole number/,
+      ],
+      [
+        ["org", "update", "org_1", "--frequency-limit", "10/0"],
+        /--frequency-limit must be COUNT\/SECONDS with both positive/,
+      ],
     ];
     const results = await Promise.all(cases.map(([args]) => runPoints(env, args)));
     results.forEach((result, index) => {
@@ -149,7 +178,11 @@ describe("the documented form for scripts: npm run -s points -- … --json", { t
   it("prints only the JSON object on stdout, so it parses as it is", async () => {
     const target = await createTarget("pglite");
     try {
-      const result = await run("npm", ["run", "-s", "points", "--", "org", "create", "--name", "Scripted", "--json"], target.env);
+      const result = await run(
+        "npm",
+        ["run", "-s", "points", "--", "org", "create", "--name", "Scripted", "--json"],
+        target.env,
+      );
       expect(result.code, result.stderr).toBe(0);
       const parsed = JSON.parse(result.stdout) as { organization_id?: string; api_key?: string };
       expect(parsed.organization_id).toMatch(/^org_/);

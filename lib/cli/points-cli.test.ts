@@ -1,8 +1,8 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { verifyPassword } from "@/lib/auth/password";
 import { systemClock } from "@/lib/clock";
 import { organizations, topUps, users } from "@/lib/db/schema";
-import { verifyPassword } from "@/lib/auth/password";
 import { authenticateApiKey, authenticateApiRequest, listApiKeys } from "@/lib/points/api-keys";
 import { createOrganization } from "@/lib/points/organizations";
 import { listUsablePaymentMethods } from "@/lib/points/payment-methods";
@@ -31,306 +31,389 @@ import {
  * authentication makes of the printed key) to check that what was printed is what happened.
  */
 
-describe.each(backends())("npm run points against %s", { concurrent: true, timeout: SPAWNING_TIMEOUT_MS }, (backend) => {
-  // The checks below build on one another (one database per backend), so they run in order.
-  describe.sequential("provisioning", () => {
-    let target: Target;
-    const points = (...args: string[]) => runPoints(target.env, args);
-    // Set by org create, which the later checks build on.
-    let full: { organization_id: string; api_key: string; key_id: string };
-    let plain: { id: string; key: string };
+describe.each(backends())(
+  "npm run points against %s",
+  { concurrent: true, timeout: SPAWNING_TIMEOUT_MS },
+  (backend) => {
+    // The checks below build on one another (one database per backend), so they run in order.
+    describe.sequential("provisioning", () => {
+      let target: Target;
+      const points = (...args: string[]) => runPoints(target.env, args);
+      // Set by org create, which the later checks build on.
+      let full: { organization_id: string; api_key: string; key_id: string };
+      let plain: { id: string; key: string };
 
-    beforeAll(async () => {
-      target = await createTarget(backend);
-    });
-    afterAll(async () => target?.dispose());
-
-    it("db:migrate migrates a new database, says so in one line, and seeds nothing", async () => {
-      const result = await run(TSX, ["scripts/db-migrate.ts"], target.env);
-      expect(result.code, result.stderr).toBe(0);
-      expect(result.stdout).toMatch(
-        backend === "pglite"
-          ? /^Migrated the embedded database in \S+pglite\.\n$/
-          : /^Migrated the Postgres database at postgres:\/\/\S+\.\n$/,
-      );
-      await target.withDb(async (services) => {
-        expect(await services.db.select().from(organizations)).toEqual([]);
+      beforeAll(async () => {
+        target = await createTarget(backend);
       });
-    });
+      afterAll(async () => target?.dispose());
 
-    it("org create prints the contract's JSON (or the same facts for a person) and the organisation is as asked", async () => {
-      const output = parseJsonOutput(
-        await points(
-          "org", "create", "--name", "Acme Ltd",
-          "--card", "visa", "--card", "declined", "--card=expired", "--default-card", "1",
-          "--currency", "GBP", "--api-purchases", "enabled",
-          "--max-points-per-top-up", "1000", "--max-points-balance", "5000",
-          "--frequency-limit", "3/60", "--daily-points-limit=2500", "--json",
-        ),
-      );
-      expect(sortedKeys(output)).toEqual(["admin", "api_key", "key_id", "organization_id", "payment_methods"]);
-      expect(output.organization_id).toMatch(/^org_/);
-      expect(output.api_key).toMatch(/^pts_[A-Za-z0-9]{40}$/);
-      expect(output.key_id).toMatch(/^key_/);
-      const methods = output.payment_methods as Record<string, unknown>[];
-      expect(methods.map(sortedKeys)).toEqual(Array(3).fill(["id", "is_default", "kind", "label"]));
-      expect(methods.map((method) => [method.kind, method.label, method.is_default])).toEqual([
-        ["visa", "Visa •••• 4242", false],
-        ["declined", "Visa •••• 0002", true],
-        ["expired", "Visa •••• 0069", false],
-      ]);
-      const admin = output.admin as { email: string; password: string };
-      expect(sortedKeys(admin)).toEqual(["email", "password"]);
-      full = output as typeof full;
-
-      // Without options: API purchases disabled, available, no limits, no cards.
-      const readable = await points("org", "create", "--name", "Plain");
-      expect(readable.code, readable.stderr).toBe(0);
-      plain = {
-        id: /Created organisation (org_\w+)/.exec(readable.stdout)?.[1] ?? "(none printed)",
-        key: /pts_[A-Za-z0-9]{40}/.exec(readable.stdout)?.[0] ?? "(none printed)",
-      };
-      expect(readable.stdout).toMatch(/password:\s+\S{20}/);
-
-      await target.withDb(async (services) => {
-        const organization = await authenticateApiRequest(services.db, `Bearer ${full.api_key}`, systemClock);
-        expect(organization).toMatchObject({
-          id: full.organization_id,
-          name: "Acme Ltd",
-          currency: "GBP",
-          apiPurchasesEnabled: true,
-          apiAvailable: true,
-          maxPointsPerTopUp: 1000,
-          maxPointsBalance: 5000,
-          frequencyLimitCount: 3,
-          frequencyLimitWindowSeconds: 60,
-          dailyPointsLimit: 2500,
+      it("db:migrate migrates a new database, says so in one line, and seeds nothing", async () => {
+        const result = await run(TSX, ["scripts/db-migrate.ts"], target.env);
+        expect(result.code, result.stderr).toBe(0);
+        expect(result.stdout).toMatch(
+          backend === "pglite"
+            ? /^Migrated the embedded database in \S+pglite\.\n$/
+            : /^Migrated the Postgres database at postgres:\/\/\S+\.\n$/,
+        );
+        await target.withDb(async (services) => {
+          expect(await services.db.select().from(organizations)).toEqual([]);
         });
-        // What GET /v3/points/payment-methods lists: not the expired card, and the default first.
-        const usable = await listUsablePaymentMethods(services, organization);
-        expect(usable.map((method) => [method.id, method.isDefault])).toEqual([
-          [methods[1]?.id, true],
-          [methods[0]?.id, false],
+      });
+
+      it("org create prints the contract's JSON (or the same facts for a person) and the organisation is as asked", async () => {
+        const output = parseJsonOutput(
+          await points(
+            "org",
+            "create",
+            "--name",
+            "Acme Ltd",
+            "--card",
+            "visa",
+            "--card",
+            "declined",
+            "--card=expired",
+            "--default-card",
+            "1",
+            "--currency",
+            "GBP",
+            "--api-purchases",
+            "enabled",
+            "--max-points-per-top-up",
+            "1000",
+            "--max-points-balance",
+            "5000",
+            "--frequency-limit",
+            "3/60",
+            "--daily-points-limit=2500",
+            "--json",
+          ),
+        );
+        expect(sortedKeys(output)).toEqual(["admin", "api_key", "key_id", "organization_id", "payment_methods"]);
+        expect(output.organization_id).toMatch(/^org_/);
+        expect(output.api_key).toMatch(/^pts_[A-Za-z0-9]{40}$/);
+        expect(output.key_id).toMatch(/^key_/);
+        const methods = output.payment_methods as Record<string, unknown>[];
+        expect(methods.map(sortedKeys)).toEqual(Array(3).fill(["id", "is_default", "kind", "label"]));
+        expect(methods.map((method) => [method.kind, method.label, method.is_default])).toEqual([
+          ["visa", "Visa •••• 4242", false],
+          ["declined", "Visa •••• 0002", true],
+          ["expired", "Visa •••• 0069", false],
         ]);
-        const [user] = await services.db.select().from(users).where(eq(users.email, admin.email));
-        expect(user?.role).toBe("admin");
-        expect(await verifyPassword(admin.password, user?.passwordHash ?? "")).toBe(true);
+        const admin = output.admin as { email: string; password: string };
+        expect(sortedKeys(admin)).toEqual(["email", "password"]);
+        full = output as typeof full;
 
-        expect(await errorCode(authenticateApiRequest(services.db, `Bearer ${plain.key}`, systemClock))).toBe(
-          "api_purchases_disabled",
+        // Without options: API purchases disabled, available, no limits, no cards.
+        const readable = await points("org", "create", "--name", "Plain");
+        expect(readable.code, readable.stderr).toBe(0);
+        plain = {
+          id: /Created organisation (org_\w+)/.exec(readable.stdout)?.[1] ?? "(none printed)",
+          key: /pts_[A-Za-z0-9]{40}/.exec(readable.stdout)?.[0] ?? "(none printed)",
+        };
+        expect(readable.stdout).toMatch(/password:\s+\S{20}/);
+
+        await target.withDb(async (services) => {
+          const organization = await authenticateApiRequest(services.db, `Bearer ${full.api_key}`, systemClock);
+          expect(organization).toMatchObject({
+            id: full.organization_id,
+            name: "Acme Ltd",
+            currency: "GBP",
+            apiPurchasesEnabled: true,
+            apiAvailable: true,
+            maxPointsPerTopUp: 1000,
+            maxPointsBalance: 5000,
+            frequencyLimitCount: 3,
+            frequencyLimitWindowSeconds: 60,
+            dailyPointsLimit: 2500,
+          });
+          // What GET /v3/points/payment-methods lists: not the expired card, and the default first.
+          const usable = await listUsablePaymentMethods(services, organization);
+          expect(usable.map((method) => [method.id, method.isDefault])).toEqual([
+            [methods[1]?.id, true],
+            [methods[0]?.id, false],
+          ]);
+          const [user] = await services.db.select().from(users).where(eq(users.email, admin.email));
+          expect(user?.role).toBe("admin");
+          expect(await verifyPassword(admin.password, user?.passwordHash ?? "")).toBe(true);
+
+          expect(await errorCode(authenticateApiRequest(services.db, `Bearer ${plain.key}`, systemClock))).toBe(
+            "api_purchases_disabled",
+          );
+          expect(await organizationRow(services.db, plain.id)).toMatchObject({
+            currency: null,
+            apiAvailable: true,
+            maxPointsPerTopUp: null,
+            maxPointsBalance: null,
+            frequencyLimitCount: null,
+            frequencyLimitWindowSeconds: null,
+            dailyPointsLimit: null,
+          });
+          expect(await outageOf(services.db, plain.id)).toBe(false);
+        });
+      });
+
+      it("org update sets each option, none clears it, and the REST checks follow", async () => {
+        const set = parseJsonOutput(
+          await points(
+            "org",
+            "update",
+            plain.id,
+            "--currency=EUR",
+            "--api-purchases",
+            "enabled",
+            "--available=yes",
+            "--max-points-per-top-up",
+            "500",
+            "--max-points-balance=10000",
+            "--frequency-limit",
+            "5/30",
+            "--daily-points-limit",
+            "1000",
+            "--simulate-outage",
+            "on",
+            "--json",
+          ),
         );
-        expect(await organizationRow(services.db, plain.id)).toMatchObject({
-          currency: null,
-          apiAvailable: true,
-          maxPointsPerTopUp: null,
-          maxPointsBalance: null,
-          frequencyLimitCount: null,
-          frequencyLimitWindowSeconds: null,
-          dailyPointsLimit: null,
-        });
-        expect(await outageOf(services.db, plain.id)).toBe(false);
-      });
-    });
+        expect(set).toEqual({ organization_id: plain.id, payment_methods: [] });
 
-    it("org update sets each option, none clears it, and the REST checks follow", async () => {
-      const set = parseJsonOutput(
-        await points(
-          "org", "update", plain.id,
-          "--currency=EUR", "--api-purchases", "enabled", "--available=yes",
-          "--max-points-per-top-up", "500", "--max-points-balance=10000",
-          "--frequency-limit", "5/30", "--daily-points-limit", "1000", "--simulate-outage", "on", "--json",
-        ),
-      );
-      expect(set).toEqual({ organization_id: plain.id, payment_methods: [] });
-
-      const cleared = parseJsonOutput(
-        await points(
-          "org", "update", full.organization_id,
-          "--currency", "none", "--max-points-per-top-up", "none", "--max-points-balance", "none",
-          "--frequency-limit", "none", "--daily-points-limit=none", "--available", "no",
-          "--api-purchases", "disabled", "--default-card", "0", "--simulate-outage", "off", "--json",
-        ),
-      );
-      expect(sortedKeys(cleared)).toEqual(["organization_id", "payment_methods"]);
-      const methods = cleared.payment_methods as { kind: string; is_default: boolean }[];
-      expect(methods.map((method) => [method.kind, method.is_default])).toEqual([
-        ["visa", true],
-        ["declined", false],
-        ["expired", false],
-      ]);
-
-      await target.withDb(async (services) => {
-        // Enabled now, so the key passes steps 1-3; the outage makes the provider unable to list (502).
-        const organization = await authenticateApiRequest(services.db, `Bearer ${plain.key}`, systemClock);
-        expect(organization).toMatchObject({
-          currency: "EUR",
-          apiAvailable: true,
-          maxPointsPerTopUp: 500,
-          maxPointsBalance: 10000,
-          frequencyLimitCount: 5,
-          frequencyLimitWindowSeconds: 30,
-          dailyPointsLimit: 1000,
-        });
-        expect(await errorCode(listUsablePaymentMethods(services, organization))).toBe("payment_methods_unavailable");
-
-        expect(await organizationRow(services.db, full.organization_id)).toMatchObject({
-          currency: null,
-          apiPurchasesEnabled: false,
-          apiAvailable: false,
-          maxPointsPerTopUp: null,
-          maxPointsBalance: null,
-          frequencyLimitCount: null,
-          frequencyLimitWindowSeconds: null,
-          dailyPointsLimit: null,
-        });
-        // Eligibility is checked before the saved switch: 404 not_available.
-        expect(await errorCode(authenticateApiRequest(services.db, `Bearer ${full.api_key}`, systemClock))).toBe(
-          "not_available",
+        const cleared = parseJsonOutput(
+          await points(
+            "org",
+            "update",
+            full.organization_id,
+            "--currency",
+            "none",
+            "--max-points-per-top-up",
+            "none",
+            "--max-points-balance",
+            "none",
+            "--frequency-limit",
+            "none",
+            "--daily-points-limit=none",
+            "--available",
+            "no",
+            "--api-purchases",
+            "disabled",
+            "--default-card",
+            "0",
+            "--simulate-outage",
+            "off",
+            "--json",
+          ),
         );
-        expect(await outageOf(services.db, full.organization_id)).toBe(false);
+        expect(sortedKeys(cleared)).toEqual(["organization_id", "payment_methods"]);
+        const methods = cleared.payment_methods as { kind: string; is_default: boolean }[];
+        expect(methods.map((method) => [method.kind, method.is_default])).toEqual([
+          ["visa", true],
+          ["declined", false],
+          ["expired", false],
+        ]);
+
+        await target.withDb(async (services) => {
+          // Enabled now, so the key passes steps 1-3; the outage makes the provider unable to list (502).
+          const organization = await authenticateApiRequest(services.db, `Bearer ${plain.key}`, systemClock);
+          expect(organization).toMatchObject({
+            currency: "EUR",
+            apiAvailable: true,
+            maxPointsPerTopUp: 500,
+            maxPointsBalance: 10000,
+            frequencyLimitCount: 5,
+            frequencyLimitWindowSeconds: 30,
+            dailyPointsLimit: 1000,
+          });
+          expect(await errorCode(listUsablePaymentMethods(services, organization))).toBe("payment_methods_unavailable");
+
+          expect(await organizationRow(services.db, full.organization_id)).toMatchObject({
+            currency: null,
+            apiPurchasesEnabled: false,
+            apiAvailable: false,
+            maxPointsPerTopUp: null,
+            maxPointsBalance: null,
+            frequencyLimitCount: null,
+            frequencyLimitWindowSeconds: null,
+            dailyPointsLimit: null,
+          });
+          // Eligibility is checked before the saved switch: 404 not_available.
+          expect(await errorCode(authenticateApiRequest(services.db, `Bearer ${full.api_key}`, systemClock))).toBe(
+            "not_available",
+          );
+          expect(await outageOf(services.db, full.organization_id)).toBe(false);
+        });
       });
-    });
 
-    it("key create prints a working key once (also through npm run -s) and key revoke stops the old key", async () => {
-      // npm run -s adds nothing to stdout, so a script can pipe --json straight into a parser.
-      const created = await run(
-        "npm",
-        ["run", "-s", "points", "--", "key", "create", full.organization_id, "--json"],
-        target.env,
-      );
-      expect(created.code, created.stderr).toBe(0);
-      const output = JSON.parse(created.stdout) as Record<string, string>;
-      expect(sortedKeys(output)).toEqual(["api_key", "daily_points_cap", "key_id", "organization_id", "scope"]);
-      expect(output).toMatchObject({ organization_id: full.organization_id, scope: "purchase", daily_points_cap: null });
-
-      const revoked = await points("key", "revoke", full.key_id);
-      expect(revoked.code, revoked.stderr).toBe(0);
-      expect(revoked.stdout).toContain(full.key_id);
-
-      await target.withDb(async (services) => {
-        expect(await errorCode(authenticateApiKey(services.db, `Bearer ${full.api_key}`, systemClock))).toBe(
-          "invalid_api_key",
+      it("key create prints a working key once (also through npm run -s) and key revoke stops the old key", async () => {
+        // npm run -s adds nothing to stdout, so a script can pipe --json straight into a parser.
+        const created = await run(
+          "npm",
+          ["run", "-s", "points", "--", "key", "create", full.organization_id, "--json"],
+          target.env,
         );
-        const organization = await authenticateApiKey(services.db, `Bearer ${output.api_key}`, systemClock);
-        expect(organization.id).toBe(full.organization_id);
-      });
-    });
-
-    it("key create makes a read key, or one with its own daily Points cap, and says so", async () => {
-      const read = parseJsonOutput(await points("key", "create", full.organization_id, "--scope", "read", "--json"));
-      expect(read).toMatchObject({ scope: "read", daily_points_cap: null });
-      const capped = await points("key", "create", full.organization_id, "--daily-points-cap", "2500");
-      expect(capped.code, capped.stderr).toBe(0);
-      expect(capped.stdout).toMatch(/scope: +purchase\n/);
-      expect(capped.stdout).toMatch(/daily cap: 2500 Points in 24 hours/);
-      const cappedKeyId = /Created API key (\S+) /.exec(capped.stdout)?.[1];
-      await target.withDb(async (services) => {
-        const keys = new Map((await listApiKeys(services.db, full.organization_id)).map((key) => [key.id, key]));
-        expect(keys.get(String(read.key_id))).toMatchObject({ scope: "read", dailyPointsCap: null });
-        expect(keys.get(cappedKeyId ?? "")).toMatchObject({ scope: "purchase", dailyPointsCap: 2500 });
-      });
-      // A read key cannot buy, so it takes no cap: refused, nothing created.
-      const before = await target.withDb(async (services) => (await listApiKeys(services.db, full.organization_id)).length);
-      const readCapped = await points("key", "create", full.organization_id, "--scope", "read", "--daily-points-cap", "100");
-      expect(readCapped.code).not.toBe(0);
-      expect(readCapped.stderr).toMatch(/daily-points-cap.*read key/);
-      expect(await target.withDb(async (services) => (await listApiKeys(services.db, full.organization_id)).length)).toBe(before);
-    });
-
-    it("user add prints the generated password once, and it signs that user in", async () => {
-      const output = parseJsonOutput(
-        await points("user", "add", full.organization_id, "--email", " New.Person@Example.COM ", "--role=member", "--json"),
-      );
-      expect(sortedKeys(output)).toEqual(["email", "password", "role", "user_id"]);
-      expect(output).toMatchObject({ email: "new.person@example.com", role: "member" });
-      await target.withDb(async (services) => {
-        const [user] = await services.db.select().from(users).where(eq(users.id, String(output.user_id)));
-        expect(user).toMatchObject({ organizationId: full.organization_id, email: "new.person@example.com", role: "member" });
-        expect(await verifyPassword(String(output.password), user?.passwordHash ?? "")).toBe(true);
-      });
-    });
-
-    it("refuses what only the database can tell is wrong, exits non-zero with the reason, and changes nothing", async () => {
-      const before = await target.withDb((services) => snapshot(services.db));
-      const results = await target.runAll([
-        ["user", "add", plain.id, "--email", "new.person@example.com", "--role", "admin", "--json"],
-        ["org", "update", "org_doesnotexist", "--currency", "USD"],
-        ["key", "create", "org_doesnotexist", "--json"],
-        ["key", "revoke", full.key_id],
-        ["org", "create", "--name", "Two cards", "--card", "visa", "--card", "mastercard", "--default-card", "2"],
-        // Plain has no saved cards, so no index can name one; the currency must not be saved either.
-        ["org", "update", plain.id, "--default-card", "0", "--currency", "USD"],
-      ]);
-      const expected = [
-        /A user with the email new\.person@example\.com already exists/,
-        /No organisation org_doesnotexist/,
-        /No organisation org_doesnotexist/,
-        /No active API key key_\w+: it does not exist or was already revoked/,
-        /--default-card must be a 0-based index below 2/,
-        /--default-card needs at least one card/,
-      ];
-      for (const [index, result] of results.entries()) expectRefused(result, expected[index] ?? /never/);
-      expect(await target.withDb((services) => snapshot(services.db))).toEqual(before);
-    });
-
-    it("reconcile --report lists what has been unresolved for over an hour, and changes nothing", async () => {
-      const topUpId = await target.withDb(async (services) => {
-        const { organization } = await createOrganization(services, {
-          name: "Stuck",
-          settings: { currency: "USD", apiPurchasesEnabled: true },
-          cards: ["processing"],
-          defaultCardIndex: 0,
+        expect(created.code, created.stderr).toBe(0);
+        const output = JSON.parse(created.stdout) as Record<string, string>;
+        expect(sortedKeys(output)).toEqual(["api_key", "daily_points_cap", "key_id", "organization_id", "scope"]);
+        expect(output).toMatchObject({
+          organization_id: full.organization_id,
+          scope: "purchase",
+          daily_points_cap: null,
         });
-        const request = parseTopUpRequest({ points: 100, reference: "stuck-for-hours" });
-        const result = await purchasePoints(services, { organization, request, source: "api" });
-        await services.db
-          .update(topUps)
-          .set({ createdAt: new Date(Date.now() - 3 * 60 * 60 * 1000) })
-          .where(eq(topUps.id, result.topUp.id));
-        return result.topUp.id;
-      });
-      const report = parseJsonOutput(await points("reconcile", "--report", "--json"));
-      expect(report.needs_attention).toEqual([
-        expect.objectContaining({ top_up_id: topUpId, reference: "stuck-for-hours", status: "processing" }),
-      ]);
-      const text = await points("reconcile", "--report");
-      expect(text.stdout).toMatch(/1 purchase has been unresolved for more than an hour/);
-      expect(text.stdout).toContain("stuck-for-hours");
-      await target.withDb(async (services) => {
-        const [row] = await services.db.select().from(topUps).where(eq(topUps.id, topUpId));
-        expect(row?.status).toBe("processing");
-      });
-      // Settled now, it is no longer reported.
-      await points("reconcile");
-      expect(parseJsonOutput(await points("reconcile", "--report", "--json")).needs_attention).toEqual([]);
-    });
 
-    it("reconcile settles a purchase left unresolved and prints it", async () => {
-      const topUpId = await target.withDb(async (services) => {
-        const { organization } = await createOrganization(services, {
-          name: "Unresolved",
-          settings: { currency: "USD", apiPurchasesEnabled: true },
-          cards: ["processing"],
-          defaultCardIndex: 0,
+        const revoked = await points("key", "revoke", full.key_id);
+        expect(revoked.code, revoked.stderr).toBe(0);
+        expect(revoked.stdout).toContain(full.key_id);
+
+        await target.withDb(async (services) => {
+          expect(await errorCode(authenticateApiKey(services.db, `Bearer ${full.api_key}`, systemClock))).toBe(
+            "invalid_api_key",
+          );
+          const organization = await authenticateApiKey(services.db, `Bearer ${output.api_key}`, systemClock);
+          expect(organization.id).toBe(full.organization_id);
         });
-        const request = parseTopUpRequest({ points: 100, reference: "left-unresolved" });
-        const result = await purchasePoints(services, { organization, request, source: "api" });
-        expect(result.outcome).toBe("unresolved");
-        return result.topUp.id;
       });
-      const output = parseJsonOutput(await points("reconcile", "--json"));
-      expect(output.settled).toEqual([
-        expect.objectContaining({ top_up_id: topUpId, reference: "left-unresolved", status: "paid" }),
-      ]);
-      // Nothing is left, and a person is told so.
-      const again = await points("reconcile");
-      expect(again.code, again.stderr).toBe(0);
-      expect(again.stdout).toMatch(/No unresolved purchases/);
-      await target.withDb(async (services) => {
-        const [row] = await services.db.select().from(topUps).where(eq(topUps.id, topUpId));
-        expect(row?.status).toBe("paid");
-        expect((await organizationRow(services.db, row?.organizationId ?? "")).pointsBalance).toBe(100);
+
+      it("key create makes a read key, or one with its own daily Points cap, and says so", async () => {
+        const read = parseJsonOutput(await points("key", "create", full.organization_id, "--scope", "read", "--json"));
+        expect(read).toMatchObject({ scope: "read", daily_points_cap: null });
+        const capped = await points("key", "create", full.organization_id, "--daily-points-cap", "2500");
+        expect(capped.code, capped.stderr).toBe(0);
+        expect(capped.stdout).toMatch(/scope: +purchase\n/);
+        expect(capped.stdout).toMatch(/daily cap: 2500 Points in 24 hours/);
+        const cappedKeyId = /Created API key (\S+) /.exec(capped.stdout)?.[1];
+        await target.withDb(async (services) => {
+          const keys = new Map((await listApiKeys(services.db, full.organization_id)).map((key) => [key.id, key]));
+          expect(keys.get(String(read.key_id))).toMatchObject({ scope: "read", dailyPointsCap: null });
+          expect(keys.get(cappedKeyId ?? "")).toMatchObject({ scope: "purchase", dailyPointsCap: 2500 });
+        });
+        // A read key cannot buy, so it takes no cap: refused, nothing created.
+        const before = await target.withDb(
+          async (services) => (await listApiKeys(services.db, full.organization_id)).length,
+        );
+        const readCapped = await points(
+          "key",
+          "create",
+          full.organization_id,
+          "--scope",
+          "read",
+          "--daily-points-cap",
+          "100",
+        );
+        expect(readCapped.code).not.toBe(0);
+        expect(readCapped.stderr).toMatch(/daily-points-cap.*read key/);
+        expect(
+          await target.withDb(async (services) => (await listApiKeys(services.db, full.organization_id)).length),
+        ).toBe(before);
+      });
+
+      it("user add prints the generated password once, and it signs that user in", async () => {
+        const output = parseJsonOutput(
+          await points(
+            "user",
+            "add",
+            full.organization_id,
+            "--email",
+            " New.Person@Example.COM ",
+            "--role=member",
+            "--json",
+          ),
+        );
+        expect(sortedKeys(output)).toEqual(["email", "password", "role", "user_id"]);
+        expect(output).toMatchObject({ email: "new.person@example.com", role: "member" });
+        await target.withDb(async (services) => {
+          const [user] = await services.db
+            .select()
+            .from(users)
+            .where(eq(users.id, String(output.user_id)));
+          expect(user).toMatchObject({
+            organizationId: full.organization_id,
+            email: "new.person@example.com",
+            role: "member",
+          });
+          expect(await verifyPassword(String(output.password), user?.passwordHash ?? "")).toBe(true);
+        });
+      });
+
+      it("refuses what only the database can tell is wrong, exits non-zero with the reason, and changes nothing", async () => {
+        const before = await target.withDb((services) => snapshot(services.db));
+        const results = await target.runAll([
+          ["user", "add", plain.id, "--email", "new.person@example.com", "--role", "admin", "--json"],
+          ["org", "update", "org_doesnotexist", "--currency", "USD"],
+          ["key", "create", "org_doesnotexist", "--json"],
+          ["key", "revoke", full.key_id],
+          ["org", "create", "--name", "Two cards", "--card", "visa", "--card", "mastercard", "--default-card", "2"],
+          // Plain has no saved cards, so no index can name one; the currency must not be saved either.
+          ["org", "update", plain.id, "--default-card", "0", "--currency", "USD"],
+        ]);
+        const expected = [
+          /A user with the email new\.person@example\.com already exists/,
+          /No organisation org_doesnotexist/,
+          /No organisation org_doesnotexist/,
+          /No active API key key_\w+: it does not exist or was already revoked/,
+          /--default-card must be a 0-based index below 2/,
+          /--default-card needs at least one card/,
+        ];
+        for (const [index, result] of results.entries()) expectRefused(result, expected[index] ?? /never/);
+        expect(await target.withDb((services) => snapshot(services.db))).toEqual(before);
+      });
+
+      it("reconcile --report lists what has been unresolved for over an hour, and changes nothing", async () => {
+        const topUpId = await target.withDb(async (services) => {
+          const { organization } = await createOrganization(services, {
+            name: "Stuck",
+            settings: { currency: "USD", apiPurchasesEnabled: true },
+            cards: ["processing"],
+            defaultCardIndex: 0,
+          });
+          const request = parseTopUpRequest({ points: 100, reference: "stuck-for-hours" });
+          const result = await purchasePoints(services, { organization, request, source: "api" });
+          await services.db
+            .update(topUps)
+            .set({ createdAt: new Date(Date.now() - 3 * 60 * 60 * 1000) })
+            .where(eq(topUps.id, result.topUp.id));
+          return result.topUp.id;
+        });
+        const report = parseJsonOutput(await points("reconcile", "--report", "--json"));
+        expect(report.needs_attention).toEqual([
+          expect.objectContaining({ top_up_id: topUpId, reference: "stuck-for-hours", status: "processing" }),
+        ]);
+        const text = await points("reconcile", "--report");
+        expect(text.stdout).toMatch(/1 purchase has been unresolved for more than an hour/);
+        expect(text.stdout).toContain("stuck-for-hours");
+        await target.withDb(async (services) => {
+          const [row] = await services.db.select().from(topUps).where(eq(topUps.id, topUpId));
+          expect(row?.status).toBe("processing");
+        });
+        // Settled now, it is no longer reported.
+        await points("reconcile");
+        expect(parseJsonOutput(await points("reconcile", "--report", "--json")).needs_attention).toEqual([]);
+      });
+
+      it("reconcile settles a purchase left unresolved and prints it", async () => {
+        const topUpId = await target.withDb(async (services) => {
+          const { organization } = await createOrganization(services, {
+            name: "Unresolved",
+            settings: { currency: "USD", apiPurchasesEnabled: true },
+            cards: ["processing"],
+            defaultCardIndex: 0,
+          });
+          const request = parseTopUpRequest({ points: 100, reference: "left-unresolved" });
+          const result = await purchasePoints(services, { organization, request, source: "api" });
+          expect(result.outcome).toBe("unresolved");
+          return result.topUp.id;
+        });
+        const output = parseJsonOutput(await points("reconcile", "--json"));
+        expect(output.settled).toEqual([
+          expect.objectContaining({ top_up_id: topUpId, reference: "left-unresolved", status: "paid" }),
+        ]);
+        // Nothing is left, and a person is told so.
+        const again = await points("reconcile");
+        expect(again.code, again.stderr).toBe(0);
+        expect(again.stdout).toMatch(/No unresolved purchases/);
+        await target.withDb(async (services) => {
+          const [row] = await services.db.select().from(topUps).where(eq(topUps.id, topUpId));
+          expect(row?.status).toBe("paid");
+          expect((await organizationRow(services.db, row?.organizationId ?? "")).pointsBalance).toBe(100);
+        });
       });
     });
-  });
-});
+  },
+);

@@ -2,7 +2,7 @@ import { PgliteLockedError } from "@/lib/db/pglite-lock";
 import { PointsError, ProvisioningError } from "@/lib/points/errors";
 import { createRuntime, type Runtime } from "@/lib/server/runtime";
 import { UsageError } from "./args";
-import { parseCommand, type PointsCommand } from "./commands";
+import { type PointsCommand, parseCommand } from "./commands";
 import { type CliIo, refusalMessage } from "./output";
 import { disputeSettle } from "./run/dispute";
 import { keyCreate, keyRevoke } from "./run/key";
@@ -55,7 +55,8 @@ export async function runPointsCli(
     runtime = await dependencies.openRuntime();
   } catch (error) {
     // PgliteLockedError's own message says to stop the server or set DATABASE_URL.
-    const reason = error instanceof PgliteLockedError ? error.message : `The command could not start: ${messageOf(error)}`;
+    const reason =
+      error instanceof PgliteLockedError ? error.message : `The command could not start: ${messageOf(error)}`;
     io.stderr(`${reason}\n`);
     return EXIT_REFUSED;
   }
@@ -100,4 +101,3 @@ async function execute(command: Exclude<PointsCommand, { kind: "help" }>, runtim
       return orgSpend(command, runtime, io);
   }
 }
-

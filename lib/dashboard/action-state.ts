@@ -1,7 +1,7 @@
 import type { ZodError } from "zod";
 import { NotAllowedError } from "@/lib/dashboard/session";
-import { type ErrorCode, PointsError } from "@/lib/points/errors";
 import { log } from "@/lib/observability/log";
+import { type ErrorCode, PointsError } from "@/lib/points/errors";
 
 /** What a dashboard form's server action answers, for useActionState: null before the first submit. */
 export type ActionState<T extends object = object> =
@@ -47,7 +47,8 @@ export function actionError(error: unknown, wording: FailureWording = {}): Actio
     const fields = error.details.fields;
     const hasFields = isStringRecord(fields) && Object.keys(fields).length > 0;
     const reworded = wording.messages?.[error.code];
-    if (reworded !== undefined) return hasFields ? { ok: false, error: reworded, fields } : { ok: false, error: reworded };
+    if (reworded !== undefined)
+      return hasFields ? { ok: false, error: reworded, fields } : { ok: false, error: reworded };
     // With a field to point at, the message sits by the field and the summary says where to look.
     return hasFields
       ? { ok: false, error: "Check the highlighted field; nothing was saved.", fields }
@@ -59,8 +60,6 @@ export function actionError(error: unknown, wording: FailureWording = {}): Actio
 
 function isStringRecord(value: unknown): value is Record<string, string> {
   return (
-    typeof value === "object" &&
-    value !== null &&
-    Object.values(value).every((entry) => typeof entry === "string")
+    typeof value === "object" && value !== null && Object.values(value).every((entry) => typeof entry === "string")
   );
 }

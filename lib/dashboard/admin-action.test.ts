@@ -17,7 +17,14 @@ vi.mock("@/lib/dashboard/session", async (importOriginal) => ({
   ...(await importOriginal<typeof import("@/lib/dashboard/session")>()),
   requireAdmin: async () => {
     if (app.refusal) throw app.refusal;
-    return { userId: "usr_1", organizationId: "org_1", organizationName: "Org", email: "a@example.com", role: "admin", sessionVersion: 0 };
+    return {
+      userId: "usr_1",
+      organizationId: "org_1",
+      organizationName: "Org",
+      email: "a@example.com",
+      role: "admin",
+      sessionVersion: 0,
+    };
   },
 }));
 vi.mock("@/lib/server/runtime", () => ({ getRuntime: async () => ({ name: "runtime" }) }));
@@ -56,7 +63,10 @@ describe("adminAction", () => {
     app.refusal = new NotAllowedError("Your session has ended; sign in again.");
     expect(await action(null, form({}))).toEqual({ ok: false, error: "Your session has ended; sign in again." });
     app.refusal = new NotAllowedError();
-    expect(await action(null, form({ name: "x" }))).toEqual({ ok: false, error: "Only an admin of this organisation can do that." });
+    expect(await action(null, form({ name: "x" }))).toEqual({
+      ok: false,
+      error: "Only an admin of this organisation can do that.",
+    });
     expect(run).not.toHaveBeenCalled();
     expect(logged).not.toHaveBeenCalled();
   });
@@ -66,7 +76,9 @@ describe("adminAction", () => {
       ok: true,
       said: `${name} for ${user.organizationId} on ${(runtime as unknown as { name: string }).name}`,
     }));
-    expect(await action({ ok: true, said: "an earlier answer" }, form({ name: "Ada", organizationId: "org_other" }))).toEqual({
+    expect(
+      await action({ ok: true, said: "an earlier answer" }, form({ name: "Ada", organizationId: "org_other" })),
+    ).toEqual({
       ok: true,
       said: "Ada for org_1 on runtime",
     });
@@ -79,17 +91,25 @@ describe("adminAction", () => {
       error: "Some fields need attention; nothing was saved.",
       fields: { name: "Enter a name." },
     });
-    expect(await adminAction(nameForm, run, { invalid: "Start again." })(null, form({}))).toEqual({ ok: false, error: "Start again." });
+    expect(await adminAction(nameForm, run, { invalid: "Start again." })(null, form({}))).toEqual({
+      ok: false,
+      error: "Start again.",
+    });
     expect(run).not.toHaveBeenCalled();
   });
 
   it("shows a PointsError's message, points at its fields, and rewords it for a person when asked", async () => {
     const plain = new PointsError("not_found", "No such card.");
-    const withFields = new PointsError("invalid_request", "`kind` is unknown.", { details: { fields: { kind: "is unknown" } } });
+    const withFields = new PointsError("invalid_request", "`kind` is unknown.", {
+      details: { fields: { kind: "is unknown" } },
+    });
     const failing = (error: Error) => async (): Promise<{ ok: boolean }> => {
       throw error;
     };
-    expect(await adminAction(z.object({}), failing(plain))(null, form({}))).toEqual({ ok: false, error: "No such card." });
+    expect(await adminAction(z.object({}), failing(plain))(null, form({}))).toEqual({
+      ok: false,
+      error: "No such card.",
+    });
     expect(await adminAction(z.object({}), failing(withFields))(null, form({}))).toEqual({
       ok: false,
       error: "Check the highlighted field; nothing was saved.",
@@ -125,7 +145,9 @@ describe("adminAction", () => {
       ok: false,
       error: "Something went wrong on our side; nothing was changed. Try again in a moment.",
     });
-    expect(await adminAction(z.object({}), failing, { unexpected: "Try again: it cannot charge twice." })(null, form({}))).toEqual({
+    expect(
+      await adminAction(z.object({}), failing, { unexpected: "Try again: it cannot charge twice." })(null, form({})),
+    ).toEqual({
       ok: false,
       error: "Try again: it cannot charge twice.",
     });

@@ -1,7 +1,7 @@
 import { redirect } from "next/navigation";
 import type { z } from "zod";
-import { requireAdmin } from "@/lib/dashboard/session";
 import type { SessionUser } from "@/lib/auth/users";
+import { requireAdmin } from "@/lib/dashboard/session";
 import { getRuntime, type Runtime } from "@/lib/server/runtime";
 import { type ActionFailure, actionError, type FailureWording, invalidForm } from "./action-state";
 import { formOrigin, NO_ORIGIN } from "./form-origin";

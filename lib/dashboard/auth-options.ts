@@ -1,13 +1,13 @@
 import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
-import { getRuntime } from "@/lib/server/runtime";
 import { secureCookies } from "@/lib/auth/cookies";
-import { authSecret } from "@/lib/auth/secret";
-import { clientAddress, operatorTrustsForwardedHeaders } from "@/lib/auth/trust";
 import { safeRedirectPath } from "@/lib/auth/redirect";
+import { authSecret } from "@/lib/auth/secret";
 import { signInWithPassword } from "@/lib/auth/sign-in";
+import { clientAddress, operatorTrustsForwardedHeaders } from "@/lib/auth/trust";
 import { loadSessionUser, sessionClaims } from "@/lib/auth/users";
 import { log } from "@/lib/observability/log";
+import { getRuntime } from "@/lib/server/runtime";
 
 declare module "next-auth" {
   interface User {
@@ -96,7 +96,10 @@ export const authOptions: NextAuthOptions = {
     // An ended session is an expected answer, not a fault: it is not logged (with its stack) each time it is polled.
     error(code, metadata) {
       if (metadata instanceof SessionEndedError) return;
-      log().error({ event: "next_auth_error", code }, `[next-auth][error][${code}] ${metadata instanceof Error ? metadata.message : JSON.stringify(metadata)}`);
+      log().error(
+        { event: "next_auth_error", code },
+        `[next-auth][error][${code}] ${metadata instanceof Error ? metadata.message : JSON.stringify(metadata)}`,
+      );
     },
   },
 };

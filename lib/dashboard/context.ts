@@ -1,6 +1,6 @@
 import { redirect } from "next/navigation";
-import { requireUser } from "@/lib/dashboard/session";
 import type { SessionUser } from "@/lib/auth/users";
+import { requireUser } from "@/lib/dashboard/session";
 import type { Organization } from "@/lib/db/schema";
 import { getOrganization } from "@/lib/points/organizations";
 import { getRuntime, type Runtime } from "@/lib/server/runtime";

@@ -25,7 +25,14 @@ vi.mock("@/lib/auth/users", async (importOriginal) => ({
   loadSessionUser: async (_db: unknown, claims: { userId: string; sessionVersion: number }) => {
     app.userReads++;
     return claims.sessionVersion === app.storedVersion
-      ? { userId: claims.userId, organizationId: "org_1", organizationName: "Org", email: "a@example.com", role: "admin", sessionVersion: claims.sessionVersion }
+      ? {
+          userId: claims.userId,
+          organizationId: "org_1",
+          organizationName: "Org",
+          email: "a@example.com",
+          role: "admin",
+          sessionVersion: claims.sessionVersion,
+        }
       : null;
   },
 }));

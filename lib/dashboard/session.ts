@@ -1,10 +1,10 @@
-import { getServerSession } from "next-auth";
-import { brandOf, hasBrand } from "@/lib/brand";
 import { redirect } from "next/navigation";
+import { getServerSession } from "next-auth";
 import { cache } from "react";
+import { loadSessionUser, type SessionUser, sessionClaims } from "@/lib/auth/users";
+import { brandOf, hasBrand } from "@/lib/brand";
 import { getRuntime } from "@/lib/server/runtime";
 import { authOptions } from "./auth-options";
-import { loadSessionUser, type SessionUser, sessionClaims } from "@/lib/auth/users";
 
 /**
  * The signed-in user, checked against the database on every call (pages and server actions

@@ -1,8 +1,8 @@
 import net from "node:net";
 import { sql } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
-import { isDatabaseUnavailable } from "./errors";
 import { CONNECT_TIMEOUT_SECONDS, type Database, openDatabase } from "./client";
+import { isDatabaseUnavailable } from "./errors";
 
 /*
  * The pool against a database that goes away at the worst moments, as a pooler or Postgres
@@ -17,7 +17,10 @@ interface Proxy {
 
 /** The ErrorResponse a backend sends as it is terminated (pg_terminate_backend, a fast shutdown): 57P01. */
 function adminShutdown(): Buffer {
-  const fields = Buffer.from("SFATAL\0VFATAL\0C57P01\0Mterminating connection due to administrator command\0\0", "latin1");
+  const fields = Buffer.from(
+    "SFATAL\0VFATAL\0C57P01\0Mterminating connection due to administrator command\0\0",
+    "latin1",
+  );
   const header = Buffer.alloc(5);
   header.write("E", 0, "latin1");
   header.writeInt32BE(fields.length + 4, 1);
@@ -82,7 +85,7 @@ describe("the Postgres pool when the database goes away", () => {
     let cutOnce = false;
     proxy = await startProxy({
       cut: (chunk) => {
-        if (cutOnce || chunk[0] !== 0x50 && chunk[0] !== 0x51) return false;
+        if (cutOnce || (chunk[0] !== 0x50 && chunk[0] !== 0x51)) return false;
         cutOnce = true;
         return true;
       },

@@ -114,7 +114,8 @@ export function embeddedDatabaseDir(
   if (settings.PGLITE_DIR) return settings.PGLITE_DIR;
   const data = path.join(cwd, ".data");
   if (!settings.STRIPE_SECRET_KEY) return path.join(data, "pglite");
-  const testServer = settings.STRIPE_API_URL !== undefined && new URL(settings.STRIPE_API_URL).origin !== STRIPE_API_ORIGIN;
+  const testServer =
+    settings.STRIPE_API_URL !== undefined && new URL(settings.STRIPE_API_URL).origin !== STRIPE_API_ORIGIN;
   return path.join(data, testServer ? "stripe-test-server" : "stripe", "pglite");
 }
 
@@ -175,7 +176,8 @@ function counting<T extends object>(sql: T): T {
     get(object, property, receiver) {
       if (property === "unsafe") {
         // postgres.js sends a query a tick after it is first awaited: drizzle's `.values()` still applies.
-        return (query: string, params?: unknown[], options?: object) => trackInFlight(object.unsafe(query, params, options));
+        return (query: string, params?: unknown[], options?: object) =>
+          trackInFlight(object.unsafe(query, params, options));
       }
       if (property === "begin" && object.begin) {
         const begin = object.begin.bind(object);

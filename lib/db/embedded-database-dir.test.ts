@@ -17,7 +17,9 @@ describe("the embedded database's directory", () => {
 
   it("is one of Stripe's own with STRIPE_SECRET_KEY: for Stripe's API, and for a test server", () => {
     expect(embeddedDatabaseDir({ STRIPE_SECRET_KEY: "sk_test_x" }, cwd)).toBe(at("stripe", "pglite"));
-    expect(embeddedDatabaseDir({ STRIPE_SECRET_KEY: "sk_test_x", STRIPE_API_URL: "https://api.stripe.com" }, cwd)).toBe(at("stripe", "pglite"));
+    expect(embeddedDatabaseDir({ STRIPE_SECRET_KEY: "sk_test_x", STRIPE_API_URL: "https://api.stripe.com" }, cwd)).toBe(
+      at("stripe", "pglite"),
+    );
     expect(embeddedDatabaseDir({ STRIPE_SECRET_KEY: "sk_test_x", STRIPE_API_URL: "http://127.0.0.1:12111" }, cwd)).toBe(
       at("stripe-test-server", "pglite"),
     );

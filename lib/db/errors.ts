@@ -36,7 +36,14 @@ const DRIVER_CONNECTION_CODES = new Set([
  * 53300 (too many connections) and 57014 (a statement cut by statement_timeout).
  */
 function isUnavailableState(code: string): boolean {
-  return code.startsWith("08") || code === "57P01" || code === "57P02" || code === "57P03" || code === "53300" || code === "57014";
+  return (
+    code.startsWith("08") ||
+    code === "57P01" ||
+    code === "57P02" ||
+    code === "57P03" ||
+    code === "53300" ||
+    code === "57014"
+  );
 }
 
 /**
@@ -46,7 +53,10 @@ function isUnavailableState(code: string): boolean {
 export function isDatabaseUnavailable(error: unknown): boolean {
   for (let current: unknown = error, depth = 0; current && depth < 5; depth++) {
     const code = (current as { code?: unknown }).code;
-    if (typeof code === "string" && (DRIVER_CONNECTION_CODES.has(code) || (/^[0-9A-Z]{5}$/.test(code) && isUnavailableState(code)))) {
+    if (
+      typeof code === "string" &&
+      (DRIVER_CONNECTION_CODES.has(code) || (/^[0-9A-Z]{5}$/.test(code) && isUnavailableState(code)))
+    ) {
       return true;
     }
     current = (current as { cause?: unknown }).cause;

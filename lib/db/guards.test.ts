@@ -23,7 +23,11 @@ describe.each(backends())("database guards (%s)", (backend) => {
       defaultCardIndex: 0,
     });
     organizationId = organization.id;
-    const paid = await purchasePoints(ctx, { organization, request: { points: 100, reference: "paid-1" }, source: "api" });
+    const paid = await purchasePoints(ctx, {
+      organization,
+      request: { points: 100, reference: "paid-1" },
+      source: "api",
+    });
     paidTopUpId = paid.topUp.id;
   });
   afterAll(async () => ctx?.close());
@@ -60,7 +64,10 @@ describe.each(backends())("database guards (%s)", (backend) => {
   };
 
   it("refuses to change or remove a ledger entry", async () => {
-    await refused(() => ctx.db.update(pointsLedger).set({ delta: 1_000_000 }).where(eq(pointsLedger.topUpId, paidTopUpId)), /append-only/);
+    await refused(
+      () => ctx.db.update(pointsLedger).set({ delta: 1_000_000 }).where(eq(pointsLedger.topUpId, paidTopUpId)),
+      /append-only/,
+    );
     await refused(() => ctx.db.delete(pointsLedger).where(eq(pointsLedger.topUpId, paidTopUpId)), /append-only/);
     const rows = await ctx.db.select().from(pointsLedger).where(eq(pointsLedger.topUpId, paidTopUpId));
     expect(rows.map((row) => row.delta)).toEqual([100]);
@@ -121,7 +128,10 @@ describe.each(backends())("database guards (%s)", (backend) => {
 
   it("keeps balances and amounts past 32 bits", async () => {
     const big = 5_000_000_000;
-    await ctx.db.update(organizations).set({ pointsBalance: sql`${organizations.pointsBalance} + ${big}` }).where(eq(organizations.id, organizationId));
+    await ctx.db
+      .update(organizations)
+      .set({ pointsBalance: sql`${organizations.pointsBalance} + ${big}` })
+      .where(eq(organizations.id, organizationId));
     const [org] = await ctx.db.select().from(organizations).where(eq(organizations.id, organizationId));
     expect(org?.pointsBalance).toBe(big + 100);
     await ctx.db.update(organizations).set({ pointsBalance: 100 }).where(eq(organizations.id, organizationId));

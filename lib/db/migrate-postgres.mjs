@@ -28,14 +28,19 @@ export async function migratePostgres(url, migrationsFolder) {
     await client.begin(async (tx) => {
       await tx`select pg_advisory_xact_lock(${MIGRATION_LOCK})`;
       await tx.unsafe(`create schema if not exists "drizzle"`);
-      await tx.unsafe(`create table if not exists ${MIGRATIONS_TABLE} (id serial primary key, hash text not null, created_at bigint)`);
+      await tx.unsafe(
+        `create table if not exists ${MIGRATIONS_TABLE} (id serial primary key, hash text not null, created_at bigint)`,
+      );
       const [last] = await tx.unsafe(`select created_at from ${MIGRATIONS_TABLE} order by created_at desc limit 1`);
       for (const migration of migrations) {
         if (last && Number(last.created_at) >= migration.folderMillis) continue;
         for (const statement of migration.sql) {
           if (statement.trim()) await tx.unsafe(statement);
         }
-        await tx.unsafe(`insert into ${MIGRATIONS_TABLE} (hash, created_at) values ($1, $2)`, [migration.hash, migration.folderMillis]);
+        await tx.unsafe(`insert into ${MIGRATIONS_TABLE} (hash, created_at) values ($1, $2)`, [
+          migration.hash,
+          migration.folderMillis,
+        ]);
       }
     });
   } finally {

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startPgbouncer, type Pgbouncer } from "@/lib/testing/pgbouncer";
+import { type Pgbouncer, startPgbouncer } from "@/lib/testing/pgbouncer";
 import { createScratchDatabase, type ScratchDatabase } from "@/lib/testing/scratch-database";
 import { migratePostgres, migrationsFolder } from "./migrate";
 
@@ -39,18 +39,23 @@ describe("migrations through PgBouncer in transaction mode", () => {
   it("lets instances that start at once, and each restart after, migrate once and leave no lock behind", async () => {
     const pooled = bouncer.urlFor(scratch.url);
     await within(30_000, "four migrators at once", Promise.all([1, 2, 3, 4].map(() => migratePostgres(pooled))));
-    for (let restart = 0; restart < 3; restart += 1) await within(15_000, `restart ${restart + 1}`, migratePostgres(pooled));
+    for (let restart = 0; restart < 3; restart += 1)
+      await within(15_000, `restart ${restart + 1}`, migratePostgres(pooled));
 
     const { default: postgres } = await import("postgres");
     const direct = postgres(scratch.url, { max: 1, onnotice: () => {} });
     try {
-      const journal = JSON.parse(fs.readFileSync(path.join(migrationsFolder(), "meta", "_journal.json"), "utf8")) as { entries: unknown[] };
+      const journal = JSON.parse(fs.readFileSync(path.join(migrationsFolder(), "meta", "_journal.json"), "utf8")) as {
+        entries: unknown[];
+      };
       const [applied] = await direct`select count(*)::int as count from drizzle.__drizzle_migrations`;
       expect(applied?.count).toBe(journal.entries.length);
-      const [locks] = await direct`select count(*)::int as count from pg_locks l join pg_database d on d.oid = l.database
+      const [locks] =
+        await direct`select count(*)::int as count from pg_locks l join pg_database d on d.oid = l.database
         where l.locktype = 'advisory' and d.datname = current_database()`;
       expect(locks?.count).toBe(0);
-      const [tables] = await direct`select count(*)::int as count from information_schema.tables where table_name = 'top_ups'`;
+      const [tables] =
+        await direct`select count(*)::int as count from information_schema.tables where table_name = 'top_ups'`;
       expect(tables?.count).toBe(1);
     } finally {
       await direct.end({ timeout: 5 });

@@ -11,7 +11,10 @@ import { migrationsFolder } from "./migrate";
  */
 function statements(tag: string): string[] {
   const text = fs.readFileSync(path.join(migrationsFolder(), `${tag}.sql`), "utf8");
-  return text.split("--> statement-breakpoint").map((part) => part.trim()).filter(Boolean);
+  return text
+    .split("--> statement-breakpoint")
+    .map((part) => part.trim())
+    .filter(Boolean);
 }
 
 async function databaseBefore0003(): Promise<PGlite> {
@@ -38,16 +41,20 @@ describe("migration 0003 on existing data", () => {
       ('org_a', 'A', 'cus_shared'), ('org_b', 'B', 'cus_shared'), ('org_c', 'C', 'cus_own')`);
     const applying = apply0003(db);
     await expect(applying).rejects.toThrow(/Organisations share a billing customer: cus_shared \(org_a, org_b\)/);
-    const columns = await db.query(`select column_name from information_schema.columns where table_name = 'users' and column_name = 'session_version'`);
+    const columns = await db.query(
+      `select column_name from information_schema.columns where table_name = 'users' and column_name = 'session_version'`,
+    );
     expect(columns.rows).toEqual([]);
   });
 
   it("applies to organisations with a customer each, and then holds one organisation per customer", async () => {
     db = await databaseBefore0003();
-    await db.exec(`insert into organizations (id, name, billing_customer_id) values ('org_a', 'A', 'cus_a'), ('org_b', 'B', 'cus_b')`);
-    await apply0003(db);
-    await expect(db.exec(`insert into organizations (id, name, billing_customer_id) values ('org_c', 'C', 'cus_a')`)).rejects.toThrow(
-      /organizations_billing_customer_idx/,
+    await db.exec(
+      `insert into organizations (id, name, billing_customer_id) values ('org_a', 'A', 'cus_a'), ('org_b', 'B', 'cus_b')`,
     );
+    await apply0003(db);
+    await expect(
+      db.exec(`insert into organizations (id, name, billing_customer_id) values ('org_c', 'C', 'cus_a')`),
+    ).rejects.toThrow(/organizations_billing_customer_idx/);
   });
 });

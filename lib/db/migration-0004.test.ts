@@ -11,7 +11,10 @@ import { migrationsFolder } from "./migrate";
  */
 function statements(tag: string): string[] {
   const text = fs.readFileSync(path.join(migrationsFolder(), `${tag}.sql`), "utf8");
-  return text.split("--> statement-breakpoint").map((part) => part.trim()).filter(Boolean);
+  return text
+    .split("--> statement-breakpoint")
+    .map((part) => part.trim())
+    .filter(Boolean);
 }
 
 const BEFORE = ["0000_initial", "0001_guards", "0002_stripe_events", "0003_session_version_unique_customer"];
@@ -29,9 +32,11 @@ describe("migration 0004 on existing purchases", () => {
       values ('tu_old', 'org_a', 'old', 100, 'USD', 1000, 'pm_old', 'cus_a', 'api', 'paid', 'topup_tu_old', now(), now(), now())`);
     for (const statement of statements("0004_top_up_payment_method_label")) await db.exec(statement);
 
-    const { rows } = await db.query<{ reference: string; payment_source_id: string; payment_method_label: string | null }>(
-      "select reference, payment_source_id, payment_method_label from top_ups",
-    );
+    const { rows } = await db.query<{
+      reference: string;
+      payment_source_id: string;
+      payment_method_label: string | null;
+    }>("select reference, payment_source_id, payment_method_label from top_ups");
     expect(rows).toEqual([{ reference: "old", payment_source_id: "pm_old", payment_method_label: null }]);
     const old = { paymentSourceId: "pm_old", paymentMethodLabel: null };
     expect(purchaseCardLabel(old, new Map([["pm_old", "Visa •••• 4242"]]))).toBe("Visa •••• 4242");

@@ -10,7 +10,10 @@ import { migrationsFolder } from "./migrate";
  */
 function statements(tag: string): string[] {
   const text = fs.readFileSync(path.join(migrationsFolder(), `${tag}.sql`), "utf8");
-  return text.split("--> statement-breakpoint").map((part) => part.trim()).filter(Boolean);
+  return text
+    .split("--> statement-breakpoint")
+    .map((part) => part.trim())
+    .filter(Boolean);
 }
 
 function tagsBefore(tag: string): string[] {
@@ -27,7 +30,8 @@ describe("migration 0012 on existing purchases", () => {
 
   it("gives each older purchase the provider that charged it, and refuses any other name", async () => {
     db = new PGlite();
-    for (const tag of tagsBefore("0012_top_up_provider")) for (const statement of statements(tag)) await db.exec(statement);
+    for (const tag of tagsBefore("0012_top_up_provider"))
+      for (const statement of statements(tag)) await db.exec(statement);
     await db.exec(`insert into sim_customers (id) values ('cus_sim_A'), ('cus_legacy')`);
     await db.exec(`insert into organizations (id, name, billing_customer_id) values
       ('org_sim', 'Simulated', 'cus_sim_A'), ('org_legacy', 'Legacy', 'cus_legacy'), ('org_stripe', 'Stripe', 'cus_Q1')`);
@@ -54,6 +58,8 @@ describe("migration 0012 on existing purchases", () => {
       tu_stripe_open: "stripe",
       tu_stripe_paid: "stripe",
     });
-    await expect(db.exec(`update top_ups set provider = 'paypal' where id = 'tu_sim_paid'`)).rejects.toThrow(/top_ups_provider_check/);
+    await expect(db.exec(`update top_ups set provider = 'paypal' where id = 'tu_sim_paid'`)).rejects.toThrow(
+      /top_ups_provider_check/,
+    );
   });
 });

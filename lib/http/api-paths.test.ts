@@ -89,7 +89,10 @@ describe("which request targets under /v3 are exact (scripts/api-paths.mjs)", ()
   });
 
   it("an absolute-form target is read by its path: origin-form when exact", () => {
-    expect(apiRequestTarget("http://127.0.0.1:3000/v3/points/top-ups?limit=1")).toEqual({ url: "/v3/points/top-ups?limit=1", exact: true });
+    expect(apiRequestTarget("http://127.0.0.1:3000/v3/points/top-ups?limit=1")).toEqual({
+      url: "/v3/points/top-ups?limit=1",
+      exact: true,
+    });
     expect(apiRequestTarget("https://points.example/v3//points/top-ups")).toEqual(INEXACT);
     expect(apiRequestTarget("http://points.example/v3/points/top-ups/")).toEqual(INEXACT);
     expect(apiRequestTarget("http://points.example/dashboard")).toBeNull();
@@ -117,7 +120,10 @@ describe("an HTTP server made after scripts/api-paths.mjs is imported", () => {
   });
 
   /** One request with this exact target (no client-side normalisation), and what the handler saw. */
-  function seen(target: string, headers: Record<string, string> = {}): Promise<{ url: string; headers: Record<string, string>; raw: string[] }> {
+  function seen(
+    target: string,
+    headers: Record<string, string> = {},
+  ): Promise<{ url: string; headers: Record<string, string>; raw: string[] }> {
     return new Promise((resolve, reject) => {
       const request = http.request({ host: "127.0.0.1", port, path: target, headers }, (response) => {
         let body = "";
@@ -172,8 +178,16 @@ describe("the /v3 catch-all's 404", () => {
       process.env.POINTS_INEXACT_PATH_HEADER = "x-points-inexact-path";
       expect(isInexactPath(stamped)).toBe(true);
       expect(isInexactPath(plain)).toBe(false);
-      expect(noSuchEndpoint(stamped)).toMatchObject({ code: "not_found", status: 404, message: expect.stringContaining("exact") });
-      expect(noSuchEndpoint(plain)).toMatchObject({ code: "not_found", status: 404, message: expect.stringContaining("no such endpoint") });
+      expect(noSuchEndpoint(stamped)).toMatchObject({
+        code: "not_found",
+        status: 404,
+        message: expect.stringContaining("exact"),
+      });
+      expect(noSuchEndpoint(plain)).toMatchObject({
+        code: "not_found",
+        status: 404,
+        message: expect.stringContaining("no such endpoint"),
+      });
       delete process.env.POINTS_INEXACT_PATH_HEADER;
       expect(isInexactPath(stamped)).toBe(false);
     } finally {

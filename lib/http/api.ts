@@ -1,12 +1,12 @@
 import { readBodyWithin } from "@/lib/body";
-import { duplicateKeys } from "./duplicate-keys";
 import { isDatabaseUnavailable } from "@/lib/db/errors";
+import { observeRequest } from "@/lib/http/observe";
 import { randomString } from "@/lib/ids";
 import { log } from "@/lib/observability/log";
-import { observeRequest } from "@/lib/http/observe";
 import { type ErrorCode, errorStatus, PointsError } from "@/lib/points/errors";
 import type { PurchaseResult } from "@/lib/points/purchase";
 import { toTopUpJson } from "@/lib/points/top-up-json";
+import { duplicateKeys } from "./duplicate-keys";
 
 export const MAX_BODY_BYTES = 64 * 1024;
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,100}$/;
@@ -72,11 +72,21 @@ export function errorResponse(thrown: unknown, requestId: string): Response {
     // The driver's own error, not drizzle's wrapper (whose message holds the query and its parameters).
     let cause = thrown as { code?: unknown; message?: unknown; cause?: unknown };
     while (cause.code === undefined && cause.cause) cause = cause.cause as typeof cause;
-    log().warn({ event: "database_unavailable", code: cause.code ?? null, error: String(cause.message) }, "database unavailable");
+    log().warn(
+      { event: "database_unavailable", code: cause.code ?? null, error: String(cause.message) },
+      "database unavailable",
+    );
   }
   const error = unavailable ?? thrown;
   if (!(error instanceof PointsError)) {
-    log().error({ event: "unexpected_error", request_id: requestId, error: error instanceof Error ? (error.stack ?? error.message) : String(error) }, "Unexpected error");
+    log().error(
+      {
+        event: "unexpected_error",
+        request_id: requestId,
+        error: error instanceof Error ? (error.stack ?? error.message) : String(error),
+      },
+      "Unexpected error",
+    );
     return json(
       500,
       {
@@ -204,9 +214,13 @@ export async function readJsonBody(request: Request): Promise<unknown> {
   }
   const repeated = mayRepeatKeys(text, parsed) ? duplicateKeys(text) : [];
   if (repeated.length > 0) {
-    throw new PointsError("invalid_request", `The request body names ${repeated.join(", ")} more than once; send each field once.`, {
-      details: { fields: Object.fromEntries(repeated.map((key) => [key, "appears more than once"])) },
-    });
+    throw new PointsError(
+      "invalid_request",
+      `The request body names ${repeated.join(", ")} more than once; send each field once.`,
+      {
+        details: { fields: Object.fromEntries(repeated.map((key) => [key, "appears more than once"])) },
+      },
+    );
   }
   return parsed;
 }
@@ -234,7 +248,10 @@ function countKeys(value: unknown, depth: number): number {
  * Runs a REST handler so that every response, error or not, has the envelope and X-Request-Id,
  * and is logged (one line) and timed (lib/http/observe.ts).
  */
-export async function handleApi(request: Request, handler: (requestId: string) => Promise<Response>): Promise<Response> {
+export async function handleApi(
+  request: Request,
+  handler: (requestId: string) => Promise<Response>,
+): Promise<Response> {
   const requestId = requestIdOf(request);
   return observeRequest(request, requestId, async () => {
     try {

@@ -1,15 +1,18 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import { env } from "@/lib/env";
 import { requestIdOf } from "@/lib/http/api";
-import { getRuntime } from "@/lib/server/runtime";
-import { observeRequest } from "./observe";
 import { metrics } from "@/lib/observability/metrics";
+import { getRuntime } from "@/lib/server/runtime";
 import { refreshScrapeGauges } from "@/lib/server/scrape";
+import { observeRequest } from "./observe";
 
 const NO_STORE = { "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff" };
 
 function plain(status: number, text: string, headers: Record<string, string> = {}): Response {
-  return new Response(`${text}\n`, { status, headers: { "Content-Type": "text/plain; charset=utf-8", ...NO_STORE, ...headers } });
+  return new Response(`${text}\n`, {
+    status,
+    headers: { "Content-Type": "text/plain; charset=utf-8", ...NO_STORE, ...headers },
+  });
 }
 
 /** Compared as SHA-256 digests in constant time: neither the token's length nor its bytes leak by timing. */
@@ -36,6 +39,9 @@ export async function metricsResponse(request: Request): Promise<Response> {
     const runtime = await getRuntime();
     await refreshScrapeGauges(runtime.db, runtime.clock.now(), runtime.database.kind);
     const { registry } = metrics();
-    return new Response(await registry.metrics(), { status: 200, headers: { "Content-Type": registry.contentType, ...NO_STORE } });
+    return new Response(await registry.metrics(), {
+      status: 200,
+      headers: { "Content-Type": registry.contentType, ...NO_STORE },
+    });
   });
 }

@@ -36,6 +36,8 @@ describe("a request", () => {
       api_key_id: "key_9",
     });
     expect(requestLines[0]?.duration_ms).toEqual(expect.any(Number));
-    expect(await sampleValue("points_http_request_duration_seconds_bucket", { ...labels, le: "+Inf" })).toBe(before + 1);
+    expect(await sampleValue("points_http_request_duration_seconds_bucket", { ...labels, le: "+Inf" })).toBe(
+      before + 1,
+    );
   });
 });

@@ -19,9 +19,14 @@ const cookie = "__Secure-next-auth.session-token=eyJhbGciOiJkaXIiLCJlbmMiOiJBMjU
 describe("the log", () => {
   it("never writes a secret, whether it comes as a named field or inside a message or an error", () => {
     const { logger, lines } = capture();
-    logger.info({ authorization: `Bearer ${apiKey}`, headers: { cookie, authorization: `Bearer ${apiKey}` } }, "headers");
+    logger.info(
+      { authorization: `Bearer ${apiKey}`, headers: { cookie, authorization: `Bearer ${apiKey}` } },
+      "headers",
+    );
     logger.info({ user: { email: "a@example.com", password }, apiKey, secretKey: stripeKey, webhookSecret }, "fields");
-    logger.warn(`Stripe refused ${stripeKey} (and ${restrictedKey}); webhook ${webhookSecret}; caller sent Bearer ${apiKey}`);
+    logger.warn(
+      `Stripe refused ${stripeKey} (and ${restrictedKey}); webhook ${webhookSecret}; caller sent Bearer ${apiKey}`,
+    );
     logger.error({ err: new Error(`boom with ${apiKey}`), detail: `key ${stripeKey}` }, "error");
     const text = lines.join("");
     for (const secret of [apiKey, stripeKey, restrictedKey, webhookSecret, password, cookie, "eyJhbGciOiJkaXIi"]) {
@@ -46,7 +51,12 @@ describe("the log", () => {
     expect(outside).not.toHaveProperty("request_id");
     expect(before).toMatchObject({ request_id: "req_1", level: "info" });
     expect(before).not.toHaveProperty("organization_id");
-    expect(after).toMatchObject({ request_id: "req_1", organization_id: "org_1", api_key_id: "key_1", event: "purchase_phase" });
+    expect(after).toMatchObject({
+      request_id: "req_1",
+      organization_id: "org_1",
+      api_key_id: "key_1",
+      event: "purchase_phase",
+    });
     expect(String(after?.time)).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
   });
 

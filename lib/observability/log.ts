@@ -102,7 +102,10 @@ export function createLogger(options: LoggerOptions = {}): Logger {
       },
       hooks: {
         logMethod(args, method) {
-          method.apply(this, args.map((arg) => (typeof arg === "string" ? scrubText(arg) : arg)) as Parameters<typeof method>);
+          method.apply(
+            this,
+            args.map((arg) => (typeof arg === "string" ? scrubText(arg) : arg)) as Parameters<typeof method>,
+          );
         },
       },
       mixin() {
@@ -127,7 +130,12 @@ function prettyDestination(): DestinationStream | null {
   try {
     const load = createRequire(path.join(process.cwd(), "package.json"));
     const { prettyFactory } = load("pino-pretty") as typeof import("pino-pretty");
-    const format = prettyFactory({ colorize: true, singleLine: true, translateTime: "SYS:HH:MM:ss", ignore: "pid,hostname,service" });
+    const format = prettyFactory({
+      colorize: true,
+      singleLine: true,
+      translateTime: "SYS:HH:MM:ss",
+      ignore: "pid,hostname,service",
+    });
     return { write: (line: string) => void process.stdout.write(format(line)) };
   } catch {
     return null;
@@ -162,5 +170,8 @@ export function replaceLogger(logger: Logger): void {
  * only warnings and errors unless LOG_LEVEL says otherwise (it prints what it did itself).
  */
 export function logToStderr(): void {
-  globalForLog.pointsLogger = createLogger({ level: env().LOG_LEVEL ?? "warn", destination: pino.destination({ dest: 2, sync: true }) });
+  globalForLog.pointsLogger = createLogger({
+    level: env().LOG_LEVEL ?? "warn",
+    destination: pino.destination({ dest: 2, sync: true }),
+  });
 }

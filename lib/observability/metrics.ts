@@ -57,8 +57,17 @@ function createMetrics() {
       "Purchases the reconciler took up, by the state it left them in (or error).",
       ["result"],
     ),
-    reconcilerDuration: histogram("points_reconciler_run_duration_seconds", "Time of one reconciler run.", [], PROVIDER_BUCKETS),
-    dbInUse: gauge("points_db_pool_connections_in_use", "Postgres connections busy with a query or a transaction (PGlite: not counted, 0).", []),
+    reconcilerDuration: histogram(
+      "points_reconciler_run_duration_seconds",
+      "Time of one reconciler run.",
+      [],
+      PROVIDER_BUCKETS,
+    ),
+    dbInUse: gauge(
+      "points_db_pool_connections_in_use",
+      "Postgres connections busy with a query or a transaction (PGlite: not counted, 0).",
+      [],
+    ),
     dbMax: gauge("points_db_pool_connections_max", "Connections the pool may open (PGlite: 1).", []),
     dbInFlight: gauge(
       "points_db_queries_in_flight",
@@ -70,7 +79,11 @@ function createMetrics() {
       "Provider events received or queued but not yet handled (the simulated provider's queue; Stripe's webhooks are handled as they arrive).",
       [],
     ),
-    eventsLag: gauge("points_billing_events_oldest_pending_age_seconds", "Age of the oldest event not yet handled (0 when there is none).", []),
+    eventsLag: gauge(
+      "points_billing_events_oldest_pending_age_seconds",
+      "Age of the oldest event not yet handled (0 when there is none).",
+      [],
+    ),
     eventsRecorded: gauge(
       "points_billing_events_recorded",
       "Provider events handled and recorded, by result (handled, ignored, deferred, unmatched: money this service cannot place).",

@@ -27,14 +27,27 @@ export function purchaseAnswered(source: string, outcome: string): void {
 }
 
 /** One reconciler run: the purchases it took up and what became of them, or why it failed. */
-export function reconcilerRun(run: { durationMs: number; due: number; results: Record<string, number>; error?: unknown }): void {
+export function reconcilerRun(run: {
+  durationMs: number;
+  due: number;
+  results: Record<string, number>;
+  error?: unknown;
+}): void {
   const m = metrics();
   m.reconcilerRuns.inc({ result: run.error ? "failed" : "ok" });
   m.reconcilerDuration.observe(run.durationMs / 1000);
   for (const [result, count] of Object.entries(run.results)) m.reconcilerPurchases.inc({ result }, count);
-  const fields = { event: "reconciler_run", duration_ms: Math.round(run.durationMs), due: run.due, results: run.results };
+  const fields = {
+    event: "reconciler_run",
+    duration_ms: Math.round(run.durationMs),
+    due: run.due,
+    results: run.results,
+  };
   if (run.error) {
-    log().error({ ...fields, error: run.error instanceof Error ? run.error.message : String(run.error) }, "reconciler run failed");
+    log().error(
+      { ...fields, error: run.error instanceof Error ? run.error.message : String(run.error) },
+      "reconciler run failed",
+    );
   } else {
     log().info(fields, "reconciler run");
   }

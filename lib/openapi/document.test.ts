@@ -6,8 +6,8 @@ import { API_ROUTES } from "@/lib/http/routes";
 import { type ErrorCode, errorStatus } from "@/lib/points/errors";
 import { checkAgainstDocument, matchesDocument } from "@/lib/testing/openapi-check";
 import { CLIENT_TYPES_FILE, generateClientTypes } from "./client-types";
-import { exampleTopUp } from "./examples";
 import { openApiDocument } from "./document";
+import { exampleTopUp } from "./examples";
 
 type Json = Record<string, unknown>;
 const document = openApiDocument() as unknown as { paths: Record<string, Record<string, Json>>; components: Json };
@@ -22,8 +22,13 @@ function routes(): { path: string; methods: string[] }[] {
       else if (entry.name === "route.ts") {
         if (segments.some((segment) => segment.startsWith("[["))) continue; // the catch-all 404
         const source = fs.readFileSync(path.join(dir, entry.name), "utf8");
-        const methods = [...source.matchAll(/export (?:async )?function (GET|POST|PUT|PATCH|DELETE)\b/g)].map((match) => match[1]?.toLowerCase() ?? "");
-        found.push({ path: `/v3/${segments.map((segment) => segment.replace(/^\[(.+)\]$/, "{$1}")).join("/")}`, methods });
+        const methods = [...source.matchAll(/export (?:async )?function (GET|POST|PUT|PATCH|DELETE)\b/g)].map(
+          (match) => match[1]?.toLowerCase() ?? "",
+        );
+        found.push({
+          path: `/v3/${segments.map((segment) => segment.replace(/^\[(.+)\]$/, "{$1}")).join("/")}`,
+          methods,
+        });
       }
     }
   };
@@ -62,7 +67,10 @@ describe("the OpenAPI document", () => {
       expect(operation.operationId, where).toEqual(expect.any(String));
       expect(operation.summary, where).toEqual(expect.any(String));
       expect(String(operation.description ?? ""), where).toMatch(/\w{3}/);
-      expect(Object.keys(operation.responses as Json).some((status) => status.startsWith("2")), where).toBe(true);
+      expect(
+        Object.keys(operation.responses as Json).some((status) => status.startsWith("2")),
+        where,
+      ).toBe(true);
     }
   });
 
@@ -72,7 +80,13 @@ describe("the OpenAPI document", () => {
     expect([...(codes as string[])].sort()).toEqual(Object.keys(errorStatus).sort());
     const text = JSON.stringify(document.paths);
     // Dashboard-only and operator-only codes, and the transport's answers that no operation documents (405, unknown paths' 404 aside).
-    const notPerOperation = new Set<ErrorCode>(["unauthorized", "forbidden", "method_not_allowed", "internal_error", "billing_provider_mismatch"]);
+    const notPerOperation = new Set<ErrorCode>([
+      "unauthorized",
+      "forbidden",
+      "method_not_allowed",
+      "internal_error",
+      "billing_provider_mismatch",
+    ]);
     for (const code of Object.keys(errorStatus) as ErrorCode[]) {
       if (notPerOperation.has(code)) continue;
       expect(text, code).toContain(`"${code}"`);
@@ -82,7 +96,8 @@ describe("the OpenAPI document", () => {
   it("files every error under the status the service answers it with", () => {
     for (const { path: route, method, operation } of operations()) {
       for (const [status, response] of Object.entries(operation.responses as Record<string, Json>)) {
-        const examples = ((response.content as Record<string, Json> | undefined)?.["application/json"]?.examples ?? {}) as Record<string, Json>;
+        const examples = ((response.content as Record<string, Json> | undefined)?.["application/json"]?.examples ??
+          {}) as Record<string, Json>;
         for (const code of Object.keys(examples)) {
           expect(errorStatus[code as ErrorCode], `${method} ${route} ${status} ${code}`).toBe(Number(status));
         }
@@ -95,13 +110,20 @@ describe("the OpenAPI document", () => {
     for (const { path: route, method, operation } of operations()) {
       const bodies: [string[], Json][] = [];
       const request = (operation.requestBody as Json | undefined)?.content as Record<string, Json> | undefined;
-      if (request?.["application/json"]) bodies.push([["paths", route, method, "requestBody", "content", "application/json"], request["application/json"]]);
+      if (request?.["application/json"])
+        bodies.push([
+          ["paths", route, method, "requestBody", "content", "application/json"],
+          request["application/json"],
+        ]);
       for (const [status, response] of Object.entries(operation.responses as Record<string, Json>)) {
         const media = (response.content as Record<string, Json> | undefined)?.["application/json"];
         if (media) bodies.push([["paths", route, method, "responses", status, "content", "application/json"], media]);
       }
       for (const [parts, media] of bodies) {
-        const values = [media.example, ...Object.values((media.examples ?? {}) as Record<string, Json>).map((example) => example.value)];
+        const values = [
+          media.example,
+          ...Object.values((media.examples ?? {}) as Record<string, Json>).map((example) => example.value),
+        ];
         for (const value of values.filter((value) => value !== undefined)) {
           expect(matchesDocument([...parts, "schema"], value), parts.join(" ")).toBeNull();
           checked += 1;
@@ -128,27 +150,49 @@ describe("checking an answer against the document", () => {
   });
 
   it("passes a purchase that matches", () => {
-    expect(checkAgainstDocument(paid({ status: "success", data: { top_up: exampleTopUp, points_balance: 100 } }))).toEqual([]);
+    expect(
+      checkAgainstDocument(paid({ status: "success", data: { top_up: exampleTopUp, points_balance: 100 } })),
+    ).toEqual([]);
   });
 
   it("fails a field the document does not have, a missing one, and a wrong type", () => {
     const extra = { ...exampleTopUp, price: 5 };
-    expect(checkAgainstDocument(paid({ status: "success", data: { top_up: extra, points_balance: 100 } })).join()).toMatch(/additional/);
+    expect(
+      checkAgainstDocument(paid({ status: "success", data: { top_up: extra, points_balance: 100 } })).join(),
+    ).toMatch(/additional/);
     const { dispute: _dropped, ...missing } = exampleTopUp;
-    expect(checkAgainstDocument(paid({ status: "success", data: { top_up: missing, points_balance: 100 } })).join()).toMatch(/dispute/);
-    expect(checkAgainstDocument(paid({ status: "success", data: { top_up: { ...exampleTopUp, amount: "89.00" }, points_balance: 100 } })).join()).toMatch(/integer/);
+    expect(
+      checkAgainstDocument(paid({ status: "success", data: { top_up: missing, points_balance: 100 } })).join(),
+    ).toMatch(/dispute/);
+    expect(
+      checkAgainstDocument(
+        paid({ status: "success", data: { top_up: { ...exampleTopUp, amount: "89.00" }, points_balance: 100 } }),
+      ).join(),
+    ).toMatch(/integer/);
   });
 
   it("fails a status the operation does not list, an error code filed under another status, and a missing request id", () => {
     expect(checkAgainstDocument(paid({}, 204)).join()).toMatch(/does not list/);
     const limited = { status: "error", error: { code: "limit_exceeded", message: "x", details: {} } };
     expect(checkAgainstDocument(paid(limited, 429, { "retry-after": "5" })).join()).toMatch(/allowed values|enum/);
-    expect(checkAgainstDocument({ ...paid(limited, 409), headers: { "content-type": "application/json" } }).join()).toMatch(/X-Request-Id/);
+    expect(
+      checkAgainstDocument({ ...paid(limited, 409), headers: { "content-type": "application/json" } }).join(),
+    ).toMatch(/X-Request-Id/);
   });
 
   it("holds unknown paths and methods to the error envelope", () => {
-    const notFound = { method: "GET", path: "/v3/nothing", status: 404, headers: { "content-type": "application/json" } };
-    expect(checkAgainstDocument({ ...notFound, body: JSON.stringify({ status: "error", error: { code: "not_found", message: "x", details: {} } }) })).toEqual([]);
+    const notFound = {
+      method: "GET",
+      path: "/v3/nothing",
+      status: 404,
+      headers: { "content-type": "application/json" },
+    };
+    expect(
+      checkAgainstDocument({
+        ...notFound,
+        body: JSON.stringify({ status: "error", error: { code: "not_found", message: "x", details: {} } }),
+      }),
+    ).toEqual([]);
     expect(checkAgainstDocument({ ...notFound, body: JSON.stringify({ error: "Not Found" }) }).join()).toMatch(/Error/);
     expect(checkAgainstDocument({ ...notFound, status: 200, body: "{}" }).join()).toMatch(/no such operation/);
   });

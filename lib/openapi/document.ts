@@ -6,13 +6,7 @@
 import { z } from "zod";
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiResponseObject } from "zod-openapi";
 import type { ErrorCode } from "@/lib/points/errors";
-import {
-  balanceSchema,
-  paymentMethodSchema,
-  quoteSchema,
-  topUpIdSchema,
-  topUpSchema,
-} from "@/lib/points/schemas";
+import { balanceSchema, paymentMethodSchema, quoteSchema, topUpIdSchema, topUpSchema } from "@/lib/points/schemas";
 import { topUpListQuerySchema } from "@/lib/points/top-up-list";
 import { quoteRequestSchema, topUpRequestSchema } from "@/lib/points/top-up-request";
 import { errorEnvelopeSchema, errorResponses, purchaseDataSchema, replayedHeader, requestIdHeader } from "./errors";
@@ -21,7 +15,11 @@ import { exampleBalance, examplePaymentMethod, exampleQuote, exampleTopUp } from
 export const OPENAPI_PATH = "/v3/openapi.json";
 
 /** The first checks of every endpoint with a key (docs/contract.md §4 steps 1-3). */
-const KEY_CHECKS = ["invalid_api_key", "not_available", "api_purchases_disabled"] as const satisfies readonly ErrorCode[];
+const KEY_CHECKS = [
+  "invalid_api_key",
+  "not_available",
+  "api_purchases_disabled",
+] as const satisfies readonly ErrorCode[];
 /** What asking the billing provider may answer (docs/contract.md §4 step 6, §5). */
 const PROVIDER_REFUSALS = [
   "payment_methods_unavailable",
@@ -52,7 +50,12 @@ const requestHeaders = z.object({
     .meta({ description: "Your id for this request, echoed back; one is made when absent or malformed." }),
 });
 
-function success(description: string, data: z.ZodType, example: unknown, headers: Record<string, unknown> = {}): ZodOpenApiResponseObject {
+function success(
+  description: string,
+  data: z.ZodType,
+  example: unknown,
+  headers: Record<string, unknown> = {},
+): ZodOpenApiResponseObject {
   return {
     description,
     headers: { ...requestIdHeader, ...headers } as ZodOpenApiResponseObject["headers"],
@@ -97,11 +100,21 @@ const createTopUp = operation({
     },
   },
   responses: {
-    "201": success("Paid now: the Points are credited.", purchaseDataSchema, { top_up: exampleTopUp, points_balance: 9350 }, replayedHeader),
-    "200": success("Paid by an earlier request with this reference: nothing was charged again.", purchaseDataSchema, {
-      top_up: exampleTopUp,
-      points_balance: 9350,
-    }, replayedHeader),
+    "201": success(
+      "Paid now: the Points are credited.",
+      purchaseDataSchema,
+      { top_up: exampleTopUp, points_balance: 9350 },
+      replayedHeader,
+    ),
+    "200": success(
+      "Paid by an earlier request with this reference: nothing was charged again.",
+      purchaseDataSchema,
+      {
+        top_up: exampleTopUp,
+        points_balance: 9350,
+      },
+      replayedHeader,
+    ),
   },
   errors: [
     ...KEY_CHECKS,
@@ -118,7 +131,8 @@ const createTopUp = operation({
 const listTopUps = operation({
   operationId: "listTopUps",
   summary: "List purchases",
-  description: "The organisation's purchases, newest first, a page at a time: pass the last id as `starting_after` while `has_more` is true.",
+  description:
+    "The organisation's purchases, newest first, a page at a time: pass the last id as `starting_after` while `has_more` is true.",
   tags: ["Top-ups"],
   requestParams: { query: topUpListQuerySchema },
   responses: {
@@ -152,11 +166,9 @@ const listPaymentMethods = operation({
   description: "The saved payment methods a purchase can use, the default first. Pass an `id` as `payment_source_id`.",
   tags: ["Payment methods"],
   responses: {
-    "200": success(
-      "The usable payment methods.",
-      z.object({ payment_methods: z.array(paymentMethodSchema) }),
-      { payment_methods: [examplePaymentMethod] },
-    ),
+    "200": success("The usable payment methods.", z.object({ payment_methods: z.array(paymentMethodSchema) }), {
+      payment_methods: [examplePaymentMethod],
+    }),
   },
   errors: [...KEY_CHECKS, ...PROVIDER_REFUSALS],
 });
@@ -204,7 +216,15 @@ const getOpenApi: ZodOpenApiOperationObject = {
     "200": {
       description: "The document.",
       headers: requestIdHeader,
-      content: { "application/json": { schema: { type: "object", properties: { openapi: { type: "string", const: "3.1.0" } }, required: ["openapi"] } } },
+      content: {
+        "application/json": {
+          schema: {
+            type: "object",
+            properties: { openapi: { type: "string", const: "3.1.0" } },
+            required: ["openapi"],
+          },
+        },
+      },
     },
   },
 };
@@ -221,50 +241,54 @@ let built: ReturnType<typeof createDocument> | undefined;
 
 /** The document, built once per process. */
 export function openApiDocument(): ReturnType<typeof createDocument> {
-  built ??= createDocument({
-    openapi: "3.1.0",
-    info: {
-      title: "Points purchase API",
-      version: "3",
-      description: DESCRIPTION,
-    },
-    servers: [{ url: "/", description: "This service" }],
-    tags: [
-      { name: "Top-ups", description: "Buying Points, and the purchases made." },
-      { name: "Payment methods", description: "The saved cards a purchase can charge." },
-      { name: "Balance", description: "Points and limits." },
-      { name: "Reference", description: "This document." },
-    ],
-    security: [{ apiKey: [] }],
-    paths: {
-      "/v3/points/top-ups": { post: createTopUp, get: listTopUps },
-      "/v3/points/top-ups/{id}": { get: getTopUp },
-      "/v3/points/payment-methods": { get: listPaymentMethods },
-      "/v3/points/balance": { get: getBalance },
-      "/v3/points/quotes": { post: createQuote },
-      [OPENAPI_PATH]: { get: getOpenApi },
-    },
-    components: {
-      securitySchemes: {
-        apiKey: {
-          type: "http",
-          scheme: "bearer",
-          description: "An organisation's API key, from the dashboard's API keys page or `npm run points -- key create`.",
+  built ??= createDocument(
+    {
+      openapi: "3.1.0",
+      info: {
+        title: "Points purchase API",
+        version: "3",
+        description: DESCRIPTION,
+      },
+      servers: [{ url: "/", description: "This service" }],
+      tags: [
+        { name: "Top-ups", description: "Buying Points, and the purchases made." },
+        { name: "Payment methods", description: "The saved cards a purchase can charge." },
+        { name: "Balance", description: "Points and limits." },
+        { name: "Reference", description: "This document." },
+      ],
+      security: [{ apiKey: [] }],
+      paths: {
+        "/v3/points/top-ups": { post: createTopUp, get: listTopUps },
+        "/v3/points/top-ups/{id}": { get: getTopUp },
+        "/v3/points/payment-methods": { get: listPaymentMethods },
+        "/v3/points/balance": { get: getBalance },
+        "/v3/points/quotes": { post: createQuote },
+        [OPENAPI_PATH]: { get: getOpenApi },
+      },
+      components: {
+        securitySchemes: {
+          apiKey: {
+            type: "http",
+            scheme: "bearer",
+            description:
+              "An organisation's API key, from the dashboard's API keys page or `npm run points -- key create`.",
+          },
+        },
+        responses: {
+          Error: {
+            description: "Any error, whatever its code: what an unknown path or method under /v3 answers.",
+            content: { "application/json": { schema: errorEnvelopeSchema } },
+          },
         },
       },
-      responses: {
-        Error: {
-          description: "Any error, whatever its code: what an unknown path or method under /v3 answers.",
-          content: { "application/json": { schema: errorEnvelopeSchema } },
-        },
+    },
+    {
+      // zod bounds every integer to JavaScript's safe range; that says nothing to an integrator.
+      override: ({ jsonSchema }: { jsonSchema: Record<string, unknown> }) => {
+        if (jsonSchema.maximum === Number.MAX_SAFE_INTEGER) delete jsonSchema.maximum;
+        if (jsonSchema.minimum === Number.MIN_SAFE_INTEGER) delete jsonSchema.minimum;
       },
     },
-  }, {
-    // zod bounds every integer to JavaScript's safe range; that says nothing to an integrator.
-    override: ({ jsonSchema }: { jsonSchema: Record<string, unknown> }) => {
-      if (jsonSchema.maximum === Number.MAX_SAFE_INTEGER) delete jsonSchema.maximum;
-      if (jsonSchema.minimum === Number.MIN_SAFE_INTEGER) delete jsonSchema.minimum;
-    },
-  });
+  );
   return built;
 }

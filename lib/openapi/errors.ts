@@ -18,10 +18,14 @@ export const errorMeanings: Record<ErrorCode, string> = {
   invalid_request: "The body or query is invalid: `details.fields` names every offending field and why.",
   currency_required: "No `currency` given and the organisation has no saved currency.",
   payment_methods_unavailable: "The billing provider did not answer; retry after `Retry-After` seconds.",
-  database_unavailable: "The service could not reach its database for a moment (a restart); retry with the same reference after `Retry-After` seconds, it never charges twice.",
-  billing_customer_missing: "The billing provider no longer knows the organisation's customer; the service's operator must relink it.",
-  billing_credentials_refused: "The billing provider refuses the service's own API key; the service's operator must fix it.",
-  billing_provider_mismatch: "Operator commands only: the purchase was charged through another billing provider than the one this service runs with.",
+  database_unavailable:
+    "The service could not reach its database for a moment (a restart); retry with the same reference after `Retry-After` seconds, it never charges twice.",
+  billing_customer_missing:
+    "The billing provider no longer knows the organisation's customer; the service's operator must relink it.",
+  billing_credentials_refused:
+    "The billing provider refuses the service's own API key; the service's operator must fix it.",
+  billing_provider_mismatch:
+    "Operator commands only: the purchase was charged through another billing provider than the one this service runs with.",
   invalid_payment_method: "`payment_source_id` is not a usable saved payment method of this organisation.",
   payment_method_required: "Several payment methods and no default: name one in `payment_source_id`.",
   no_payment_method: "The organisation has no usable payment method; an admin must add one.",
@@ -30,10 +34,13 @@ export const errorMeanings: Record<ErrorCode, string> = {
   payment_failed: "The payment failed; nothing was charged. `data.top_up.failure` says why.",
   payment_action_required: "The cardholder must authenticate in the dashboard; then retry with the same reference.",
   payment_unresolved: "The payment's outcome is not known yet; retry with the same reference, it never charges twice.",
-  limit_exceeded: "An organisation limit refuses it: `details.limit` is `max_points_per_top_up` or `max_points_balance`.",
+  limit_exceeded:
+    "An organisation limit refuses it: `details.limit` is `max_points_per_top_up` or `max_points_balance`.",
   frequency_limit_reached: "Too many purchases in the window; retry after `Retry-After` seconds.",
-  daily_limit_reached: "The organisation's Points in the last 24 hours would pass its daily limit; retry after `Retry-After` seconds.",
-  key_daily_limit_reached: "This key's own daily Points cap would be passed; retry after `Retry-After` seconds, or use another key.",
+  daily_limit_reached:
+    "The organisation's Points in the last 24 hours would pass its daily limit; retry after `Retry-After` seconds.",
+  key_daily_limit_reached:
+    "This key's own daily Points cap would be passed; retry after `Retry-After` seconds, or use another key.",
   currency_not_available: "The billing provider has no price for this bundle in this currency.",
   request_too_large: "The body is over 64 KiB.",
   not_found: "No such purchase for this organisation, or no such endpoint.",
@@ -54,7 +61,11 @@ const PURCHASE_DATA_CODES = new Set<ErrorCode>([
 
 export const purchaseDataSchema = z.object({
   top_up: topUpSchema,
-  points_balance: z.number().int().min(0).meta({ description: "The organisation's spendable balance after the request." }),
+  points_balance: z
+    .number()
+    .int()
+    .min(0)
+    .meta({ description: "The organisation's spendable balance after the request." }),
 });
 
 function errorEnvelope(codes: readonly ErrorCode[]) {
@@ -62,7 +73,9 @@ function errorEnvelope(codes: readonly ErrorCode[]) {
   const error = z.object({
     code: z.enum(codes as [ErrorCode, ...ErrorCode[]]).meta({ description: "Stable, snake_case: branch on it." }),
     message: z.string().meta({ description: "One sentence a person can act on." }),
-    details: z.record(z.string(), z.unknown()).meta({ description: "Facts about the error, such as `fields` or `limit`." }),
+    details: z
+      .record(z.string(), z.unknown())
+      .meta({ description: "Facts about the error, such as `fields` or `limit`." }),
   });
   const base = { status: z.literal("error"), error };
   if (withData.length === 0) return z.object(base);
@@ -73,7 +86,10 @@ function errorEnvelope(codes: readonly ErrorCode[]) {
 }
 
 /** Any error envelope, whatever its code: what an unknown path or method under /v3 answers. */
-export const errorEnvelopeSchema = errorEnvelope(Object.keys(errorStatus) as ErrorCode[]).meta({ id: "Error", unusedIO: "output" });
+export const errorEnvelopeSchema = errorEnvelope(Object.keys(errorStatus) as ErrorCode[]).meta({
+  id: "Error",
+  unusedIO: "output",
+});
 
 const retryAfter = {
   "Retry-After": {
@@ -162,7 +178,11 @@ function exampleData(code: ErrorCode) {
     code === "payment_failed"
       ? exampleFailedTopUp
       : code === "payment_action_required"
-        ? { ...exampleFailedTopUp, status: "awaiting_payment" as const, failure: { code: "authentication_required", message: "The card needs 3-D Secure." } }
+        ? {
+            ...exampleFailedTopUp,
+            status: "awaiting_payment" as const,
+            failure: { code: "authentication_required", message: "The card needs 3-D Secure." },
+          }
         : code === "reference_conflict"
           ? exampleTopUp
           : { ...exampleTopUp, status: "processing" as const, paid_at: null };

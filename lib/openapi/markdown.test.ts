@@ -5,7 +5,10 @@ import { renderGuide } from "./markdown";
 
 describe("the API guide rendered from Markdown", () => {
   it("gives headings GitHub's ids, so links written for GitHub land on the same heading", () => {
-    const html = renderGuide("# Points API\n\n## API keys: scope and daily cap\n\n## POST /v3/points/quotes\n", "api.md");
+    const html = renderGuide(
+      "# Points API\n\n## API keys: scope and daily cap\n\n## POST /v3/points/quotes\n",
+      "api.md",
+    );
     expect(html).toContain('<h1 id="points-api">Points API</h1>');
     expect(html).toContain('<h2 id="api-keys-scope-and-daily-cap">API keys: scope and daily cap</h2>');
     expect(html).toContain('<h2 id="post-v3pointsquotes">POST /v3/points/quotes</h2>');

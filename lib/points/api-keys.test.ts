@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiKeys } from "@/lib/db/schema";
-import { backends, createTestContext, type TestContext, expectPointsError } from "@/lib/testing/harness";
+import { backends, createTestContext, expectPointsError, type TestContext } from "@/lib/testing/harness";
 import { authenticateApiRequest, createApiKey, revokeApiKey } from "./api-keys";
 import { createOrganization, type OrganizationSettings } from "./organizations";
 
@@ -102,7 +102,10 @@ describe.each(backends())("API keys on %s", (backend) => {
       ["one character long", (key: string) => `Bearer ${key}x`],
       ["the wrong prefix", (key: string) => `Bearer sk_${key.slice(4)}`],
       ["a well-formed key that was never issued", (key: string) => `Bearer pts_${"A".repeat(key.length - 4)}`],
-      ["the stored hash instead of the key", (key: string) => `Bearer ${createHash("sha256").update(key).digest("hex")}`],
+      [
+        "the stored hash instead of the key",
+        (key: string) => `Bearer ${createHash("sha256").update(key).digest("hex")}`,
+      ],
     ])("is refused with invalid_api_key when %s", async (_label, header) => {
       const created = await newOrg();
       const error = await refusal(() => authenticate(header(created.apiKey.apiKey)));

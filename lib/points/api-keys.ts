@@ -3,7 +3,7 @@ import { and, desc, eq, isNull, sql } from "drizzle-orm";
 import type { Clock } from "@/lib/clock";
 import type { Db } from "@/lib/db/client";
 import { hotQuery, rowReader, selectColumns } from "@/lib/db/hot";
-import { apiKeys, organizations, type Organization } from "@/lib/db/schema";
+import { apiKeys, type Organization, organizations } from "@/lib/db/schema";
 import { newId, randomString } from "@/lib/ids";
 import { setRequestCaller } from "@/lib/observability/context";
 import { PointsError, ProvisioningError } from "./errors";
@@ -141,7 +141,8 @@ async function findApiCaller(db: Db, authorization: string | null, clock: Clock)
     keyId: row.key_id as string,
     scope: row.key_scope as string,
     dailyPointsCap: row.key_daily_points_cap as number | null,
-    lastUsedAt: row.key_last_used_at === null ? null : (apiKeys.lastUsedAt.mapFromDriverValue(row.key_last_used_at) as Date),
+    lastUsedAt:
+      row.key_last_used_at === null ? null : (apiKeys.lastUsedAt.mapFromDriverValue(row.key_last_used_at) as Date),
   };
   if (!found) throw invalidKey();
   const now = clock.now();
@@ -157,11 +158,7 @@ async function findApiCaller(db: Db, authorization: string | null, clock: Clock)
 }
 
 /** Step 1 alone: the organisation behind the key, or 403. */
-export async function authenticateApiKey(
-  db: Db,
-  authorization: string | null,
-  clock: Clock,
-): Promise<Organization> {
+export async function authenticateApiKey(db: Db, authorization: string | null, clock: Clock): Promise<Organization> {
   return (await findApiCaller(db, authorization, clock)).organization;
 }
 
@@ -191,22 +188,14 @@ export async function authenticateApiRequest(
 }
 
 /** Steps 1 to 3, keeping the key: for the quote, which any scope may ask for but a key's cap governs. */
-export async function authenticateApiCaller(
-  db: Db,
-  authorization: string | null,
-  clock: Clock,
-): Promise<ApiCaller> {
+export async function authenticateApiCaller(db: Db, authorization: string | null, clock: Clock): Promise<ApiCaller> {
   const caller = await findApiCaller(db, authorization, clock);
   assertApiAccess(caller.organization);
   return caller;
 }
 
 /** Steps 1 to 4 of a purchase: steps 1 to 3, then 403 insufficient_scope for a read key. */
-export async function authenticateApiPurchase(
-  db: Db,
-  authorization: string | null,
-  clock: Clock,
-): Promise<ApiCaller> {
+export async function authenticateApiPurchase(db: Db, authorization: string | null, clock: Clock): Promise<ApiCaller> {
   const caller = await authenticateApiCaller(db, authorization, clock);
   if (caller.key.scope !== "purchase") {
     throw new PointsError(

@@ -1,6 +1,6 @@
+import { BUNDLES } from "@/lib/catalog";
 import type { Db } from "@/lib/db/client";
 import type { Organization } from "@/lib/db/schema";
-import { BUNDLES } from "@/lib/catalog";
 import { dailyFreeAt, type KeyCap, type LimitState, nextPurchaseAt, readKeyDailyState, readLimitState } from "./limits";
 import type { BalanceJson } from "./schemas";
 
@@ -23,12 +23,7 @@ export interface Balance {
  * GET /v3/points/balance. The limits come from readLimitState and the time from nextPurchaseAt,
  * the very functions a purchase is checked with, so a 429's Retry-After names this same time.
  */
-export async function getBalance(
-  db: Db,
-  organization: Organization,
-  now: Date,
-  key?: KeyCap,
-): Promise<Balance> {
+export async function getBalance(db: Db, organization: Organization, now: Date, key?: KeyCap): Promise<Balance> {
   const limits = await readLimitState(db, organization, now);
   const keyDaily = key && key.dailyPointsCap !== null ? await readKeyDailyState(db, key, now) : null;
   const organizationNext = nextPurchaseAt(limits, SMALLEST_BUNDLE, now).getTime();

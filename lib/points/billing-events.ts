@@ -72,7 +72,13 @@ export async function handleBillingEvent(
   if (outcome.result === "deferred") return outcome;
   const recorded = await services.db
     .insert(stripeEvents)
-    .values({ id: event.id, type: event.type, result: outcome.result, detail: outcome.detail ?? null, receivedAt: services.clock.now() })
+    .values({
+      id: event.id,
+      type: event.type,
+      result: outcome.result,
+      detail: outcome.detail ?? null,
+      receivedAt: services.clock.now(),
+    })
     .onConflictDoNothing()
     .returning({ id: stripeEvents.id });
   await forgetDeferral(services, event);
@@ -129,7 +135,10 @@ export async function retryDeferredEvents(
     } catch (error) {
       waiting += 1;
       if (!isDeferredEvent(error)) {
-        log().warn({ eventId: row.id, err: error instanceof Error ? error.message : String(error) }, "billing: a deferred event failed again; it is retried on the next run");
+        log().warn(
+          { eventId: row.id, err: error instanceof Error ? error.message : String(error) },
+          "billing: a deferred event failed again; it is retried on the next run",
+        );
       }
     }
   }
@@ -153,12 +162,20 @@ async function afterPayment(
     throw new DeferredEventError(event.id, handled.detail);
   }
   if (handled.result === "unmatched") {
-    log().warn({ event: "billing_event_unmatched", event_id: event.id, type: event.type }, `billing: event ${event.id} (${event.type}) is about money this service cannot place: ${handled.detail}. Stored as unmatched; see npm run points -- reconcile --report.`);
+    log().warn(
+      { event: "billing_event_unmatched", event_id: event.id, type: event.type },
+      `billing: event ${event.id} (${event.type}) is about money this service cannot place: ${handled.detail}. Stored as unmatched; see npm run points -- reconcile --report.`,
+    );
   }
   return receipt(handled.result, handled.detail);
 }
 
-async function act(services: Services, event: ReceivedBillingEvent, receipt: Receipt, options: { waitMs?: number }): Promise<BillingEventReceipt> {
+async function act(
+  services: Services,
+  event: ReceivedBillingEvent,
+  receipt: Receipt,
+  options: { waitMs?: number },
+): Promise<BillingEventReceipt> {
   switch (event.kind) {
     case "ignored":
       return receipt("ignored", event.reason);
@@ -190,7 +207,11 @@ async function settleFromPayment(
   if (topUp.providerPaymentId && topUp.providerPaymentId !== paymentId) {
     return receipt("ignored", "another PaymentIntent is this top-up's payment");
   }
-  if (payment.kind === "payment_requires_action" && topUp.status === "awaiting_payment" && topUp.providerPaymentId === paymentId) {
+  if (
+    payment.kind === "payment_requires_action" &&
+    topUp.status === "awaiting_payment" &&
+    topUp.providerPaymentId === paymentId
+  ) {
     // Already known, and a change would come as an event of its own: asking would only hold the
     // purchase while the client's own retry asks.
     return receipt("ignored", `top-up ${topUpId} is already awaiting the cardholder`);
@@ -206,7 +227,10 @@ async function settleFromPayment(
       facts.amount === topUp.amount &&
       facts.currency === topUp.currency;
     if (!matches) {
-      log().warn({ event: "billing_event_mismatch", payment_id: paymentId, top_up_id: topUp.id }, `Billing event ignored: ${paymentId} does not match top-up ${topUp.id} (amount, currency, customer or metadata).`);
+      log().warn(
+        { event: "billing_event_mismatch", payment_id: paymentId, top_up_id: topUp.id },
+        `Billing event ignored: ${paymentId} does not match top-up ${topUp.id} (amount, currency, customer or metadata).`,
+      );
       return receipt("ignored", "the PaymentIntent does not match the top-up");
     }
   }
@@ -215,7 +239,9 @@ async function settleFromPayment(
   await services.db
     .update(topUps)
     .set({ providerPaymentId: paymentId })
-    .where(and(eq(topUps.id, topUpId), isNull(topUps.providerPaymentId), inArray(topUps.status, [...UNRESOLVED_STATUSES])));
+    .where(
+      and(eq(topUps.id, topUpId), isNull(topUps.providerPaymentId), inArray(topUps.status, [...UNRESOLVED_STATUSES])),
+    );
   // Another request may hold it, having asked the provider before this event's change: wait for it,
   // then ask again.
   const known =

@@ -7,7 +7,13 @@ import { organizations, topUps } from "@/lib/db/schema";
 import { errorResponse } from "@/lib/http/api";
 import { randomString } from "@/lib/ids";
 import { createLogger, replaceLogger } from "@/lib/observability/log";
-import { backendsAndProviders, expectPointsError, patchProvider, type ProviderTestContext, withProvider } from "@/lib/testing/harness";
+import {
+  backendsAndProviders,
+  expectPointsError,
+  type ProviderTestContext,
+  patchProvider,
+  withProvider,
+} from "@/lib/testing/harness";
 import { serviceSuite } from "@/lib/testing/invariants";
 import { billingProblemNotice, forgetBillingProblems } from "./billing-problems";
 import { currentBillingProblem } from "./billing-status";
@@ -33,14 +39,19 @@ describe.each(backendsAndProviders())("lasting billing refusals on %s with the %
   /** The service's log lines (pino), as an operator reads them. */
   const lines: Record<string, unknown>[] = [];
   beforeAll(() => {
-    replaceLogger(createLogger({ level: "info", destination: { write: (line: string) => void lines.push(JSON.parse(line)) } }));
+    replaceLogger(
+      createLogger({ level: "info", destination: { write: (line: string) => void lines.push(JSON.parse(line)) } }),
+    );
   });
   afterAll(() => replaceLogger(createLogger({ level: "silent" })));
   afterEach(() => {
     lines.length = 0;
   });
   const logged = (pattern: RegExp) =>
-    lines.filter((line) => line.level === "error").map((line) => String(line.msg)).filter((msg) => pattern.test(msg));
+    lines
+      .filter((line) => line.level === "error")
+      .map((line) => String(line.msg))
+      .filter((msg) => pattern.test(msg));
 
   async function organization() {
     const created = await createOrganization(ctx, {
@@ -85,8 +96,14 @@ describe.each(backendsAndProviders())("lasting billing refusals on %s with the %
   it("the dashboard's pages learn the problem (Payment details, Settings, Add a card), not an outage", async () => {
     const org = await organization();
     await loseCustomer(org.id);
-    expect(await getPaymentDetails(ctx, org.id)).toMatchObject({ status: "refused", problem: "billing_customer_missing" });
-    expect(await getSettings(ctx, org.id)).toMatchObject({ paymentMethods: null, billingProblem: "billing_customer_missing" });
+    expect(await getPaymentDetails(ctx, org.id)).toMatchObject({
+      status: "refused",
+      problem: "billing_customer_missing",
+    });
+    expect(await getSettings(ctx, org.id)).toMatchObject({
+      paymentMethods: null,
+      billingProblem: "billing_customer_missing",
+    });
     if (ctx.provider.startCardSetup) {
       const error = await expectPointsError(() => startAddingCard(ctx, org.id, "http://127.0.0.1"));
       expect(error.code).toBe("billing_customer_missing");
@@ -104,13 +121,29 @@ describe.each(backendsAndProviders())("lasting billing refusals on %s with the %
     await expectPointsError(() => listUsablePaymentMethods(ctx, { id: org.id, billingCustomerId: gone }));
     for (const code of ["billing_customer_missing", "billing_credentials_refused"] as const) {
       const { title, body } = billingProblemNotice(code, ctx.provider);
-      for (const operatorOnly of ["npm run", "points --", "--stripe-customer", "STRIPE_SECRET_KEY", "operator", gone, org.id]) {
+      for (const operatorOnly of [
+        "npm run",
+        "points --",
+        "--stripe-customer",
+        "STRIPE_SECRET_KEY",
+        "operator",
+        gone,
+        org.id,
+      ]) {
         expect(`${title} ${body}`, code).not.toContain(operatorOnly);
       }
     }
     const [line] = lines.filter((logLine) => String(logLine.msg).includes(gone));
-    expect(line).toMatchObject({ level: "error", organization_id: org.id, customer_id: gone, event: "billing_problem", reason: "customer_missing" });
-    expect(String(line?.msg)).toContain(`npm run points -- org update ${org.id} --stripe-customer cus_… or --new-stripe-customer`);
+    expect(line).toMatchObject({
+      level: "error",
+      organization_id: org.id,
+      customer_id: gone,
+      event: "billing_problem",
+      reason: "customer_missing",
+    });
+    expect(String(line?.msg)).toContain(
+      `npm run points -- org update ${org.id} --stripe-customer cus_… or --new-stripe-customer`,
+    );
   });
 
   it("a paid purchase still replays (200) after its customer is lost", async () => {
@@ -121,7 +154,10 @@ describe.each(backendsAndProviders())("lasting billing refusals on %s with the %
     expect(replay.outcome).toBe("paid");
     expect(replay.replayed).toBe(true);
     // The invariants look the payment up by the organisation's customer.
-    await ctx.db.update(organizations).set({ billingCustomerId: org.billingCustomerId }).where(eq(organizations.id, org.id));
+    await ctx.db
+      .update(organizations)
+      .set({ billingCustomerId: org.billingCustomerId })
+      .where(eq(organizations.id, org.id));
   });
 
   it("logs a lost customer once over many requests, with how to relink it; again once it was mended and lost again", async () => {
@@ -135,7 +171,9 @@ describe.each(backendsAndProviders())("lasting billing refusals on %s with the %
     const lines = logged(new RegExp(`^billing: .* has no customer ${gone}`));
     expect(lines).toHaveLength(1);
     expect(lines[0]).toContain(`(organisation ${org.id})`);
-    expect(lines[0]).toContain(`npm run points -- org update ${org.id} --stripe-customer cus_… or --new-stripe-customer`);
+    expect(lines[0]).toContain(
+      `npm run points -- org update ${org.id} --stripe-customer cus_… or --new-stripe-customer`,
+    );
     if (provider === "stripe") expect(lines[0]).toMatch(/: resource_missing, request req_\w+\. Relink/);
 
     await updateOrganization(ctx, org.id, { billingCustomer: { link: original } });
@@ -180,7 +218,9 @@ describe.each(backendsAndProviders())("lasting billing refusals on %s with the %
     const lines = logged(/refused the API key/);
     expect(lines).toHaveLength(1);
     if (provider === "stripe") {
-      expect(lines[0]).toMatch(/^billing: Stripe refused the API key \(authentication_error, request req_\w+\): check STRIPE_SECRET_KEY$/);
+      expect(lines[0]).toMatch(
+        /^billing: Stripe refused the API key \(authentication_error, request req_\w+\): check STRIPE_SECRET_KEY$/,
+      );
     }
     expect(JSON.stringify(lines)).not.toContain(badKey.slice(8));
     expect(await ctx.db.select().from(topUps).where(eq(topUps.organizationId, org.id))).toEqual([]);

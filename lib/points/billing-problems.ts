@@ -7,7 +7,10 @@ import { PointsError } from "./errors";
 export type BillingProblemCode = "billing_customer_missing" | "billing_credentials_refused";
 
 export function isBillingProblem(error: unknown): error is PointsError & { code: BillingProblemCode } {
-  return error instanceof PointsError && (error.code === "billing_customer_missing" || error.code === "billing_credentials_refused");
+  return (
+    error instanceof PointsError &&
+    (error.code === "billing_customer_missing" || error.code === "billing_credentials_refused")
+  );
 }
 
 type Named = Pick<BillingProvider, "displayName" | "keyVariable">;
@@ -47,11 +50,7 @@ function causeOf(refusal: ProviderRefusedError): string {
 }
 
 /** The operator's log line for a refusal: what, the provider's code and request id, and how to mend it. */
-export function billingProblemLogLine(
-  provider: Named,
-  refusal: ProviderRefusedError,
-  organizationId?: string,
-): string {
+export function billingProblemLogLine(provider: Named, refusal: ProviderRefusedError, organizationId?: string): string {
   const who = provider.displayName;
   const said = [refusal.providerCode, refusal.providerRequestId ? `request ${refusal.providerRequestId}` : null]
     .filter(Boolean)
@@ -112,11 +111,7 @@ export function forgetBillingProblems(customerId?: string): void {
  * A provider's lasting refusal as the service's PointsError, logged once per cause; null when the
  * error is something else (which the caller handles as before).
  */
-export function billingProblemOf(
-  provider: Named,
-  error: unknown,
-  organizationId?: string,
-): PointsError | null {
+export function billingProblemOf(provider: Named, error: unknown, organizationId?: string): PointsError | null {
   if (!(error instanceof ProviderRefusedError)) return null;
   logBillingProblemOnce(provider, error, organizationId);
   return problemError(provider, error);

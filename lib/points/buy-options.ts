@@ -1,5 +1,5 @@
-import type { Organization } from "@/lib/db/schema";
 import { type Currency, isCurrency } from "@/lib/catalog";
+import type { Organization } from "@/lib/db/schema";
 import { exceedsPerTopUpLimit } from "./limits";
 import { fallbackPaymentMethod, listUsablePaymentMethods, type PaymentMethod } from "./payment-methods";
 import { type BundlePrice, getBundlePrices } from "./prices";
@@ -41,10 +41,13 @@ export async function getBuyOptions(
     getBundlePrices(services, params.currency),
     listUsablePaymentMethods(services, organization),
   ]);
-  const bundles = prices.map((price): BundleOption => ({
-    ...price,
-    unavailable: price.amount === null ? "not_sold" : exceedsPerTopUpLimit(organization, price.points) ? "over_limit" : null,
-  }));
+  const bundles = prices.map(
+    (price): BundleOption => ({
+      ...price,
+      unavailable:
+        price.amount === null ? "not_sold" : exceedsPerTopUpLimit(organization, price.points) ? "over_limit" : null,
+    }),
+  );
   const bundle = bundles.find((option) => option.points === params.points && option.unavailable === null);
   const method = params.methodId
     ? methods.find((candidate) => candidate.id === params.methodId)

@@ -26,7 +26,11 @@ export async function startAddingCard(services: Services, organizationId: string
  * organisation's first card becomes its default. The checkout.session.completed webhook does the
  * same, so whichever comes first, the result is one card and one default.
  */
-export async function finishAddingCard(services: Services, organizationId: string, sessionId: string): Promise<boolean> {
+export async function finishAddingCard(
+  services: Services,
+  organizationId: string,
+  sessionId: string,
+): Promise<boolean> {
   const finish = services.provider.finishCardSetup?.bind(services.provider);
   const organization = await getOrganization(services.db, organizationId);
   if (!finish || !organization) return false;

@@ -33,7 +33,11 @@ export async function beginAuthentication(
   input: { organizationId: string; topUpId: string; returnUrl: string },
 ): Promise<{ redirectUrl: string } | { result: PurchaseResult }> {
   const begin = services.provider.beginAuthentication?.bind(services.provider);
-  if (!begin) throw new PointsError("invalid_request", "With the simulated provider, complete the authentication on the purchase's page.");
+  if (!begin)
+    throw new PointsError(
+      "invalid_request",
+      "With the simulated provider, complete the authentication on the purchase's page.",
+    );
   const { topUp, paymentId } = await awaitingPurchase(services, input);
   const started = await begin(paymentId, input.returnUrl);
   if ("redirectUrl" in started) return started;

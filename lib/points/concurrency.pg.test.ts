@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { Bundle } from "@/lib/catalog";
 import type { Organization } from "@/lib/db/schema";
 import { topUps } from "@/lib/db/schema";
 import { randomString } from "@/lib/ids";
@@ -7,19 +8,18 @@ import {
   createTestContext,
   faultyProvider,
   openInstance,
+  type ProviderTestContext,
   patchProvider,
   providers,
-  type ProviderTestContext,
   slowProvider,
   withProvider,
 } from "@/lib/testing/harness";
 import { expectInvariants, ledgerState } from "@/lib/testing/invariants";
-import type { Bundle } from "@/lib/catalog";
+import { quietly } from "@/lib/testing/observability";
 import { PointsError } from "./errors";
 import { createOrganization, type OrganizationSettings } from "./organizations";
 import { DEFAULT_LEASE_MS, type PurchaseResult, purchasePoints, resolveTopUp } from "./purchase";
 import type { Services } from "./services";
-import { quietly } from "@/lib/testing/observability";
 
 /*
  * These races only mean something on a real Postgres server with real connection pools:
@@ -127,9 +127,7 @@ describe.each(providers())("concurrent purchases on Postgres across two instance
     const outcomes = results.map((result) => (result instanceof PointsError ? result.code : result.outcome));
     expect(outcomes.filter((outcome) => outcome === "paid_now")).toHaveLength(1);
     expect(
-      outcomes.every((outcome) =>
-        ["paid_now", "paid", "purchase_in_progress", "reference_conflict"].includes(outcome),
-      ),
+      outcomes.every((outcome) => ["paid_now", "paid", "purchase_in_progress", "reference_conflict"].includes(outcome)),
     ).toBe(true);
     const state = await ledgerOf(organization.id);
     expect(state.charges).toBe(1);

@@ -1,5 +1,5 @@
-import type { TopUp } from "@/lib/db/schema";
 import { brandOf, hasBrand } from "@/lib/brand";
+import type { TopUp } from "@/lib/db/schema";
 
 /**
  * Every error the service can answer with, and its HTTP status. docs/contract.md §4–5 names the

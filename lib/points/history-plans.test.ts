@@ -70,13 +70,16 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("history query plans (postgres)"
     await run();
     const [query] = recorded;
     if (!query) throw new Error("no query was sent");
-    const literal = (value: unknown) => (typeof value === "number" ? String(value) : `'${String(value).replaceAll("'", "''")}'`);
+    const literal = (value: unknown) =>
+      typeof value === "number" ? String(value) : `'${String(value).replaceAll("'", "''")}'`;
     const custom = await client.unsafe(`explain (format json) ${query.query}`, query.params as never[]);
     const reserved = await client.reserve();
     try {
       await reserved.unsafe(`prepare plan_q as ${query.query}`);
       await reserved.unsafe("set plan_cache_mode = force_generic_plan");
-      const generic = await reserved.unsafe(`explain (format json) execute plan_q(${query.params.map(literal).join(", ")})`);
+      const generic = await reserved.unsafe(
+        `explain (format json) execute plan_q(${query.params.map(literal).join(", ")})`,
+      );
       return [JSON.stringify(custom[0]?.["QUERY PLAN"]), JSON.stringify(generic[0]?.["QUERY PLAN"])];
     } finally {
       await reserved.unsafe("deallocate all");
@@ -94,17 +97,20 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("history query plans (postgres)"
     ["after=disputed", { after: "disputed" }, "top_ups_organization_disputed_idx"],
   ];
 
-  it.each(cases)("reads %s from one index range, first page and deep, without a sort", async (_name, filters, index) => {
-    const first = await listTopUps(recordingDb, orgId, { ...filters, limit: 25 });
-    expect(first.topUps).toHaveLength(25);
-    for (const cursor of [undefined, first.nextCursor ?? undefined]) {
-      for (const plan of await plans(() => listTopUps(recordingDb, orgId, { ...filters, cursor, limit: 25 }))) {
-        expect(plan).toContain(`"Index Name":"${index}"`);
-        expect(plan).not.toContain("Seq Scan");
-        expect(plan).not.toContain('"Node Type":"Sort"');
+  it.each(cases)(
+    "reads %s from one index range, first page and deep, without a sort",
+    async (_name, filters, index) => {
+      const first = await listTopUps(recordingDb, orgId, { ...filters, limit: 25 });
+      expect(first.topUps).toHaveLength(25);
+      for (const cursor of [undefined, first.nextCursor ?? undefined]) {
+        for (const plan of await plans(() => listTopUps(recordingDb, orgId, { ...filters, cursor, limit: 25 }))) {
+          expect(plan).toContain(`"Index Name":"${index}"`);
+          expect(plan).not.toContain("Seq Scan");
+          expect(plan).not.toContain('"Node Type":"Sort"');
+        }
       }
-    }
-  });
+    },
+  );
 
   it("counts the disputes holding Points from their partial index", async () => {
     expect((await getBalances(recordingDb, orgId)).heldDisputes).toBe(50);

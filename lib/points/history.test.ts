@@ -1,17 +1,17 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Bundle } from "@/lib/catalog";
 import { type Organization, type TopUp, topUps } from "@/lib/db/schema";
 import { newId } from "@/lib/ids";
 import { backends, createTestContext, type TestContext } from "@/lib/testing/harness";
-import type { Bundle } from "@/lib/catalog";
-import { PointsError } from "./errors";
+import { refundTopUp } from "./after-payment/refunds";
 import { getBalances } from "./after-payment/view";
-import { listTopUps, parseHistoryFilters, streamTopUpsCsv, type ListTopUpsOptions } from "./history";
-import { getTopUp } from "./top-ups";
+import { PointsError } from "./errors";
+import { type ListTopUpsOptions, listTopUps, parseHistoryFilters, streamTopUpsCsv } from "./history";
 import { createOrganization } from "./organizations";
 import { deliverPendingEvents } from "./provider-events";
 import { purchasePoints } from "./purchase";
-import { refundTopUp } from "./after-payment/refunds";
+import { getTopUp } from "./top-ups";
 
 describe.each(backends())("top-up history (%s)", (backend) => {
   let ctx: TestContext;
@@ -19,10 +19,18 @@ describe.each(backends())("top-up history (%s)", (backend) => {
   let other: Organization;
   let cards: { visa: string; declined: string };
 
-  async function buy(reference: string, options: { points?: Bundle; card?: string; source?: "api" | "dashboard" } = {}) {
+  async function buy(
+    reference: string,
+    options: { points?: Bundle; card?: string; source?: "api" | "dashboard" } = {},
+  ) {
     return purchasePoints(ctx, {
       organization: org,
-      request: { points: options.points ?? 100, currency: "USD", paymentSourceId: options.card ?? cards.visa, reference },
+      request: {
+        points: options.points ?? 100,
+        currency: "USD",
+        paymentSourceId: options.card ?? cards.visa,
+        reference,
+      },
       source: options.source ?? "api",
     });
   }
@@ -220,7 +228,8 @@ describe.each(backends())("top-up history (%s)", (backend) => {
       expect(parseHistoryFilters({ after: "refunded" }).after).toBe("refunded");
       expect(parseHistoryFilters({ after: ["disputed", "refunded"] }).after).toBe("disputed");
       // Anything else means "all", as for the other filters: a hand-edited URL never fails.
-      for (const after of ["lost", "", "REFUNDED", undefined]) expect(parseHistoryFilters({ after }).after).toBeUndefined();
+      for (const after of ["lost", "", "REFUNDED", undefined])
+        expect(parseHistoryFilters({ after }).after).toBeUndefined();
     });
 
     it("keeps the disputed Points apart from the spendable balance", async () => {
@@ -241,7 +250,9 @@ describe.each(backends())("top-up history (%s)", (backend) => {
       const onlyDisputed = await csv("disputed");
       expect(onlyDisputed).toHaveLength(2);
       // A reference starting with "=" is still neutralised.
-      expect(onlyDisputed[1]).toMatch(new RegExp(`^${disputed.id},'=disputed,500,.*,paid,dashboard,[^,]+,[^,]+,0,0,open,held$`));
+      expect(onlyDisputed[1]).toMatch(
+        new RegExp(`^${disputed.id},'=disputed,500,.*,paid,dashboard,[^,]+,[^,]+,0,0,open,held$`),
+      );
       expect(await csv()).toHaveLength(4);
     });
   });

@@ -1,14 +1,13 @@
 import { and, asc, desc, eq, getTableColumns, isNotNull, type SQL, sql } from "drizzle-orm";
+import { TOP_UP_SOURCES, TOP_UP_STATUSES, type TopUpSource, type TopUpStatus } from "@/lib/catalog";
 import type { Db } from "@/lib/db/client";
 import { type Organization, type TopUp, topUps } from "@/lib/db/schema";
+import { log } from "@/lib/observability/log";
 import { billingProblemOf } from "./billing-problems";
 import { PointsError } from "./errors";
 import { listProvisionedPaymentMethods } from "./organizations";
 import type { Services } from "./services";
 import { type TopUpJson, toTopUpJson } from "./top-up-json";
-
-import { TOP_UP_SOURCES, TOP_UP_STATUSES, type TopUpSource, type TopUpStatus } from "@/lib/catalog";
-import { log } from "@/lib/observability/log";
 
 export { TOP_UP_SOURCES, TOP_UP_STATUSES, type TopUpSource, type TopUpStatus };
 
@@ -64,7 +63,8 @@ export interface TopUpRangePage {
 }
 
 // Postgres keeps microseconds and a JS Date only milliseconds: a position carries the exact value.
-const cursorAtColumn = () => sql<string>`to_char(${topUps.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+const cursorAtColumn = () =>
+  sql<string>`to_char(${topUps.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 
 /**
  * One organisation's top-ups, API and dashboard alike, newest first, filtered by status, source
@@ -77,9 +77,13 @@ export async function listTopUps(db: Db, organizationId: string, options: ListTo
   const limit = Math.min(Math.max(Math.trunc(options.limit), 1), MAX_PAGE_SIZE);
   const after = options.cursor === undefined ? null : decodeCursor(options.cursor);
   if (options.cursor !== undefined && !after) {
-    throw new PointsError("invalid_request", "That page link is not valid any more; start again from the newest page.", {
-      details: { fields: { cursor: "is not a cursor this service issued" } },
-    });
+    throw new PointsError(
+      "invalid_request",
+      "That page link is not valid any more; start again from the newest page.",
+      {
+        details: { fields: { cursor: "is not a cursor this service issued" } },
+      },
+    );
   }
   const { cursor: _cursor, ...filters } = options;
   const page = await listTopUpRange(db, organizationId, {
@@ -134,7 +138,11 @@ export async function listTopUpRange(db: Db, organizationId: string, range: TopU
 }
 
 /** Where one of the organisation's top-ups stands in the listing order; undefined for another's or an unknown ID. */
-export async function topUpPosition(db: Db, organizationId: string, topUpId: string): Promise<TopUpPosition | undefined> {
+export async function topUpPosition(
+  db: Db,
+  organizationId: string,
+  topUpId: string,
+): Promise<TopUpPosition | undefined> {
   const [row] = await db
     .select({ id: topUps.id, cursorAt: cursorAtColumn() })
     .from(topUps)
@@ -154,7 +162,9 @@ export function parseHistoryFilters(params: Record<string, string | string[] | u
   return {
     status: (TOP_UP_STATUSES as readonly string[]).includes(status ?? "") ? (status as TopUpStatus) : undefined,
     source: (TOP_UP_SOURCES as readonly string[]).includes(source ?? "") ? (source as TopUpSource) : undefined,
-    after: (AFTER_PAYMENT_FILTERS as readonly string[]).includes(after ?? "") ? (after as AfterPaymentFilter) : undefined,
+    after: (AFTER_PAYMENT_FILTERS as readonly string[]).includes(after ?? "")
+      ? (after as AfterPaymentFilter)
+      : undefined,
     cursor: cursor ? cursor : undefined,
   };
 }
@@ -173,7 +183,10 @@ export async function paymentMethodLabels(
   } catch (error) {
     // A lasting refusal is logged once per cause, not once per page view.
     if (billingProblemOf(services.provider, error, organization.id)) return new Map();
-    log().warn({ event: "payment_method_labels_unavailable" }, `Payment method labels unavailable: ${error instanceof Error ? error.message : String(error)}`);
+    log().warn(
+      { event: "payment_method_labels_unavailable" },
+      `Payment method labels unavailable: ${error instanceof Error ? error.message : String(error)}`,
+    );
     return new Map();
   }
 }

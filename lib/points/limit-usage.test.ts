@@ -64,15 +64,19 @@ describe.each(backends())("the Limits page's usage on %s", (backend) => {
   });
 
   it("counts purchases the way the limits themselves do: failed ones toward frequency, not toward daily Points", async () => {
-    const org = await newOrg({ frequencyLimit: { count: 10, windowSeconds: 3600 }, dailyPointsLimit: 5000, maxPointsBalance: 20000 });
+    const org = await newOrg({
+      frequencyLimit: { count: 10, windowSeconds: 3600 },
+      dailyPointsLimit: 5000,
+      maxPointsBalance: 20000,
+    });
     expect((await buy(org.id, { points: 500, reference: "paid-1" })).outcome).toBe("paid_now");
     expect((await buy(org.id, { points: 1000, reference: "failed-1", paymentSourceId: org.declined })).outcome).toBe(
       "failed",
     );
     // A purchase whose outcome is unknown may still be credited: it counts against the balance cap and the day.
-    expect((await buy(org.id, { points: 250, reference: "unresolved-1", paymentSourceId: org.processing })).outcome).toBe(
-      "unresolved",
-    );
+    expect(
+      (await buy(org.id, { points: 250, reference: "unresolved-1", paymentSourceId: org.processing })).outcome,
+    ).toBe("unresolved");
 
     const now = await usage(org.id);
     expect(now.balance).toEqual({ limit: 20000, pointsBalance: 500, pendingPoints: 250, disputedPoints: 0, used: 750 });

@@ -319,7 +319,12 @@ async function assertWithinKeyCap(tx: Db, key: KeyCap, points: number, now: Date
     `This API key can buy at most ${daily.limit} Points in 24 hours; retry after the time in Retry-After, choose a smaller bundle, or use another key.`,
     {
       retryAfterSeconds: secondsUntil(freeAt, now),
-      details: { limit: "key_daily_points", key_daily_points_cap: daily.limit, key_points_last_24h: daily.used, points },
+      details: {
+        limit: "key_daily_points",
+        key_daily_points_cap: daily.limit,
+        key_points_last_24h: daily.used,
+        points,
+      },
     },
   );
 }
@@ -351,7 +356,11 @@ export async function returnableDisputedPoints(tx: Db, organizationId: string): 
     .from(topUps)
     .innerJoin(pointsLedger, and(eq(pointsLedger.kind, "dispute_hold"), eq(pointsLedger.causeId, topUps.disputeId)))
     .where(
-      and(eq(topUps.organizationId, organizationId), eq(topUps.disputePointsState, "removed"), eq(topUps.disputeStatus, "open")),
+      and(
+        eq(topUps.organizationId, organizationId),
+        eq(topUps.disputePointsState, "removed"),
+        eq(topUps.disputeStatus, "open"),
+      ),
     );
   return Number(row?.total ?? 0);
 }

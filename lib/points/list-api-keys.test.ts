@@ -27,7 +27,15 @@ describe.each(backends())("the API keys page on %s", (backend) => {
     expect(keys.some((key) => key.id === theirs.apiKey.keyId)).toBe(false);
     const serialised = JSON.stringify(keys);
     expect(serialised).not.toContain(second.apiKey);
-    expect(Object.keys(keys[0] ?? {}).sort()).toEqual(["createdAt", "dailyPointsCap", "id", "lastUsedAt", "prefix", "revokedAt", "scope"]);
+    expect(Object.keys(keys[0] ?? {}).sort()).toEqual([
+      "createdAt",
+      "dailyPointsCap",
+      "id",
+      "lastUsedAt",
+      "prefix",
+      "revokedAt",
+      "scope",
+    ]);
   });
 
   it("shows when a key was last used, and revoked keys after the active ones", async () => {

@@ -3,8 +3,8 @@ import { generatePassword } from "@/lib/auth/password";
 import type { Db } from "@/lib/db/client";
 import { organizations, users } from "@/lib/db/schema";
 import { PointsError, ProvisioningError } from "./errors";
-import type { Services } from "./services";
 import { getOrganization } from "./organizations";
+import type { Services } from "./services";
 import { insertUser, isEmailAddress, normaliseEmail, USER_ROLES, type UserRole } from "./users";
 
 export interface Member {
@@ -57,11 +57,13 @@ export async function addMember(
 }
 
 /** The outcome of a change to one member, for the admin who asked; `refused` says why in words. */
-export type MemberChange =
-  | { ok: true }
-  | { ok: false; reason: "not_found" | "last_admin" | "self"; message: string };
+export type MemberChange = { ok: true } | { ok: false; reason: "not_found" | "last_admin" | "self"; message: string };
 
-const NOT_FOUND = { ok: false, reason: "not_found", message: "That person is not a member of this organisation." } as const;
+const NOT_FOUND = {
+  ok: false,
+  reason: "not_found",
+  message: "That person is not a member of this organisation.",
+} as const;
 const LAST_ADMIN = {
   ok: false,
   reason: "last_admin",
@@ -85,7 +87,8 @@ export async function changeMemberRole(
     const member = await findMember(tx, organizationId, userId);
     if (!member) return NOT_FOUND;
     if (member.role === "admin" && role !== "admin" && (await countAdmins(tx, organizationId)) <= 1) return LAST_ADMIN;
-    if (member.role !== role) await tx.update(users).set({ role, sessionVersion: nextSessionVersion }).where(eq(users.id, userId));
+    if (member.role !== role)
+      await tx.update(users).set({ role, sessionVersion: nextSessionVersion }).where(eq(users.id, userId));
     return { ok: true };
   });
 }
@@ -138,7 +141,11 @@ const nextSessionVersion = sql`${users.sessionVersion} + 1`;
 type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 
 async function lockOrganization(tx: Tx, organizationId: string): Promise<void> {
-  await tx.select({ id: organizations.id }).from(organizations).where(eq(organizations.id, organizationId)).for("update");
+  await tx
+    .select({ id: organizations.id })
+    .from(organizations)
+    .where(eq(organizations.id, organizationId))
+    .for("update");
 }
 
 async function findMember(tx: Tx, organizationId: string, userId: string) {

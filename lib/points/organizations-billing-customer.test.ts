@@ -4,8 +4,8 @@ import { organizations } from "@/lib/db/schema";
 import {
   backendsAndProviders,
   expectThrown,
-  patchProvider,
   type ProviderTestContext,
+  patchProvider,
   withProvider,
 } from "@/lib/testing/harness";
 import { serviceSuite } from "@/lib/testing/invariants";
@@ -114,6 +114,8 @@ describe.each(backendsAndProviders())("linking a billing customer on %s with the
     expect(lost[0]).toBeInstanceOf(ProvisioningError);
     expect(lost[0]).toMatchObject({ reason: "billing_customer_taken" });
     expect((lost[0] as Error).message).toContain(customerId);
-    expect((await organizationsOf(customerId)).map((row) => row.id)).toEqual(won.map((created) => created.organization.id));
+    expect((await organizationsOf(customerId)).map((row) => row.id)).toEqual(
+      won.map((created) => created.organization.id),
+    );
   });
 });

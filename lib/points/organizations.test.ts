@@ -2,17 +2,17 @@ import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { verifyPassword } from "@/lib/auth/password";
 import { apiKeys, organizations, simCustomers, simPaymentMethods, users } from "@/lib/db/schema";
-import {
-  backends,
-  createTestContext,
-  expectThrown,
-  type TestContext,
-} from "@/lib/testing/harness";
+import { backends, createTestContext, expectThrown, type TestContext } from "@/lib/testing/harness";
 import { authenticateApiKey } from "./api-keys";
 import { ProvisioningError } from "./errors";
-import { createOrganization, getOrganization, listProvisionedPaymentMethods, updateOrganization } from "./organizations";
-import { listUsablePaymentMethods } from "./payment-methods";
 import { addUser } from "./members";
+import {
+  createOrganization,
+  getOrganization,
+  listProvisionedPaymentMethods,
+  updateOrganization,
+} from "./organizations";
+import { listUsablePaymentMethods } from "./payment-methods";
 
 describe.each(backends())("organisations on %s", (backend) => {
   let ctx: TestContext;
@@ -25,7 +25,9 @@ describe.each(backends())("organisations on %s", (backend) => {
 
   /** Row counts of everything createOrganization writes, to prove a failed call wrote nothing. */
   async function footprint(): Promise<Record<string, number>> {
-    const count = async (table: typeof organizations | typeof apiKeys | typeof users | typeof simCustomers | typeof simPaymentMethods) => {
+    const count = async (
+      table: typeof organizations | typeof apiKeys | typeof users | typeof simCustomers | typeof simPaymentMethods,
+    ) => {
       const [row] = await ctx.db.select({ n: sql<number>`count(*)::int` }).from(table);
       return row?.n ?? 0;
     };
@@ -124,9 +126,9 @@ describe.each(backends())("organisations on %s", (backend) => {
       );
       expect(error.message).toContain(email);
       expect(await footprint()).toEqual(before);
-      expect(
-        await ctx.db.select().from(organizations).where(eq(organizations.name, "Second With Same Admin")),
-      ).toEqual([]);
+      expect(await ctx.db.select().from(organizations).where(eq(organizations.name, "Second With Same Admin"))).toEqual(
+        [],
+      );
     });
 
     it.each([

@@ -1,12 +1,12 @@
 import { and, eq, ne } from "drizzle-orm";
-import type { BillingProvider, ProviderPaymentMethod } from "@/lib/billing/provider";
 import { generatePassword } from "@/lib/auth/password";
+import type { BillingProvider, ProviderPaymentMethod } from "@/lib/billing/provider";
+import type { Currency } from "@/lib/catalog";
 import type { Db } from "@/lib/db/client";
 import { isUniqueViolation } from "@/lib/db/errors";
 import { type Organization, organizations } from "@/lib/db/schema";
 import { newId, randomString } from "@/lib/ids";
 import { type CreatedApiKey, createApiKey } from "./api-keys";
-import type { Currency } from "@/lib/catalog";
 import { PointsError, ProvisioningError } from "./errors";
 import { paymentMethodLabel } from "./payment-methods";
 import type { Services } from "./services";
@@ -71,9 +71,14 @@ export async function createOrganization(
   const id = newId("organization");
   // The provider is called before the transaction, never inside one, whichever it is: a customer
   // left behind by a failure later is harmless, and named by its organization_id metadata.
-  const billingCustomerId = input.billingCustomerId ?? (await services.provider.createCustomer({ organizationId: id, name }));
+  const billingCustomerId =
+    input.billingCustomerId ?? (await services.provider.createCustomer({ organizationId: id, name }));
   const added = cards.length
-    ? await services.provider.addCards({ customerId: billingCustomerId, kinds: cards, defaultIndex: input.defaultCardIndex })
+    ? await services.provider.addCards({
+        customerId: billingCustomerId,
+        kinds: cards,
+        defaultIndex: input.defaultCardIndex,
+      })
     : [];
   if (setOutage) await setOutage(billingCustomerId);
 
@@ -95,7 +100,8 @@ export async function createOrganization(
       .catch((error: unknown) => {
         // Another create linked the same customer after our check: the index decides, and the
         // loser is refused as if the check had seen it.
-        if (isUniqueViolation(error, "organizations_billing_customer_idx")) throw customerAlreadyLinked(billingCustomerId);
+        if (isUniqueViolation(error, "organizations_billing_customer_idx"))
+          throw customerAlreadyLinked(billingCustomerId);
         throw error;
       });
     if (!organization) throw new Error("The organisation was not created.");
@@ -152,8 +158,11 @@ export async function updateOrganization(
   const organization = await getOrganization(services.db, organizationId);
   if (!organization) throw new ProvisioningError(`No organisation ${organizationId}.`);
   const setOutage = input.simulateOutage === undefined ? null : outageSwitch(services.provider, input.simulateOutage);
-  const customerId = input.billingCustomer ? await relinkedCustomer(services, organization, input.billingCustomer) : organization.billingCustomerId;
-  const methods = input.defaultCardIndex !== undefined ? await allPaymentMethods(services, { billingCustomerId: customerId }) : [];
+  const customerId = input.billingCustomer
+    ? await relinkedCustomer(services, organization, input.billingCustomer)
+    : organization.billingCustomerId;
+  const methods =
+    input.defaultCardIndex !== undefined ? await allPaymentMethods(services, { billingCustomerId: customerId }) : [];
   assertCardIndex(input.defaultCardIndex, methods.length);
 
   const updated = await services.db.transaction(async (tx) => {
@@ -200,7 +209,11 @@ async function relinkedCustomer(
 }
 
 /** A customer an organisation may be linked to: no other organisation's, and one the provider knows. */
-async function assertCustomerLinkable(services: Services, customerId: string, exceptOrganizationId?: string): Promise<void> {
+async function assertCustomerLinkable(
+  services: Services,
+  customerId: string,
+  exceptOrganizationId?: string,
+): Promise<void> {
   await assertCustomerUnlinked(services.db, customerId, exceptOrganizationId);
   if (!(await services.provider.customerExists(customerId))) {
     const problem = `names a customer the billing provider does not know (${customerId}); check the ID, or leave it to the command to make one (org create without --stripe-customer, org update --new-stripe-customer).`;
@@ -290,5 +303,11 @@ function assertCardIndex(index: number | undefined, count: number): void {
 }
 
 function slug(name: string): string {
-  return name.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "").slice(0, 30) || "org";
+  return (
+    name
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, "-")
+      .replace(/^-|-$/g, "")
+      .slice(0, 30) || "org"
+  );
 }

@@ -3,9 +3,9 @@ import { backends, createTestContext, patchProvider, type TestContext, withProvi
 import { PointsError } from "./errors";
 import { createOrganization } from "./organizations";
 import { expiresSoon, getPaymentDetails } from "./payment-details";
+import { listUsablePaymentMethods, toPaymentMethodJson } from "./payment-methods";
 import { removeCard } from "./remove-card";
 import { addTestCard } from "./test-cards";
-import { listUsablePaymentMethods, toPaymentMethodJson } from "./payment-methods";
 
 describe.each(backends())("Payment details on %s", (backend) => {
   let ctx: TestContext;
@@ -46,7 +46,10 @@ describe.each(backends())("Payment details on %s", (backend) => {
     const added = await addTestCard(ctx, mine.organization.id, "mastercard");
     expect(added.label).toBe("Mastercard •••• 4444");
     expect(added.usable).toBe(true);
-    expect(await addTestCard(ctx, mine.organization.id, "expired")).toMatchObject({ label: "Visa •••• 0069", usable: false });
+    expect(await addTestCard(ctx, mine.organization.id, "expired")).toMatchObject({
+      label: "Visa •••• 0069",
+      usable: false,
+    });
     expect((await listUsablePaymentMethods(ctx, mine.organization)).map((method) => method.id)).toEqual([added.id]);
     expect(await listUsablePaymentMethods(ctx, theirs.organization)).toEqual([]);
   });
@@ -61,13 +64,22 @@ describe.each(backends())("Payment details on %s", (backend) => {
   });
 
   it("removes a test card: never listed again, no longer the default, and another organisation's is not found", async () => {
-    const mine = await createOrganization(ctx, { name: "Cards Removed", cards: ["visa", "mastercard"], defaultCardIndex: 0 });
+    const mine = await createOrganization(ctx, {
+      name: "Cards Removed",
+      cards: ["visa", "mastercard"],
+      defaultCardIndex: 0,
+    });
     const theirs = await createOrganization(ctx, { name: "Cards Kept", cards: ["visa"], defaultCardIndex: 0 });
     const [visa, mastercard] = mine.paymentMethods;
-    expect(await removeCard(ctx, mine.organization.id, visa?.id ?? "")).toEqual({ label: "Visa •••• 4242", wasDefault: true });
+    expect(await removeCard(ctx, mine.organization.id, visa?.id ?? "")).toEqual({
+      label: "Visa •••• 4242",
+      wasDefault: true,
+    });
     const left = await listUsablePaymentMethods(ctx, mine.organization);
     expect(left.map((method) => [method.id, method.isDefault])).toEqual([[mastercard?.id, false]]);
-    const foreign = await removeCard(ctx, mine.organization.id, theirs.paymentMethods[0]?.id ?? "").catch((error: unknown) => error);
+    const foreign = await removeCard(ctx, mine.organization.id, theirs.paymentMethods[0]?.id ?? "").catch(
+      (error: unknown) => error,
+    );
     expect(foreign).toMatchObject({ code: "not_found" });
     expect(await listUsablePaymentMethods(ctx, theirs.organization)).toHaveLength(1);
     // Removed, the kind can be saved again.

@@ -1,5 +1,5 @@
+import { type Currency, isCurrency } from "@/lib/catalog";
 import { type BillingProblemCode, isBillingProblem } from "./billing-problems";
-import { isCurrency, type Currency } from "@/lib/catalog";
 import { PointsError } from "./errors";
 import { listProvisionedPaymentMethods, requireOrganization } from "./organizations";
 import { listUsablePaymentMethods, type PaymentMethod } from "./payment-methods";

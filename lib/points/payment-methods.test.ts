@@ -4,13 +4,13 @@ import { topUps } from "@/lib/db/schema";
 import {
   backendsAndProviders,
   expectPointsError,
-  patchProvider,
   type ProviderTestContext,
+  patchProvider,
   TestClock,
   withProvider,
 } from "@/lib/testing/harness";
 import { serviceSuite } from "@/lib/testing/invariants";
-import { createOrganization, type CreateOrganizationInput } from "./organizations";
+import { type CreateOrganizationInput, createOrganization } from "./organizations";
 import { listUsablePaymentMethods, type PaymentMethod, resolvePaymentMethod } from "./payment-methods";
 import { purchasePoints, resolveCurrency } from "./purchase";
 import type { Services } from "./services";
@@ -18,7 +18,16 @@ import type { Services } from "./services";
 const pointsError = expectPointsError;
 
 function method(id: string, isDefault = false): PaymentMethod {
-  return { id, label: `Visa •••• ${id}`, type: "card", brand: "visa", last4: "4242", expMonth: 12, expYear: 2030, isDefault };
+  return {
+    id,
+    label: `Visa •••• ${id}`,
+    type: "card",
+    brand: "visa",
+    last4: "4242",
+    expMonth: 12,
+    expYear: 2030,
+    isDefault,
+  };
 }
 
 describe("resolveCurrency", () => {

@@ -1,11 +1,11 @@
 import { withDeadline } from "@/lib/billing/deadline";
 import { type ProviderPaymentMethod, ProviderUnavailableError } from "@/lib/billing/provider";
 import type { Organization } from "@/lib/db/schema";
+import { log } from "@/lib/observability/log";
 import { billingProblemOf, forgetBillingProblems } from "./billing-problems";
 import { PointsError } from "./errors";
 import type { PaymentMethodJson } from "./schemas";
 import type { Services } from "./services";
-import { log } from "@/lib/observability/log";
 
 export interface PaymentMethod {
   id: string;
@@ -63,7 +63,8 @@ export async function listUsablePaymentMethods(
   } catch (error) {
     const problem = billingProblemOf(provider, error, organization.id);
     if (problem) throw problem;
-    if (!(error instanceof ProviderUnavailableError)) log().error({ event: "list_payment_methods_failed", err: error }, "Listing payment methods failed");
+    if (!(error instanceof ProviderUnavailableError))
+      log().error({ event: "list_payment_methods_failed", err: error }, "Listing payment methods failed");
     throw paymentMethodsUnavailable();
   }
   forgetBillingProblems(organization.billingCustomerId);

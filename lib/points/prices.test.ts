@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SIMULATED_PRICES } from "@/lib/billing/prices";
-import { backends, createTestContext, patchProvider, type TestContext, withProvider } from "@/lib/testing/harness";
 import { BUNDLES } from "@/lib/catalog";
+import { backends, createTestContext, patchProvider, type TestContext, withProvider } from "@/lib/testing/harness";
 import { PointsError } from "./errors";
 import { getBundlePrices } from "./prices";
 

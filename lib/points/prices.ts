@@ -1,9 +1,9 @@
 import type { PriceTable } from "@/lib/billing/provider";
-import { billingProblemOf } from "./billing-problems";
 import { BUNDLES, type Bundle, type Currency } from "@/lib/catalog";
+import { log } from "@/lib/observability/log";
+import { billingProblemOf } from "./billing-problems";
 import { PointsError } from "./errors";
 import type { Services } from "./services";
-import { log } from "@/lib/observability/log";
 
 export interface BundlePrice {
   points: Bundle;
@@ -22,7 +22,10 @@ export async function getPriceTable(services: Services): Promise<PriceTable> {
   } catch (error) {
     const problem = billingProblemOf(services.provider, error);
     if (problem) throw problem;
-    log().error({ event: "pricing_failed" }, `Pricing failed: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`);
+    log().error(
+      { event: "pricing_failed" },
+      `Pricing failed: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`,
+    );
     throw new PointsError(
       "payment_methods_unavailable",
       "Prices are temporarily unavailable from the billing provider; wait a moment and try again.",

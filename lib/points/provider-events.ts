@@ -1,7 +1,7 @@
+import { log } from "@/lib/observability/log";
 import { metrics } from "@/lib/observability/metrics";
 import { handleBillingEvent, isDeferredEvent } from "./billing-events";
 import type { Services } from "./services";
-import { log } from "@/lib/observability/log";
 
 const BATCH = 50;
 
@@ -24,7 +24,10 @@ export async function deliverPendingEvents(services: Services): Promise<number> 
       // Kept in deferred_billing_events too; offered again here until its purchase settles.
       if (isDeferredEvent(error)) continue;
       metrics().eventFailures.inc({ provider: services.provider.name });
-      log().error({ event: "simulated_event_failed", event_id: event.id, type: event.type }, `billing: simulated event ${event.id} (${event.type}) failed; it is offered again later: ${error instanceof Error ? error.message : String(error)}`);
+      log().error(
+        { event: "simulated_event_failed", event_id: event.id, type: event.type },
+        `billing: simulated event ${event.id} (${event.type}) failed; it is offered again later: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
   }
   await markEventsDelivered(delivered);

@@ -1,37 +1,48 @@
 import { describe, expect, it } from "vitest";
-import { backendsAndProviders, completeAuthenticationInDashboard, type ProviderTestContext } from "@/lib/testing/harness";
+import {
+  backendsAndProviders,
+  completeAuthenticationInDashboard,
+  type ProviderTestContext,
+} from "@/lib/testing/harness";
+import { purchaseSuite } from "@/lib/testing/purchase-suite";
 import { getOrganization } from "./organizations";
 import { listUsablePaymentMethods } from "./payment-methods";
-import { purchaseSuite } from "@/lib/testing/purchase-suite";
 import { toTopUpJson } from "./top-up-json";
 
 describe.each(backendsAndProviders())("purchasePoints on %s with the %s provider", (backend, provider) => {
   let ctx: ProviderTestContext;
-  const { newOrg, cardId, buy, pointsError, ledgerRows, paymentsOf, chargesSent } = purchaseSuite(backend, provider, (made) => {
-    ctx = made;
-  });
+  const { newOrg, cardId, buy, pointsError, ledgerRows, paymentsOf, chargesSent } = purchaseSuite(
+    backend,
+    provider,
+    (made) => {
+      ctx = made;
+    },
+  );
 
   describe("a failed payment", () => {
     it.each([
       ["declined", "card_declined"],
       ["insufficient_funds", "insufficient_funds"],
-    ])("with a %s card is failed with code %s, credits nothing, and a replay never charges again", async (card, code) => {
-      const created = await newOrg({ cards: [card] });
-      const result = await buy(created.organization.id, { points: 100, reference: "doomed" });
+    ])(
+      "with a %s card is failed with code %s, credits nothing, and a replay never charges again",
+      async (card, code) => {
+        const created = await newOrg({ cards: [card] });
+        const result = await buy(created.organization.id, { points: 100, reference: "doomed" });
 
-      expect(result.outcome).toBe("failed");
-      expect(result.pointsBalance).toBe(0);
-      expect(result.topUp).toMatchObject({ status: "failed", failureCode: code, paidAt: null });
-      expect(toTopUpJson(result.topUp).failure).toEqual({ code, message: expect.stringMatching(/\w/) });
+        expect(result.outcome).toBe("failed");
+        expect(result.pointsBalance).toBe(0);
+        expect(result.topUp).toMatchObject({ status: "failed", failureCode: code, paidAt: null });
+        expect(toTopUpJson(result.topUp).failure).toEqual({ code, message: expect.stringMatching(/\w/) });
 
-      const replay = await buy(created.organization.id, { points: 100, reference: "doomed" });
-      expect(replay.outcome).toBe("failed");
-      expect(replay.replayed).toBe(true);
-      expect(replay.topUp.id).toBe(result.topUp.id);
-      expect(await paymentsOf(created.organization.billingCustomerId)).toBe(1);
-      expect(chargesSent(created.organization.billingCustomerId)).toBe(1);
-      expect(await ledgerRows(created.organization.id)).toEqual([]);
-    });
+        const replay = await buy(created.organization.id, { points: 100, reference: "doomed" });
+        expect(replay.outcome).toBe("failed");
+        expect(replay.replayed).toBe(true);
+        expect(replay.topUp.id).toBe(result.topUp.id);
+        expect(await paymentsOf(created.organization.billingCustomerId)).toBe(1);
+        expect(chargesSent(created.organization.billingCustomerId)).toBe(1);
+        expect(await ledgerRows(created.organization.id)).toEqual([]);
+      },
+    );
 
     it("needs a new reference: a new reference on a working card is a new, paid purchase", async () => {
       const created = await newOrg({ cards: ["declined", "visa"], defaultCardIndex: 0 });
@@ -56,7 +67,10 @@ describe.each(backendsAndProviders())("purchasePoints on %s with the %s provider
       expect(first.pointsBalance).toBe(0);
       expect(first.topUp.status).toBe("awaiting_payment");
       expect(first.topUp.providerPaymentId).toMatch(/^pi_/);
-      expect(toTopUpJson(first.topUp).failure).toEqual({ code: "authentication_required", message: expect.any(String) });
+      expect(toTopUpJson(first.topUp).failure).toEqual({
+        code: "authentication_required",
+        message: expect.any(String),
+      });
 
       const stillWaiting = await buy(orgId, { points: 500, reference: "3ds" });
       expect(stillWaiting.outcome).toBe("awaiting_payment");
@@ -64,7 +78,11 @@ describe.each(backendsAndProviders())("purchasePoints on %s with the %s provider
       expect(stillWaiting.topUp.providerPaymentId).toBe(first.topUp.providerPaymentId);
       expect(await ledgerRows(orgId)).toEqual([]);
 
-      const completed = await completeAuthenticationInDashboard(ctx, { organizationId: orgId, topUpId: first.topUp.id, succeed: true });
+      const completed = await completeAuthenticationInDashboard(ctx, {
+        organizationId: orgId,
+        topUpId: first.topUp.id,
+        succeed: true,
+      });
       expect(completed.outcome).toBe("paid_now");
       expect(completed.topUp.providerPaymentId).toBe(first.topUp.providerPaymentId);
       expect(completed.pointsBalance).toBe(500);
@@ -85,7 +103,11 @@ describe.each(backendsAndProviders())("purchasePoints on %s with the %s provider
       const orgId = created.organization.id;
       const first = await buy(orgId, { points: 100, reference: "3ds-no" });
 
-      const completed = await completeAuthenticationInDashboard(ctx, { organizationId: orgId, topUpId: first.topUp.id, succeed: false });
+      const completed = await completeAuthenticationInDashboard(ctx, {
+        organizationId: orgId,
+        topUpId: first.topUp.id,
+        succeed: false,
+      });
       expect(completed.outcome).toBe("failed");
       expect(completed.topUp).toMatchObject({ status: "failed", failureCode: "authentication_failed", paidAt: null });
       expect(completed.pointsBalance).toBe(0);
@@ -101,7 +123,11 @@ describe.each(backendsAndProviders())("purchasePoints on %s with the %s provider
       const other = await newOrg();
       const first = await buy(created.organization.id, { points: 100, reference: "mine" });
       const error = await pointsError(() =>
-        completeAuthenticationInDashboard(ctx, { organizationId: other.organization.id, topUpId: first.topUp.id, succeed: true }),
+        completeAuthenticationInDashboard(ctx, {
+          organizationId: other.organization.id,
+          topUpId: first.topUp.id,
+          succeed: true,
+        }),
       );
       expect(error.code).toBe("not_found");
       expect((await buy(created.organization.id, { points: 100, reference: "mine" })).outcome).toBe("awaiting_payment");

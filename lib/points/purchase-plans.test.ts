@@ -83,15 +83,22 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("a new purchase's first statemen
       await reserved.unsafe("set plan_cache_mode = force_generic_plan");
       await reserved.unsafe("begin");
       // Another purchase's values: a new id, idempotency key and reference.
-      const params = p1.params.map((value) => (typeof value === "string" ? value.replace(result.topUp.id, "tu_planned").replace("new-one", "another") : value));
+      const params = p1.params.map((value) =>
+        typeof value === "string" ? value.replace(result.topUp.id, "tu_planned").replace("new-one", "another") : value,
+      );
       const literal = (value: unknown) => (value === null ? "null" : `'${String(value).replaceAll("'", "''")}'`);
-      const [row] = await reserved.unsafe(`explain (analyze, format json) execute p1(${params.map(literal).join(", ")})`);
+      const [row] = await reserved.unsafe(
+        `explain (analyze, format json) execute p1(${params.map(literal).join(", ")})`,
+      );
       await reserved.unsafe("rollback");
       const plan = (row?.["QUERY PLAN"] as Array<{ Plan: PlanNode }> | undefined)?.[0]?.Plan;
       if (!plan) throw new Error("no plan");
-      const reads = nodes(plan).filter((node) => node["Relation Name"] === "top_ups" && node["Node Type"] !== "ModifyTable");
+      const reads = nodes(plan).filter(
+        (node) => node["Relation Name"] === "top_ups" && node["Node Type"] !== "ModifyTable",
+      );
       expect(reads.length).toBeGreaterThan(0);
-      for (const node of reads) expect({ node: node["Node Type"], loops: node["Actual Loops"] }).toEqual({ node: node["Node Type"], loops: 0 });
+      for (const node of reads)
+        expect({ node: node["Node Type"], loops: node["Actual Loops"] }).toEqual({ node: node["Node Type"], loops: 0 });
       expect(JSON.stringify(plan)).toContain('"Operation":"Insert"');
     } finally {
       await reserved.unsafe("deallocate all");

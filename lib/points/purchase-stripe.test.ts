@@ -45,7 +45,9 @@ describe.each(backends())("purchases through Stripe: its own mechanics (%s)", (b
     created.push(result.organization.id);
     const organizationId = result.organization.id;
     const customer = result.organization.billingCustomerId;
-    const buy = async (request: { points?: 100 | 250 | 500; reference?: string; currency?: "USD" | "GBP" } = {}): Promise<PurchaseResult> => {
+    const buy = async (
+      request: { points?: 100 | 250 | 500; reference?: string; currency?: "USD" | "GBP" } = {},
+    ): Promise<PurchaseResult> => {
       const organization = await getOrganization(ctx.db, organizationId);
       if (!organization) throw new Error("organisation vanished");
       return purchasePoints(ctx, {
@@ -55,7 +57,10 @@ describe.each(backends())("purchases through Stripe: its own mechanics (%s)", (b
       });
     };
     const intents = () => fake.control.paymentIntents({ customer });
-    const creates = () => fake.control.requests({ method: "POST", path: "/v1/payment_intents" }).filter((entry) => entry.path === "/v1/payment_intents");
+    const creates = () =>
+      fake.control
+        .requests({ method: "POST", path: "/v1/payment_intents" })
+        .filter((entry) => entry.path === "/v1/payment_intents");
     const row = async (reference = "ref-1") => {
       const [found] = await ctx.db
         .select()
@@ -64,7 +69,15 @@ describe.each(backends())("purchases through Stripe: its own mechanics (%s)", (b
       if (!found) throw new Error(`no top-up ${reference}`);
       return found;
     };
-    return { ...result, customer, buy, intents, creates, row, cardIds: result.paymentMethods.map((method) => method.id) };
+    return {
+      ...result,
+      customer,
+      buy,
+      intents,
+      creates,
+      row,
+      cardIds: result.paymentMethods.map((method) => method.id),
+    };
   }
 
   function quietly<T>(run: () => Promise<T>): Promise<T> {
@@ -96,11 +109,22 @@ describe.each(backends())("purchases through Stripe: its own mechanics (%s)", (b
     expect([first.outcome, first.topUp.failureCode]).toEqual(["awaiting_payment", "authentication_required"]);
     const sent = creates().length;
     const returnUrl = "http://127.0.0.1:3000/dashboard/buy/back";
-    const started = await beginAuthentication(ctx, { organizationId: organization.id, topUpId: first.topUp.id, returnUrl });
+    const started = await beginAuthentication(ctx, {
+      organizationId: organization.id,
+      topUpId: first.topUp.id,
+      returnUrl,
+    });
     if (!("redirectUrl" in started)) throw new Error("expected a 3-D Secure page");
-    expect(intents().map((intent) => [intent.id, intent.status])).toEqual([[first.topUp.providerPaymentId, "requires_action"]]);
-    const answer = await fetch(started.redirectUrl.replace(/\?.*$/, "/complete"), { method: "POST", redirect: "manual" });
-    expect(answer.headers.get("location")).toBe(`${returnUrl}?payment_intent=${first.topUp.providerPaymentId}&redirect_status=succeeded`);
+    expect(intents().map((intent) => [intent.id, intent.status])).toEqual([
+      [first.topUp.providerPaymentId, "requires_action"],
+    ]);
+    const answer = await fetch(started.redirectUrl.replace(/\?.*$/, "/complete"), {
+      method: "POST",
+      redirect: "manual",
+    });
+    expect(answer.headers.get("location")).toBe(
+      `${returnUrl}?payment_intent=${first.topUp.providerPaymentId}&redirect_status=succeeded`,
+    );
     expect(creates().length).toBe(sent);
     expect((await buy()).outcome).toBe("paid_now");
   });

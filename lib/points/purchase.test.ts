@@ -1,21 +1,25 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import type { PriceTable } from "@/lib/billing/provider";
 import { SIMULATED_PRICES } from "@/lib/billing/prices";
-import { topUps } from "@/lib/db/schema";
-import { backendsAndProviders, patchProvider, type ProviderTestContext, withProvider } from "@/lib/testing/harness";
+import type { PriceTable } from "@/lib/billing/provider";
 import { BUNDLES, CURRENCIES } from "@/lib/catalog";
-import { getOrganization } from "./organizations";
+import { topUps } from "@/lib/db/schema";
+import { backendsAndProviders, type ProviderTestContext, patchProvider, withProvider } from "@/lib/testing/harness";
 import { purchaseSuite } from "@/lib/testing/purchase-suite";
+import { getOrganization } from "./organizations";
 import { toTopUpJson } from "./top-up-json";
 import type { TopUpRequest } from "./top-up-request";
 
 // The Stripe test server is priced as `npm run points -- stripe setup-prices` prices it: SIMULATED_PRICES.
 describe.each(backendsAndProviders())("purchasePoints on %s with the %s provider", (backend, provider) => {
   let ctx: ProviderTestContext;
-  const { newOrg, cardId, buy, pointsError, ledgerRows, paymentsOf, chargesSent } = purchaseSuite(backend, provider, (made) => {
-    ctx = made;
-  });
+  const { newOrg, cardId, buy, pointsError, ledgerRows, paymentsOf, chargesSent } = purchaseSuite(
+    backend,
+    provider,
+    (made) => {
+      ctx = made;
+    },
+  );
 
   describe("a new purchase", () => {
     it("is paid now: the Points are credited once and the balance, ledger and organisation agree", async () => {
@@ -113,7 +117,9 @@ describe.each(backendsAndProviders())("purchasePoints on %s with the %s provider
       delete prices.GBP[7500];
       const services = withProvider(ctx, patchProvider(ctx.provider, { getPrices: async () => prices }));
 
-      const error = await pointsError(() => buy(created.organization.id, { points: 7500, reference: "big" }, { services }));
+      const error = await pointsError(() =>
+        buy(created.organization.id, { points: 7500, reference: "big" }, { services }),
+      );
       expect(error.code).toBe("currency_not_available");
       expect(error.status).toBe(422);
       expect(error.details).toMatchObject({ points: 7500, currency: "GBP" });

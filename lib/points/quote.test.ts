@@ -1,20 +1,20 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import type { PriceTable } from "@/lib/billing/provider";
 import { SIMULATED_PRICES } from "@/lib/billing/prices";
+import type { PriceTable } from "@/lib/billing/provider";
 import { topUps } from "@/lib/db/schema";
-import {
-  backendsAndProviders,
-  patchProvider,
-  type ProviderTestContext,
-  withProvider,
-} from "@/lib/testing/harness";
+import { backendsAndProviders, type ProviderTestContext, patchProvider, withProvider } from "@/lib/testing/harness";
 import { serviceSuite } from "@/lib/testing/invariants";
-import type { Services } from "./services";
 import { getBalance } from "./balance";
 import { PointsError } from "./errors";
-import { createOrganization, requireOrganization, type CreateOrganizationInput, type OrganizationSettings } from "./organizations";
+import {
+  type CreateOrganizationInput,
+  createOrganization,
+  type OrganizationSettings,
+  requireOrganization,
+} from "./organizations";
 import { type PurchaseResult, purchasePoints, quotePurchase, toQuoteJson } from "./purchase";
+import type { Services } from "./services";
 import { parseQuoteRequest, type QuoteRequest, type TopUpRequest } from "./top-up-request";
 
 async function pointsError(run: () => Promise<unknown>): Promise<PointsError> {
@@ -44,7 +44,9 @@ describe("parseQuoteRequest", () => {
     expect([error.code, error.status]).toEqual(["invalid_request", 422]);
     expect(Object.keys(error.details.fields as object).sort()).toEqual(["currency", "points", "price", "reference"]);
     expect((error.details.fields as Record<string, string>).reference).toMatch(/quote buys nothing/);
-    expect((await pointsError(async () => parseQuoteRequest([]))).details.fields).toEqual({ body: "must be a JSON object" });
+    expect((await pointsError(async () => parseQuoteRequest([]))).details.fields).toEqual({
+      body: "must be a JSON object",
+    });
   });
 });
 
@@ -54,7 +56,10 @@ describe.each(backendsAndProviders())("a quote on %s with the %s provider", (bac
     ctx = made;
   });
 
-  async function newOrg(settings: OrganizationSettings = {}, input: Omit<CreateOrganizationInput, "name" | "settings"> = {}) {
+  async function newOrg(
+    settings: OrganizationSettings = {},
+    input: Omit<CreateOrganizationInput, "name" | "settings"> = {},
+  ) {
     const created = await createOrganization(ctx, {
       name: "Quote Ltd",
       cards: ["visa", "mastercard", "declined"],
@@ -80,7 +85,12 @@ describe.each(backendsAndProviders())("a quote on %s with the %s provider", (bac
   async function expectSameRefusal(id: string, request: QuoteRequest, services: Services = ctx): Promise<PointsError> {
     const quoted = await pointsError(() => quote(id, request, services));
     const bought = await pointsError(() => buy(id, { ...request, reference: `ref-${Math.random()}` }, services));
-    expect({ code: quoted.code, status: quoted.status, retryAfter: quoted.retryAfterSeconds, details: quoted.details }).toEqual({
+    expect({
+      code: quoted.code,
+      status: quoted.status,
+      retryAfter: quoted.retryAfterSeconds,
+      details: quoted.details,
+    }).toEqual({
       code: bought.code,
       status: bought.status,
       retryAfter: bought.retryAfterSeconds,
@@ -115,7 +125,12 @@ describe.each(backendsAndProviders())("a quote on %s with the %s provider", (bac
       payment_method: { id: mastercard?.id, label: mastercard?.label, is_default: false },
     });
     // The purchase it describes charges exactly that.
-    const bought = await buy(id, { points: 5000, currency: "EUR", paymentSourceId: mastercard?.id, reference: "second" });
+    const bought = await buy(id, {
+      points: 5000,
+      currency: "EUR",
+      paymentSourceId: mastercard?.id,
+      reference: "second",
+    });
     expect([bought.topUp.amount, bought.topUp.paymentSourceId, bought.pointsBalance]).toEqual([
       SIMULATED_PRICES.EUR[5000],
       mastercard?.id,
@@ -158,7 +173,9 @@ describe.each(backendsAndProviders())("a quote on %s with the %s provider", (bac
 
     // The method is resolved before any limit; then a bundle over the per-top-up maximum, past the
     // balance cap and the day, is refused by the per-top-up limit, the first of them.
-    expect((await expectSameRefusal(id, { points: 2500, paymentSourceId: "pm_unknown" })).code).toBe("invalid_payment_method");
+    expect((await expectSameRefusal(id, { points: 2500, paymentSourceId: "pm_unknown" })).code).toBe(
+      "invalid_payment_method",
+    );
     const big = await expectSameRefusal(id, { points: 2500 });
     expect([big.code, big.details.limit]).toEqual(["limit_exceeded", "max_points_per_top_up"]);
     const cap = await expectSameRefusal(id, { points: 1000 });
@@ -187,7 +204,9 @@ describe.each(backendsAndProviders())("a quote on %s with the %s provider", (bac
     const services = withProvider(ctx, patchProvider(ctx.provider, { getPrices: async () => prices }));
     const missing = await expectSameRefusal(id, { points: 7500 }, services);
     expect([missing.code, missing.status]).toEqual(["currency_not_available", 422]);
-    expect(await quote(id, { points: 7500, currency: "USD" }, services)).toMatchObject({ amount: SIMULATED_PRICES.USD[7500] });
+    expect(await quote(id, { points: 7500, currency: "USD" }, services)).toMatchObject({
+      amount: SIMULATED_PRICES.USD[7500],
+    });
   });
 
   it("charges nothing, records nothing and counts toward no limit: the purchase after it behaves as if it never happened", async () => {

@@ -6,125 +6,122 @@ import {
   backendsAndProviders,
   createTestContext,
   faultyProvider,
-  patchProvider,
   type ProviderFault,
   type ProviderTestContext,
+  patchProvider,
   withProvider,
 } from "@/lib/testing/harness";
 import { expectInvariants, ledgerState, serviceSuite } from "@/lib/testing/invariants";
 import { createOrganization } from "./organizations";
-import {
-  DEFAULT_LEASE_MS,
-  type PurchasePhase,
-  purchasePoints,
-  reconcileTopUps,
-  SimulatedCrash,
-} from "./purchase";
+import { DEFAULT_LEASE_MS, type PurchasePhase, purchasePoints, reconcileTopUps, SimulatedCrash } from "./purchase";
 import type { Services } from "./services";
 
 const PHASES: PurchasePhase[] = ["recorded", "charge_marked", "charged", "outcome_recorded"];
 
-describe.each(backendsAndProviders())("recovery after a crash or a provider fault (%s, %s provider)", (backend, provider) => {
-  let ctx: ProviderTestContext;
-  const track = serviceSuite(backend, provider, (made) => {
-    ctx = made;
-  });
-  const state = (organizationId: string) => ledgerState(ctx.db, organizationId, ctx.probe);
-
-  async function setup(cards: string[] = ["visa"]) {
-    const { organization } = await createOrganization(ctx, {
-      name: `Crash ${randomString(4)}`,
-      settings: { currency: "GBP", apiPurchasesEnabled: true },
-      cards,
-      defaultCardIndex: 0,
+describe.each(backendsAndProviders())(
+  "recovery after a crash or a provider fault (%s, %s provider)",
+  (backend, provider) => {
+    let ctx: ProviderTestContext;
+    const track = serviceSuite(backend, provider, (made) => {
+      ctx = made;
     });
-    track(organization.id);
-    const buy = (services: Services = ctx, options = {}) =>
-      purchasePoints(
-        services,
-        { organization, request: { points: 500, reference: "crashy" }, source: "api" },
-        options,
-      );
-    return { organization, buy };
-  }
+    const state = (organizationId: string) => ledgerState(ctx.db, organizationId, ctx.probe);
 
-  const crashAfter = (phase: PurchasePhase) => ({
-    afterPhase: (reached: PurchasePhase) => {
-      if (reached === phase) throw new SimulatedCrash(phase);
-    },
-  });
+    async function setup(cards: string[] = ["visa"]) {
+      const { organization } = await createOrganization(ctx, {
+        name: `Crash ${randomString(4)}`,
+        settings: { currency: "GBP", apiPurchasesEnabled: true },
+        cards,
+        defaultCardIndex: 0,
+      });
+      track(organization.id);
+      const buy = (services: Services = ctx, options = {}) =>
+        purchasePoints(
+          services,
+          { organization, request: { points: 500, reference: "crashy" }, source: "api" },
+          options,
+        );
+      return { organization, buy };
+    }
 
-  it.each(PHASES)("a crash after %s is recovered by a retry with exactly one charge", async (phase) => {
-    const { organization, buy } = await setup();
-    await expect(buy(ctx, crashAfter(phase))).rejects.toBeInstanceOf(SimulatedCrash);
+    const crashAfter = (phase: PurchasePhase) => ({
+      afterPhase: (reached: PurchasePhase) => {
+        if (reached === phase) throw new SimulatedCrash(phase);
+      },
+    });
 
-    // The dead request still holds its lease unless it had finished; a retry inside the lease waits.
-    const early = await buy();
-    expect(early.outcome).toBe(phase === "outcome_recorded" ? "paid" : "purchase_in_progress");
-
-    ctx.clock.advance(DEFAULT_LEASE_MS + 1000);
-    const retried = await buy();
-    expect(retried.topUp.status).toBe("paid");
-    expect(retried.outcome).toBe(phase === "outcome_recorded" ? "paid" : "paid_now");
-    expect(retried.replayed).toBe(true);
-    expect((await buy()).outcome).toBe("paid");
-
-    expect(await state(organization.id)).toMatchObject({ charges: 1, credits: 1, balance: 500, ledgerSum: 500 });
-  });
-
-  it.each(PHASES.slice(0, 3))(
-    "the reconciler settles a purchase abandoned after %s, and running it again changes nothing",
-    async (phase) => {
+    it.each(PHASES)("a crash after %s is recovered by a retry with exactly one charge", async (phase) => {
       const { organization, buy } = await setup();
       await expect(buy(ctx, crashAfter(phase))).rejects.toBeInstanceOf(SimulatedCrash);
 
-      expect(await reconcileTopUps(ctx)).toEqual([]); // The lease is still held: hands off.
+      // The dead request still holds its lease unless it had finished; a retry inside the lease waits.
+      const early = await buy();
+      expect(early.outcome).toBe(phase === "outcome_recorded" ? "paid" : "purchase_in_progress");
+
       ctx.clock.advance(DEFAULT_LEASE_MS + 1000);
-      const settled = await reconcileTopUps(ctx);
-      expect(settled.map((result) => result.topUp.status)).toEqual(["paid"]);
-      expect(await reconcileTopUps(ctx)).toEqual([]);
-
+      const retried = await buy();
+      expect(retried.topUp.status).toBe("paid");
+      expect(retried.outcome).toBe(phase === "outcome_recorded" ? "paid" : "paid_now");
+      expect(retried.replayed).toBe(true);
       expect((await buy()).outcome).toBe("paid");
-      expect(await state(organization.id)).toMatchObject({ charges: 1, credits: 1, balance: 500 });
-    },
-  );
 
-  it.each<[ProviderFault, number]>([
-    ["execute_then_throw", 1],
-    ["throw_before_execute", 0],
-  ])("a provider failure (%s) leaves the purchase unresolved until a retry settles it", async (fault, charged) => {
-    const { organization, buy } = await setup();
-    const flaky = withProvider(ctx, faultyProvider(ctx.provider, [fault]));
+      expect(await state(organization.id)).toMatchObject({ charges: 1, credits: 1, balance: 500, ledgerSum: 500 });
+    });
 
-    const first = await buy(flaky);
-    expect(first.outcome).toBe("unresolved");
-    expect(first.topUp.status).toBe("processing");
-    expect((await state(organization.id)).charges).toBe(charged);
+    it.each(PHASES.slice(0, 3))(
+      "the reconciler settles a purchase abandoned after %s, and running it again changes nothing",
+      async (phase) => {
+        const { organization, buy } = await setup();
+        await expect(buy(ctx, crashAfter(phase))).rejects.toBeInstanceOf(SimulatedCrash);
 
-    const retried = await buy(flaky);
-    expect(retried.outcome).toBe("paid_now");
-    expect(await state(organization.id)).toMatchObject({ charges: 1, credits: 1, balance: 500 });
-  });
+        expect(await reconcileTopUps(ctx)).toEqual([]); // The lease is still held: hands off.
+        ctx.clock.advance(DEFAULT_LEASE_MS + 1000);
+        const settled = await reconcileTopUps(ctx);
+        expect(settled.map((result) => result.topUp.status)).toEqual(["paid"]);
+        expect(await reconcileTopUps(ctx)).toEqual([]);
 
-  it("a failed lookup of a purchase awaiting payment keeps it awaiting payment", async () => {
-    const { organization, buy } = await setup(["authentication_required"]);
-    expect((await buy()).outcome).toBe("awaiting_payment");
-    const broken = withProvider(
-      ctx,
-      patchProvider(ctx.provider, {
-        retrievePayment: async () => {
-          throw new Error("provider timed out (injected)");
-        },
-      }),
+        expect((await buy()).outcome).toBe("paid");
+        expect(await state(organization.id)).toMatchObject({ charges: 1, credits: 1, balance: 500 });
+      },
     );
-    const retried = await buy(broken);
-    expect(retried.outcome).toBe("awaiting_payment");
-    const [row] = await ctx.db.select().from(topUps).where(eq(topUps.organizationId, organization.id));
-    expect(row?.status).toBe("awaiting_payment");
-    expect(row?.lockedUntil).toBeNull();
-    expect((await state(organization.id)).charges).toBe(1);
-  });
-});
+
+    it.each<[ProviderFault, number]>([
+      ["execute_then_throw", 1],
+      ["throw_before_execute", 0],
+    ])("a provider failure (%s) leaves the purchase unresolved until a retry settles it", async (fault, charged) => {
+      const { organization, buy } = await setup();
+      const flaky = withProvider(ctx, faultyProvider(ctx.provider, [fault]));
+
+      const first = await buy(flaky);
+      expect(first.outcome).toBe("unresolved");
+      expect(first.topUp.status).toBe("processing");
+      expect((await state(organization.id)).charges).toBe(charged);
+
+      const retried = await buy(flaky);
+      expect(retried.outcome).toBe("paid_now");
+      expect(await state(organization.id)).toMatchObject({ charges: 1, credits: 1, balance: 500 });
+    });
+
+    it("a failed lookup of a purchase awaiting payment keeps it awaiting payment", async () => {
+      const { organization, buy } = await setup(["authentication_required"]);
+      expect((await buy()).outcome).toBe("awaiting_payment");
+      const broken = withProvider(
+        ctx,
+        patchProvider(ctx.provider, {
+          retrievePayment: async () => {
+            throw new Error("provider timed out (injected)");
+          },
+        }),
+      );
+      const retried = await buy(broken);
+      expect(retried.outcome).toBe("awaiting_payment");
+      const [row] = await ctx.db.select().from(topUps).where(eq(topUps.organizationId, organization.id));
+      expect(row?.status).toBe("awaiting_payment");
+      expect(row?.lockedUntil).toBeNull();
+      expect((await state(organization.id)).charges).toBe(1);
+    });
+  },
+);
 
 describe.each(backendsAndProviders())("the scheduled reconciler (%s, %s provider)", (backend, provider) => {
   let ctx: ProviderTestContext;
@@ -151,7 +148,11 @@ describe.each(backendsAndProviders())("the scheduled reconciler (%s, %s provider
     ctx.clock.advance(61_000);
     const settled = await reconcileTopUps(ctx, { minAgeMs: 60_000 });
     expect(settled.map((result) => [result.topUp.reference, result.topUp.status])).toEqual([["abandoned", "paid"]]);
-    expect(await ledgerState(ctx.db, organization.id, ctx.probe)).toMatchObject({ charges: 1, credits: 1, balance: 100 });
+    expect(await ledgerState(ctx.db, organization.id, ctx.probe)).toMatchObject({
+      charges: 1,
+      credits: 1,
+      balance: 100,
+    });
     await expectInvariants(ctx, organization.id);
   });
 
@@ -177,7 +178,11 @@ describe.each(backendsAndProviders())("the scheduled reconciler (%s, %s provider
     const rest = await reconcileTopUps(ctx, { minAgeMs: 60_000 });
     const references = [...settled, ...rest].map((result) => result.topUp.reference);
     expect(references.sort()).toEqual(["first", "second", "third"]);
-    expect(await ledgerState(ctx.db, organization.id, ctx.probe)).toMatchObject({ charges: 3, credits: 3, balance: 300 });
+    expect(await ledgerState(ctx.db, organization.id, ctx.probe)).toMatchObject({
+      charges: 3,
+      credits: 3,
+      balance: 300,
+    });
     await expectInvariants(ctx, organization.id);
   });
 });

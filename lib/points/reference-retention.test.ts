@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { organizationWith } from "@/lib/testing/after-payment";
 import { backendsAndProviders, type ProviderTestContext } from "@/lib/testing/harness";
 import { serviceSuite } from "@/lib/testing/invariants";
-import { organizationWith } from "@/lib/testing/after-payment";
 import { getOrganization } from "./organizations";
 import { purchasePoints } from "./purchase";
 import { getTopUpOrThrow, listTopUpsPage, parseTopUpListQuery } from "./top-up-list";
@@ -20,8 +20,18 @@ describe.each(backendsAndProviders())(
       const made = await organizationWith(ctx, ["visa", "declined"], track);
       const customerId = made.organization.billingCustomerId ?? "";
       const [visa, declined] = made.paymentMethods.map((method) => method.id);
-      const paidRequest = { points: 250 as const, currency: "USD" as const, paymentSourceId: visa, reference: "order-kept-paid" };
-      const failedRequest = { points: 100 as const, currency: "USD" as const, paymentSourceId: declined, reference: "order-kept-failed" };
+      const paidRequest = {
+        points: 250 as const,
+        currency: "USD" as const,
+        paymentSourceId: visa,
+        reference: "order-kept-paid",
+      };
+      const failedRequest = {
+        points: 100 as const,
+        currency: "USD" as const,
+        paymentSourceId: declined,
+        reference: "order-kept-failed",
+      };
       const buy = async (request: typeof paidRequest | typeof failedRequest) => {
         // Read fresh, as the REST layer does on every request.
         const organization = await getOrganization(ctx.db, made.organization.id);

@@ -1,23 +1,23 @@
 import { describe, expect, it } from "vitest";
-import { randomString } from "@/lib/ids";
 import { ProviderRefusedError, ProviderUnavailableError } from "@/lib/billing/provider";
+import { randomString } from "@/lib/ids";
 import {
   backends,
   backendsAndProviders,
   createTestContext,
-  patchProvider,
   type ProviderTestContext,
+  patchProvider,
   withProvider,
 } from "@/lib/testing/harness";
 import { ledgerState, serviceSuite } from "@/lib/testing/invariants";
 import { listTopUps, paymentMethodLabels, purchaseCardLabel } from "./history";
-import { getTopUp } from "./top-ups";
 import { createOrganization, getOrganization } from "./organizations";
 import { listUsablePaymentMethods } from "./payment-methods";
 import { purchasePoints } from "./purchase";
 import { removeCard } from "./remove-card";
 import { saveSettings } from "./settings";
 import { testCardBehaviour } from "./test-cards";
+import { getTopUp } from "./top-ups";
 
 /*
  * Removing a saved card, on either provider, however it was saved: the organisation's own cards
@@ -40,7 +40,11 @@ describe.each(backendsAndProviders())("removing a saved card (%s, %s provider)",
     const buy = async (reference: string, paymentSourceId?: string) => {
       const organization = await getOrganization(ctx.db, created.organization.id);
       if (!organization) throw new Error("organisation vanished");
-      return purchasePoints(ctx, { organization, request: { points: 100, reference, paymentSourceId }, source: "dashboard" });
+      return purchasePoints(ctx, {
+        organization,
+        request: { points: 100, reference, paymentSourceId },
+        source: "dashboard",
+      });
     };
     const usable = () => listUsablePaymentMethods(ctx, created.organization);
     return { ...created, buy, usable, ids: created.paymentMethods.map((method) => method.id) };
@@ -54,16 +58,26 @@ describe.each(backendsAndProviders())("removing a saved card (%s, %s provider)",
     await expect(org.buy("no-default", visa)).rejects.toMatchObject({ code: "invalid_payment_method" });
 
     // The admin chooses the card left as the default, in Settings.
-    await saveSettings(ctx, org.organization.id, { apiPurchasesEnabled: true, currency: "USD", defaultPaymentMethodId: mastercard });
+    await saveSettings(ctx, org.organization.id, {
+      apiPurchasesEnabled: true,
+      currency: "USD",
+      defaultPaymentMethodId: mastercard,
+    });
     expect((await org.usable()).map((method) => [method.id, method.isDefault])).toEqual([[mastercard, true]]);
-    expect(await removeCard(ctx, org.organization.id, mastercard)).toEqual({ label: "Mastercard •••• 4444", wasDefault: true });
+    expect(await removeCard(ctx, org.organization.id, mastercard)).toEqual({
+      label: "Mastercard •••• 4444",
+      wasDefault: true,
+    });
     expect(await org.usable()).toEqual([]);
   });
 
   it("removes a card that is not the default, and leaves the default as it was", async () => {
     const org = await organisation(["visa", "mastercard"], 0);
     const [visa = "", mastercard = ""] = org.ids;
-    expect(await removeCard(ctx, org.organization.id, mastercard)).toEqual({ label: "Mastercard •••• 4444", wasDefault: false });
+    expect(await removeCard(ctx, org.organization.id, mastercard)).toEqual({
+      label: "Mastercard •••• 4444",
+      wasDefault: false,
+    });
     expect((await org.usable()).map((method) => [method.id, method.isDefault])).toEqual([[visa, true]]);
   });
 
@@ -120,7 +134,10 @@ describe.each(backendsAndProviders())("removing a saved card (%s, %s provider)",
     fake?.control.fault({ method: "POST", path: `/v1/payment_methods/${cardId}/detach`, kind: "500_before", times: 1 });
     const failing = fake
       ? ctx
-      : withProvider(ctx, patchProvider(ctx.provider, { removePaymentMethod: () => Promise.reject(new ProviderUnavailableError()) }));
+      : withProvider(
+          ctx,
+          patchProvider(ctx.provider, { removePaymentMethod: () => Promise.reject(new ProviderUnavailableError()) }),
+        );
     await expect(removeCard(failing, org.organization.id, cardId)).rejects.toMatchObject({
       code: "payment_methods_unavailable",
       message: expect.stringMatching(/^The billing provider did not answer, so the card was not removed/),
@@ -131,7 +148,8 @@ describe.each(backendsAndProviders())("removing a saved card (%s, %s provider)",
   it("says the provider refused the key, not that it did not answer, when the removal is refused", async () => {
     const org = await organisation(["visa"], 0);
     const cardId = org.ids[0] ?? "";
-    const refused = () => Promise.reject(new ProviderRefusedError("credentials_refused", { providerCode: "authentication_error" }));
+    const refused = () =>
+      Promise.reject(new ProviderRefusedError("credentials_refused", { providerCode: "authentication_error" }));
     const refusing = withProvider(ctx, patchProvider(ctx.provider, { removePaymentMethod: refused }));
     await expect(removeCard(refusing, org.organization.id, cardId)).rejects.toMatchObject({
       code: "billing_credentials_refused",
@@ -151,7 +169,11 @@ describe.each(backends())("a card saved on Stripe's Checkout page (%s)", (backen
     try {
       const stripe = ctx.stripe?.client;
       if (!stripe) throw new Error("no Stripe test server");
-      const org = await createOrganization(ctx, { name: "Checkout Cards", cards: ["authentication_required"], defaultCardIndex: 0 });
+      const org = await createOrganization(ctx, {
+        name: "Checkout Cards",
+        cards: ["authentication_required"],
+        defaultCardIndex: 0,
+      });
       const customer = org.organization.billingCustomerId;
       const fromCheckout = await stripe.paymentMethods.attach("pm_card_authenticationRequired", { customer });
       await stripe.customers.update(customer, { invoice_settings: { default_payment_method: fromCheckout.id } });
@@ -162,13 +184,16 @@ describe.each(backends())("a card saved on Stripe's Checkout page (%s)", (backen
         ["Visa •••• 3184", "Asks for authentication; paid once completed", true],
         ["Visa •••• 3184", "Asks for authentication; paid once completed", false],
       ]);
-      expect(await removeCard(ctx, org.organization.id, fromCheckout.id)).toEqual({ label: "Visa •••• 3184", wasDefault: true });
+      expect(await removeCard(ctx, org.organization.id, fromCheckout.id)).toEqual({
+        label: "Visa •••• 3184",
+        wasDefault: true,
+      });
       // Stripe clears the customer's default when its card is detached.
       const after = await stripe.customers.retrieve(customer);
       expect("deleted" in after ? null : after.invoice_settings.default_payment_method).toBeNull();
-      expect((await listUsablePaymentMethods(ctx, org.organization)).map((method) => [method.id, method.isDefault])).toEqual([
-        [org.paymentMethods[0]?.id, false],
-      ]);
+      expect(
+        (await listUsablePaymentMethods(ctx, org.organization)).map((method) => [method.id, method.isDefault]),
+      ).toEqual([[org.paymentMethods[0]?.id, false]]);
     } finally {
       await ctx.close();
     }

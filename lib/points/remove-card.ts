@@ -1,10 +1,10 @@
 import { withDeadline } from "@/lib/billing/deadline";
 import { ProviderUnavailableError } from "@/lib/billing/provider";
+import { log } from "@/lib/observability/log";
 import { billingProblemOf } from "./billing-problems";
 import { PointsError } from "./errors";
 import { listProvisionedPaymentMethods, requireOrganization } from "./organizations";
 import type { Services } from "./services";
-import { log } from "@/lib/observability/log";
 
 const NOT_FOUND =
   "This card is no longer saved in this organisation (it may have been removed already). Reload the page to see the saved cards.";
@@ -28,14 +28,18 @@ export async function removeCard(
     // Another organisation's card is "not found", exactly like an unknown one.
     const removed =
       card !== undefined &&
-      (await withDeadline(provider.removePaymentMethod(organization.billingCustomerId, card.id), provider.callBudgetMs));
+      (await withDeadline(
+        provider.removePaymentMethod(organization.billingCustomerId, card.id),
+        provider.callBudgetMs,
+      ));
     if (!card || !removed) throw new PointsError("not_found", NOT_FOUND);
     return { label: card.label, wasDefault: card.isDefault };
   } catch (error) {
     if (error instanceof PointsError) throw error;
     const problem = billingProblemOf(provider, error, organization.id);
     if (problem) throw problem;
-    if (!(error instanceof ProviderUnavailableError)) log().error({ event: "remove_card_failed", err: error }, "Removing a card failed");
+    if (!(error instanceof ProviderUnavailableError))
+      log().error({ event: "remove_card_failed", err: error }, "Removing a card failed");
     throw new PointsError(
       "payment_methods_unavailable",
       "The billing provider did not answer, so the card was not removed. Wait a moment and try again.",

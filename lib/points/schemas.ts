@@ -22,7 +22,9 @@ export const currencySchema = z.enum(CURRENCIES).meta({
   example: "EUR",
 });
 
-export const topUpIdSchema = z.string().meta({ description: "A purchase's id.", example: "tu_01JD4B8M2N3P4Q5R6S7T8V9W0X" });
+export const topUpIdSchema = z
+  .string()
+  .meta({ description: "A purchase's id.", example: "tu_01JD4B8M2N3P4Q5R6S7T8V9W0X" });
 
 export const disputeSchema = z
   .object({
@@ -40,10 +42,17 @@ export const disputeSchema = z
 export const topUpSchema = z
   .object({
     id: topUpIdSchema,
-    reference: z.string().max(REFERENCE_MAX_LENGTH).meta({ description: "The caller's reference, unique per purchase.", example: "order-1042" }),
+    reference: z
+      .string()
+      .max(REFERENCE_MAX_LENGTH)
+      .meta({ description: "The caller's reference, unique per purchase.", example: "order-1042" }),
     points: bundleSchema,
     currency: currencySchema,
-    amount: z.number().int().min(0).meta({ description: "What was charged, in minor units, as the billing provider priced it.", example: 8900 }),
+    amount: z
+      .number()
+      .int()
+      .min(0)
+      .meta({ description: "What was charged, in minor units, as the billing provider priced it.", example: 8900 }),
     payment_source_id: z.string().meta({ description: "The payment method charged.", example: "pm_1QabcDEF" }),
     status: z.enum(TOP_UP_STATUSES).meta({
       description:
@@ -86,7 +95,11 @@ const limitUse = {
 export const balanceSchema = z
   .object({
     points_balance: z.number().int().min(0).meta({ description: "Spendable Points.", example: 8350 }),
-    points_held: z.number().int().min(0).meta({ description: "Points a dispute holds: not spendable until it is settled.", example: 0 }),
+    points_held: z
+      .number()
+      .int()
+      .min(0)
+      .meta({ description: "Points a dispute holds: not spendable until it is settled.", example: 0 }),
     limits: z
       .object({
         max_points_per_top_up: z.object({ limit: z.number().int() }).optional(),
@@ -102,10 +115,16 @@ export const balanceSchema = z
         key_daily_points: z
           .object({ limit: z.number().int(), ...limitUse })
           .optional()
-          .meta({ description: "The asking key's own cap: at most `limit` Points of its purchases in a rolling 24 hours." }),
+          .meta({
+            description: "The asking key's own cap: at most `limit` Points of its purchases in a rolling 24 hours.",
+          }),
       })
-      .meta({ description: "Each limit the organisation has, with what is used and what remains; an absent key is no limit." }),
-    next_purchase_at: instant("When the rate limits, and the asking key's own cap, let a 100-Point purchase through: now when one would pass."),
+      .meta({
+        description: "Each limit the organisation has, with what is used and what remains; an absent key is no limit.",
+      }),
+    next_purchase_at: instant(
+      "When the rate limits, and the asking key's own cap, let a 100-Point purchase through: now when one would pass.",
+    ),
   })
   .meta({ id: "Balance" });
 
@@ -113,10 +132,18 @@ export const quoteSchema = z
   .object({
     points: bundleSchema,
     currency: currencySchema,
-    amount: z.number().int().min(0).meta({ description: "What the purchase would charge, in minor units.", example: 8900 }),
+    amount: z
+      .number()
+      .int()
+      .min(0)
+      .meta({ description: "What the purchase would charge, in minor units.", example: 8900 }),
     payment_source_id: z.string().meta({ example: "pm_1QabcDEF" }),
     payment_method: paymentMethodSchema,
-    points_balance_after: z.number().int().min(0).meta({ description: "The spendable balance the purchase would leave." }),
+    points_balance_after: z
+      .number()
+      .int()
+      .min(0)
+      .meta({ description: "The spendable balance the purchase would leave." }),
   })
   .meta({ id: "Quote", description: "What a purchase with these terms would do now." });
 

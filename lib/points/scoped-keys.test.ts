@@ -15,8 +15,8 @@ import { getBalance, toBalanceJson } from "./balance";
 import { createOrganization, type OrganizationSettings, requireOrganization } from "./organizations";
 import { listUsablePaymentMethods } from "./payment-methods";
 import { purchasePoints, quotePurchase } from "./purchase";
-import { getTopUpOrThrow, listTopUpsPage } from "./top-up-list";
 import { saveSettings } from "./settings";
+import { getTopUpOrThrow, listTopUpsPage } from "./top-up-list";
 
 describe.each(backendsAndProviders())("scoped API keys on %s with the %s provider", (backend, provider) => {
   let ctx: ProviderTestContext;
@@ -72,7 +72,10 @@ describe.each(backendsAndProviders())("scoped API keys on %s with the %s provide
 
     for (const bad of [0, -5, 2.5, Number.NaN]) {
       const refused = await expectPointsError(() => createApiKey(ctx.db, id, ctx.clock, { dailyPointsCap: bad }));
-      expect([refused.code, Object.keys(refused.details.fields as object)]).toEqual(["invalid_request", ["dailyPointsCap"]]);
+      expect([refused.code, Object.keys(refused.details.fields as object)]).toEqual([
+        "invalid_request",
+        ["dailyPointsCap"],
+      ]);
     }
     const scope = await expectPointsError(() =>
       createApiKey(ctx.db, id, ctx.clock, { scope: "admin" as "read", dailyPointsCap: 0 }),
@@ -84,14 +87,18 @@ describe.each(backendsAndProviders())("scoped API keys on %s with the %s provide
   it("refuses a daily cap on a read key, which cannot buy, and the database refuses one too", async () => {
     const created = await newOrg();
     const id = created.organization.id;
-    const refused = await expectPointsError(() => createApiKey(ctx.db, id, ctx.clock, { scope: "read", dailyPointsCap: 500 }));
+    const refused = await expectPointsError(() =>
+      createApiKey(ctx.db, id, ctx.clock, { scope: "read", dailyPointsCap: 500 }),
+    );
     expect([refused.code, refused.details.fields]).toEqual([
       "invalid_request",
       { dailyPointsCap: "must be empty for a read key: it cannot buy, so it has no daily Points to cap" },
     ]);
     expect(await listApiKeys(ctx.db, id)).toHaveLength(1);
     const read = await createApiKey(ctx.db, id, ctx.clock, { scope: "read" });
-    await expect(ctx.db.update(apiKeys).set({ dailyPointsCap: 500 }).where(eq(apiKeys.id, read.keyId))).rejects.toThrow();
+    await expect(
+      ctx.db.update(apiKeys).set({ dailyPointsCap: 500 }).where(eq(apiKeys.id, read.keyId)),
+    ).rejects.toThrow();
   });
 
   it("refuses a read key's purchase with 403 insufficient_scope after availability, and writes nothing", async () => {
@@ -141,16 +148,34 @@ describe.each(backendsAndProviders())("scoped API keys on %s with the %s provide
     ctx.clock.advance(3_600_000);
 
     const refused = await expectPointsError(() => buy(capped, 250, "capped-2"));
-    expect([refused.code, refused.status, refused.retryAfterSeconds]).toEqual(["key_daily_limit_reached", 429, 23 * 3600]);
-    expect(refused.details).toEqual({ limit: "key_daily_points", key_daily_points_cap: 600, key_points_last_24h: 500, points: 250 });
+    expect([refused.code, refused.status, refused.retryAfterSeconds]).toEqual([
+      "key_daily_limit_reached",
+      429,
+      23 * 3600,
+    ]);
+    expect(refused.details).toEqual({
+      limit: "key_daily_points",
+      key_daily_points_cap: 600,
+      key_points_last_24h: 500,
+      points: 250,
+    });
     // The quote with the same key refuses the same way; nothing was recorded for the refusal.
     const quoted = await expectPointsError(() => quote(capped, 250));
-    expect([quoted.code, quoted.retryAfterSeconds, quoted.details]).toEqual([refused.code, refused.retryAfterSeconds, refused.details]);
+    expect([quoted.code, quoted.retryAfterSeconds, quoted.details]).toEqual([
+      refused.code,
+      refused.retryAfterSeconds,
+      refused.details,
+    ]);
     expect(await rows(id)).toHaveLength(1);
 
     // A bundle that still fits passes, and the organisation's first key is not held by this cap.
     const asKey = async (key: { keyId: string; dailyPointsCap: number | null }) =>
-      toBalanceJson(await getBalance(ctx.db, await requireOrganization(ctx.db, id), ctx.clock.now(), { id: key.keyId, dailyPointsCap: key.dailyPointsCap }));
+      toBalanceJson(
+        await getBalance(ctx.db, await requireOrganization(ctx.db, id), ctx.clock.now(), {
+          id: key.keyId,
+          dailyPointsCap: key.dailyPointsCap,
+        }),
+      );
     // The balance the capped key reads shows its own cap, and a 100-Point purchase may still be made now.
     expect(await asKey(capped)).toMatchObject({
       limits: { key_daily_points: { limit: 600, used: 500, remaining: 100 } },
@@ -162,7 +187,10 @@ describe.each(backendsAndProviders())("scoped API keys on %s with the %s provide
     expect(full.limits.key_daily_points).toEqual({ limit: 600, used: 600, remaining: 0 });
     expect(full.next_purchase_at).toBe(new Date(ctx.clock.now().getTime() + 23 * 3600_000).toISOString());
     const unlimited = await asKey(created.apiKey);
-    expect([unlimited.limits.key_daily_points, unlimited.next_purchase_at]).toEqual([undefined, ctx.clock.now().toISOString()]);
+    expect([unlimited.limits.key_daily_points, unlimited.next_purchase_at]).toEqual([
+      undefined,
+      ctx.clock.now().toISOString(),
+    ]);
     const other = await buy(created.apiKey, 2500, "other-key");
     expect([other.outcome, other.topUp.apiKeyId]).toEqual(["paid_now", created.apiKey.keyId]);
 

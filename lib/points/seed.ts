@@ -12,7 +12,15 @@ export interface DemoInfo {
   payment_methods: { id: string; label: string; kind: string | null; is_default: boolean }[];
 }
 
-const DEMO_CARDS = ["visa", "mastercard", "declined", "insufficient_funds", "authentication_required", "processing", "expired"];
+const DEMO_CARDS = [
+  "visa",
+  "mastercard",
+  "declined",
+  "insufficient_funds",
+  "authentication_required",
+  "processing",
+  "expired",
+];
 
 /**
  * On the embedded default, the first start creates a demo organisation (API purchases enabled,

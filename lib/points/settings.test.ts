@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { backends, createTestContext, type TestContext, expectPointsError } from "@/lib/testing/harness";
+import { backends, createTestContext, expectPointsError, type TestContext } from "@/lib/testing/harness";
 import { authenticateApiRequest } from "./api-keys";
 import { PointsError } from "./errors";
 import { createOrganization, getOrganization, type OrganizationSettings } from "./organizations";
@@ -37,7 +37,9 @@ describe.each(backends())("saving Settings on %s", (backend) => {
     expect((await authenticateApiRequest(ctx.db, header, ctx.clock)).id).toBe(created.organization.id);
 
     await saveSettings(ctx, created.organization.id, { apiPurchasesEnabled: false, currency: null });
-    expect((await refusal(() => authenticateApiRequest(ctx.db, header, ctx.clock))).code).toBe("api_purchases_disabled");
+    expect((await refusal(() => authenticateApiRequest(ctx.db, header, ctx.clock))).code).toBe(
+      "api_purchases_disabled",
+    );
   });
 
   it("a saved default currency and payment method are what a purchase without them uses", async () => {

@@ -1,8 +1,8 @@
 import { eq } from "drizzle-orm";
-import { organizations } from "@/lib/db/schema";
-import { type BillingProblemCode, isBillingProblem } from "./billing-problems";
 import type { Currency } from "@/lib/catalog";
 import { isCurrency } from "@/lib/catalog";
+import { organizations } from "@/lib/db/schema";
+import { type BillingProblemCode, isBillingProblem } from "./billing-problems";
 import { PointsError } from "./errors";
 import { requireOrganization } from "./organizations";
 import { listUsablePaymentMethods, type PaymentMethod } from "./payment-methods";

@@ -15,10 +15,7 @@ export function toTopUpJson(topUp: TopUp): TopUpJson {
     amount: topUp.amount,
     payment_source_id: topUp.paymentSourceId,
     status: topUp.status as TopUpJson["status"],
-    failure:
-      hasFailure && topUp.failureCode
-        ? { code: topUp.failureCode, message: topUp.failureMessage ?? "" }
-        : null,
+    failure: hasFailure && topUp.failureCode ? { code: topUp.failureCode, message: topUp.failureMessage ?? "" } : null,
     source: topUp.source as TopUpJson["source"],
     created_at: topUp.createdAt.toISOString(),
     paid_at: topUp.paidAt ? topUp.paidAt.toISOString() : null,

@@ -35,7 +35,10 @@ describe("GET /v3/points/top-ups query", () => {
       createdGte: "2026-11-01T00:00:00.000000Z",
       createdLt: "2026-11-22T12:30:15.123456Z",
     });
-    expect(parseTopUpListQuery(new URLSearchParams("limit=1&ending_before=tu_x"))).toEqual({ limit: 1, endingBefore: "tu_x" });
+    expect(parseTopUpListQuery(new URLSearchParams("limit=1&ending_before=tu_x"))).toEqual({
+      limit: 1,
+      endingBefore: "tu_x",
+    });
   });
 
   it.each([
@@ -67,7 +70,9 @@ describe("GET /v3/points/top-ups query", () => {
   });
 
   it("names every bad parameter at once: unknown, repeated and invalid ones", async () => {
-    const fields = await badFields("limit=0&status=x&status=paid&page=2&created[gt]=2026-11-22T00:00:00Z&created[lt]=soon&__proto__=1");
+    const fields = await badFields(
+      "limit=0&status=x&status=paid&page=2&created[gt]=2026-11-22T00:00:00Z&created[lt]=soon&__proto__=1",
+    );
     expect(fields).toEqual({
       limit: expect.stringContaining("1 to 100"),
       status: expect.stringContaining("more than once"),
@@ -156,10 +161,19 @@ describe.each(backends())("listing and reading top-ups over the API (%s)", (back
     }
     // Within one instant the listing puts the greater id first.
     bought.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : 1));
-    const second = await createOrganization(ctx, { name: "Other", settings: { currency: "USD", apiPurchasesEnabled: true }, cards: ["visa"], defaultCardIndex: 0 });
+    const second = await createOrganization(ctx, {
+      name: "Other",
+      settings: { currency: "USD", apiPurchasesEnabled: true },
+      cards: ["visa"],
+      defaultCardIndex: 0,
+    });
     other = second.organization;
     otherTopUp = (
-      await purchasePoints(ctx, { organization: other, request: { points: 100, currency: "USD", reference: "read-0" }, source: "api" })
+      await purchasePoints(ctx, {
+        organization: other,
+        request: { points: 100, currency: "USD", reference: "read-0" },
+        source: "api",
+      })
     ).topUp;
   }, 120_000);
 
@@ -191,7 +205,9 @@ describe.each(backends())("listing and reading top-ups over the API (%s)", (back
     expect(ids((await list({ source: "dashboard" })).topUps)).toEqual(ids(all.filter((t) => t.source === "dashboard")));
     expect(ids((await list({ status: "paid", source: "api" })).topUps)).toHaveLength(2);
     const minute = (n: number) => new Date(Date.parse(start) + n * 60_000).toISOString();
-    expect(ids((await list({ createdGte: minute(2) })).topUps)).toEqual(ids(all.filter((t) => t.createdAt >= new Date(minute(2)))));
+    expect(ids((await list({ createdGte: minute(2) })).topUps)).toEqual(
+      ids(all.filter((t) => t.createdAt >= new Date(minute(2)))),
+    );
     expect((await list({ createdGte: minute(2) })).topUps).toHaveLength(3);
     expect((await list({ createdLt: minute(2) })).topUps).toHaveLength(2);
     expect((await list({ createdGte: minute(2), createdLt: minute(3) })).topUps).toHaveLength(2);
@@ -204,7 +220,13 @@ describe.each(backends())("listing and reading top-ups over the API (%s)", (back
     // Minute 2 after the start, in UTC, in +01:00, at minute precision and with Python's +00:00.
     const since = ids(all.filter((t) => t.createdAt >= new Date(Date.parse(start) + 120_000)));
     expect(since).toHaveLength(3);
-    for (const value of ["2026-11-22T12:02:00Z", "2026-11-22T13:02:00%2B01:00", "2026-11-22T12:02Z", "2026-11-22T12:02:00%2B00:00", "2026-11-22T07:02-05:00"]) {
+    for (const value of [
+      "2026-11-22T12:02:00Z",
+      "2026-11-22T13:02:00%2B01:00",
+      "2026-11-22T12:02Z",
+      "2026-11-22T12:02:00%2B00:00",
+      "2026-11-22T07:02-05:00",
+    ]) {
       expect(ids((await parsedList(`created[gte]=${value}`)).topUps)).toEqual(since);
     }
     expect((await parsedList("created[lt]=2026-11-22T13:02%2B01:00")).topUps).toHaveLength(2);
@@ -216,7 +238,9 @@ describe.each(backends())("listing and reading top-ups over the API (%s)", (back
     expect(ids((await parsedList(`created[lt]=${firstTime}000Z`)).topUps)).not.toContain(first.id);
     // The earliest and latest instants RFC 3339 can name, beyond years 1 to 9999 once offset.
     expect(ids((await parsedList("created[gte]=0000-01-01T00:00:00%2B23:59")).topUps)).toEqual(ids(all));
-    expect(ids((await parsedList("created[gte]=0000-01-01T00:00:00Z&created[lt]=0099-12-31T23:59:59Z")).topUps)).toEqual([]);
+    expect(
+      ids((await parsedList("created[gte]=0000-01-01T00:00:00Z&created[lt]=0099-12-31T23:59:59Z")).topUps),
+    ).toEqual([]);
     expect(ids((await parsedList("created[lt]=9999-12-31T23:59:59.999999-23:59")).topUps)).toEqual(ids(all));
     expect(ids((await parsedList("created[gte]=9999-12-31T23:59:59-23:59")).topUps)).toEqual([]);
   });
@@ -241,7 +265,9 @@ describe.each(backends())("listing and reading top-ups over the API (%s)", (back
     if (!mine) throw new Error("nothing bought");
     expect(await getTopUpOrThrow(ctx.db, org.id, mine.id)).toEqual(mine);
     const answers = await Promise.all(
-      [otherTopUp.id, "tu_nothing", "not an id", "tu_\u0000", ""].map((id) => expectPointsError(() => getTopUpOrThrow(ctx.db, org.id, id))),
+      [otherTopUp.id, "tu_nothing", "not an id", "tu_\u0000", ""].map((id) =>
+        expectPointsError(() => getTopUpOrThrow(ctx.db, org.id, id)),
+      ),
     );
     for (const error of answers) {
       expect(error.code).toBe("not_found");

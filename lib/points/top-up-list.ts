@@ -1,10 +1,17 @@
 import { z } from "zod";
+import { REFERENCE_MAX_LENGTH, REFERENCE_PATTERN } from "@/lib/catalog";
 import type { Db } from "@/lib/db/client";
 import type { TopUp } from "@/lib/db/schema";
 import { parseRfc3339, RFC3339_EXAMPLE, RFC3339_OFFSET_EXAMPLE, utcText } from "@/lib/rfc3339";
-import { REFERENCE_MAX_LENGTH, REFERENCE_PATTERN } from "@/lib/catalog";
 import { PointsError } from "./errors";
-import { listTopUpRange, TOP_UP_SOURCES, TOP_UP_STATUSES, type TopUpSource, type TopUpStatus, topUpPosition } from "./history";
+import {
+  listTopUpRange,
+  TOP_UP_SOURCES,
+  TOP_UP_STATUSES,
+  type TopUpSource,
+  type TopUpStatus,
+  topUpPosition,
+} from "./history";
 import { getTopUp } from "./top-ups";
 
 export const DEFAULT_LIST_LIMIT = 20;
@@ -69,13 +76,20 @@ export const topUpListQuerySchema = z.strictObject({
       // Parsed from the query's text, but what a client sends is a whole number.
       override: ({ jsonSchema }: { jsonSchema: Record<string, unknown> }) => {
         delete jsonSchema.pattern;
-        Object.assign(jsonSchema, { type: "integer", minimum: 1, maximum: MAX_LIST_LIMIT, default: DEFAULT_LIST_LIMIT });
+        Object.assign(jsonSchema, {
+          type: "integer",
+          minimum: 1,
+          maximum: MAX_LIST_LIMIT,
+          default: DEFAULT_LIST_LIMIT,
+        });
       },
     }),
-  starting_after: topUpId.optional().meta({ description: "A top-up id: answer the ones older than it (the next page)." }),
-  ending_before: topUpId
+  starting_after: topUpId
     .optional()
-    .meta({ description: "A top-up id: answer the ones newer than it (the previous page). Not with `starting_after`." }),
+    .meta({ description: "A top-up id: answer the ones older than it (the next page)." }),
+  ending_before: topUpId.optional().meta({
+    description: "A top-up id: answer the ones newer than it (the previous page). Not with `starting_after`.",
+  }),
   reference: z
     .string()
     .min(1)
@@ -138,7 +152,8 @@ export function parseTopUpListQuery(params: URLSearchParams): TopUpListQuery {
  * both get the same words so an ID says nothing about who owns it.
  */
 export async function listTopUpsPage(db: Db, organizationId: string, query: TopUpListQuery): Promise<TopUpListPage> {
-  const cursorName = query.startingAfter !== undefined ? "starting_after" : query.endingBefore !== undefined ? "ending_before" : null;
+  const cursorName =
+    query.startingAfter !== undefined ? "starting_after" : query.endingBefore !== undefined ? "ending_before" : null;
   const cursorId = query.startingAfter ?? query.endingBefore;
   let from: Parameters<typeof listTopUpRange>[2]["from"];
   if (cursorName && cursorId !== undefined) {

@@ -38,7 +38,12 @@ describe("parseTopUpRequest", () => {
 
     it("a full body with every field, mapped to the domain's names", () => {
       expect(
-        parseTopUpRequest({ points: 250, currency: "GBP", payment_source_id: "pm_sim_1", reference: "ref.2026:11_a-b" }),
+        parseTopUpRequest({
+          points: 250,
+          currency: "GBP",
+          payment_source_id: "pm_sim_1",
+          reference: "ref.2026:11_a-b",
+        }),
       ).toEqual({ points: 250, currency: "GBP", paymentSourceId: "pm_sim_1", reference: "ref.2026:11_a-b" });
     });
 

@@ -1,5 +1,12 @@
 import { z } from "zod";
-import { BUNDLES, type Bundle, CURRENCIES, type Currency, REFERENCE_MAX_LENGTH, REFERENCE_PATTERN } from "@/lib/catalog";
+import {
+  BUNDLES,
+  type Bundle,
+  CURRENCIES,
+  type Currency,
+  REFERENCE_MAX_LENGTH,
+  REFERENCE_PATTERN,
+} from "@/lib/catalog";
 import { PointsError } from "./errors";
 import { bundleSchema, currencySchema } from "./schemas";
 
@@ -26,30 +33,23 @@ const customerFields = new Set(["customer", "customer_id", "organization_id", "o
 export const quoteRequestSchema = z
   .strictObject({
     points: bundleSchema,
-    currency: currencySchema.nullish().meta({ description: "Omit (or null) to use the organisation's saved currency." }),
-    payment_source_id: z
-      .string()
-      .min(1)
+    currency: currencySchema
       .nullish()
-      .meta({
-        description: "A saved payment method's id (GET /v3/points/payment-methods); omit (or null) to use the default.",
-        example: "pm_1QabcDEF",
-      }),
+      .meta({ description: "Omit (or null) to use the organisation's saved currency." }),
+    payment_source_id: z.string().min(1).nullish().meta({
+      description: "A saved payment method's id (GET /v3/points/payment-methods); omit (or null) to use the default.",
+      example: "pm_1QabcDEF",
+    }),
   })
   .meta({ id: "QuoteRequest" });
 
 /** POST /v3/points/top-ups's body. */
 export const topUpRequestSchema = quoteRequestSchema
   .extend({
-    reference: z
-      .string()
-      .min(1)
-      .max(REFERENCE_MAX_LENGTH)
-      .regex(REFERENCE_PATTERN)
-      .meta({
-        description: "Your id for this purchase, unique per organisation: retrying with it never charges twice.",
-        example: "order-1042",
-      }),
+    reference: z.string().min(1).max(REFERENCE_MAX_LENGTH).regex(REFERENCE_PATTERN).meta({
+      description: "Your id for this purchase, unique per organisation: retrying with it never charges twice.",
+      example: "order-1042",
+    }),
   })
   .meta({ id: "TopUpRequest" });
 

@@ -12,7 +12,11 @@ export async function getTopUp(db: Db, organizationId: string, topUpId: string):
 }
 
 /** The organisation's top-up made under `reference`, if one was: a reference names one purchase for good. */
-export async function getTopUpByReference(db: Db, organizationId: string, reference: string): Promise<TopUp | undefined> {
+export async function getTopUpByReference(
+  db: Db,
+  organizationId: string,
+  reference: string,
+): Promise<TopUp | undefined> {
   const [row] = await db
     .select()
     .from(topUps)

@@ -8,7 +8,11 @@ import type { Services } from "./services";
  * Records Points spent (the operator's `org spend`): whatever the Points buy is run elsewhere, and
  * this brings the balance here in line. Never more than the spendable balance: held Points cannot be spent.
  */
-export async function spendPoints(services: Services, organizationId: string, points: number): Promise<{ pointsBalance: number }> {
+export async function spendPoints(
+  services: Services,
+  organizationId: string,
+  points: number,
+): Promise<{ pointsBalance: number }> {
   if (!Number.isInteger(points) || points <= 0) {
     throw new PointsError("invalid_request", "Points to spend must be a whole number above zero.", {
       details: { fields: { points: "must be a whole number above zero" } },
@@ -22,9 +26,13 @@ export async function spendPoints(services: Services, organizationId: string, po
       .for("update");
     if (!org) throw new PointsError("not_found", `No organisation ${organizationId}.`);
     if (org.pointsBalance < points) {
-      throw new PointsError("invalid_request", `Organisation ${organizationId} has ${org.pointsBalance} Points to spend, not ${points}.`, {
-        details: { fields: { points: `at most ${org.pointsBalance}` } },
-      });
+      throw new PointsError(
+        "invalid_request",
+        `Organisation ${organizationId} has ${org.pointsBalance} Points to spend, not ${points}.`,
+        {
+          details: { fields: { points: `at most ${org.pointsBalance}` } },
+        },
+      );
     }
     const moved = await recordMovement(tx, {
       organizationId,

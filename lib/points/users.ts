@@ -56,4 +56,3 @@ export function normaliseEmail(email: string): string {
   if (!isEmailAddress(email)) throw new ProvisioningError(`"${email}" is not an email address.`);
   return email.trim().toLowerCase();
 }
-

@@ -1,8 +1,8 @@
 import { withDeadline } from "@/lib/billing/deadline";
 import { ProviderRefusedError } from "@/lib/billing/provider";
 import { stripeTarget } from "@/lib/billing/stripe/client";
-import { logBillingProblemOnce, providerDisplayName } from "@/lib/points/billing-problems";
 import { env, stripeEnv } from "@/lib/env";
+import { logBillingProblemOnce, providerDisplayName } from "@/lib/points/billing-problems";
 import { isProduction, type Runtime } from "./runtime";
 
 /** What a developer needs to call the API right away, printed at startup. */
@@ -48,7 +48,10 @@ export const CREDENTIALS_CHECK_MS = 5_000;
  * startup: a refused key is logged as every later refusal of it would be (once), and a provider
  * that cannot be reached is said too. Silent when the key works, or the provider has none.
  */
-export async function checkBillingCredentials(runtime: Pick<Runtime, "provider">, timeoutMs = CREDENTIALS_CHECK_MS): Promise<void> {
+export async function checkBillingCredentials(
+  runtime: Pick<Runtime, "provider">,
+  timeoutMs = CREDENTIALS_CHECK_MS,
+): Promise<void> {
   const { provider } = runtime;
   if (!provider.checkCredentials) return;
   try {

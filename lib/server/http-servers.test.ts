@@ -16,7 +16,10 @@ afterEach(() => {
 describe("connection settings", () => {
   it("keep idle connections 65 s, past a balancer's 60 s, and give headers one second more", () => {
     expect(connectionSettings({})).toEqual({ keepAliveMs: 65_000, headersTimeoutMs: 66_000 });
-    expect(connectionSettings({ POINTS_KEEP_ALIVE_SECONDS: 350 })).toEqual({ keepAliveMs: 350_000, headersTimeoutMs: 351_000 });
+    expect(connectionSettings({ POINTS_KEEP_ALIVE_SECONDS: 350 })).toEqual({
+      keepAliveMs: 350_000,
+      headersTimeoutMs: 351_000,
+    });
   });
 
   it("refuse a headers timeout that is not longer than the keep-alive", () => {
@@ -30,8 +33,14 @@ describe("the shutdown's timings", () => {
   it("are a 5 s delay and a 20 s drain, or half a shorter lease, unless set", () => {
     expect(shutdownTimings(90_000, {})).toEqual({ delayMs: 5_000, drainMs: 20_000 });
     expect(shutdownTimings(30_000, {})).toEqual({ delayMs: 5_000, drainMs: 15_000 });
-    expect(shutdownTimings(90_000, { POINTS_DRAIN_SECONDS: 60, POINTS_SHUTDOWN_DELAY_SECONDS: 0 })).toEqual({ delayMs: 0, drainMs: 60_000 });
-    expect(shutdownTimings(90_000, { POINTS_SHUTDOWN_DELAY_SECONDS: 15 })).toEqual({ delayMs: 15_000, drainMs: 20_000 });
+    expect(shutdownTimings(90_000, { POINTS_DRAIN_SECONDS: 60, POINTS_SHUTDOWN_DELAY_SECONDS: 0 })).toEqual({
+      delayMs: 0,
+      drainMs: 60_000,
+    });
+    expect(shutdownTimings(90_000, { POINTS_SHUTDOWN_DELAY_SECONDS: 15 })).toEqual({
+      delayMs: 15_000,
+      drainMs: 20_000,
+    });
   });
 
   it("are refused unless the drain, and the delay with it, are shorter than the lease", () => {
@@ -70,7 +79,12 @@ describe("the servers npm start makes", () => {
         http
           .get({ host: "127.0.0.1", port, path: pathname, agent }, (response) => {
             response.resume();
-            response.on("end", () => resolve({ connection: response.headers.connection, keepAlive: String(response.headers["keep-alive"] ?? "") || undefined }));
+            response.on("end", () =>
+              resolve({
+                connection: response.headers.connection,
+                keepAlive: String(response.headers["keep-alive"] ?? "") || undefined,
+              }),
+            );
           })
           .on("error", reject);
       });
@@ -109,7 +123,12 @@ describe("the servers npm start makes", () => {
         http
           .get({ host: "127.0.0.1", port, path: pathname, agent }, (response) => {
             response.resume();
-            response.on("end", () => resolve({ connection: response.headers.connection, keepAlive: String(response.headers["keep-alive"] ?? "") || undefined }));
+            response.on("end", () =>
+              resolve({
+                connection: response.headers.connection,
+                keepAlive: String(response.headers["keep-alive"] ?? "") || undefined,
+              }),
+            );
           })
           .on("error", reject);
       });

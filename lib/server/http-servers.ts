@@ -55,7 +55,8 @@ function adopt(server: Server, settings: ConnectionSettings): DrainableServer {
   server.keepAliveTimeout = settings.keepAliveMs;
   server.headersTimeout = settings.headersTimeoutMs;
   // Node requires requestTimeout (whole request) to be at least the headers timeout.
-  if (server.requestTimeout > 0 && server.requestTimeout < settings.headersTimeoutMs) server.requestTimeout = settings.headersTimeoutMs;
+  if (server.requestTimeout > 0 && server.requestTimeout < settings.headersTimeoutMs)
+    server.requestTimeout = settings.headersTimeoutMs;
   const answering = new Set<ServerResponse>();
   server.prependListener("request", (_request: IncomingMessage, response: ServerResponse) => {
     if (isShuttingDown()) response.shouldKeepAlive = false;

@@ -1,5 +1,14 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { type DrainableServer, inFlightCount, isShuttingDown, onClose, resetLifecycleForTests, shutdown, startBackgroundLoop, trackInFlight } from "./lifecycle";
+import {
+  type DrainableServer,
+  inFlightCount,
+  isShuttingDown,
+  onClose,
+  resetLifecycleForTests,
+  shutdown,
+  startBackgroundLoop,
+  trackInFlight,
+} from "./lifecycle";
 
 afterEach(() => {
   resetLifecycleForTests();
@@ -77,7 +86,9 @@ describe("shutdown", () => {
     expect(isShuttingDown()).toBe(true);
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(events).toEqual(["keep-alive ended"]);
-    expect(lines).toEqual([expect.stringContaining("still accepting connections for 0.3 s, then draining for up to 5 s")]);
+    expect(lines).toEqual([
+      expect.stringContaining("still accepting connections for 0.3 s, then draining for up to 5 s"),
+    ]);
 
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(events).toEqual(["keep-alive ended", "stopped accepting"]);

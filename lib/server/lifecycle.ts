@@ -63,7 +63,11 @@ export async function trackInFlight<T>(work: () => Promise<T>): Promise<T> {
  * Runs `run` every `everyMs` (never two runs at once) until a shutdown, which lets the current run
  * end (`run` is told to stop between items by its `stopping` argument) and starts no other.
  */
-export function startBackgroundLoop(name: string, everyMs: number, run: (stopping: () => boolean) => Promise<void>): void {
+export function startBackgroundLoop(
+  name: string,
+  everyMs: number,
+  run: (stopping: () => boolean) => Promise<void>,
+): void {
   const current = state();
   if (current.shuttingDown) return;
   let running: Promise<void> | null = null;
@@ -71,7 +75,10 @@ export function startBackgroundLoop(name: string, everyMs: number, run: (stoppin
     if (running || current.shuttingDown) return;
     running = run(isShuttingDown)
       .catch((error: unknown) => {
-        log().error({ event: "background_failed", task: name }, `${name} failed: ${error instanceof Error ? error.message : String(error)}`);
+        log().error(
+          { event: "background_failed", task: name },
+          `${name} failed: ${error instanceof Error ? error.message : String(error)}`,
+        );
       })
       .finally(() => {
         running = null;

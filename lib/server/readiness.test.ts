@@ -45,7 +45,10 @@ describe("readiness", () => {
     const folder = fs.mkdtempSync(path.join(os.tmpdir(), "points-migrations-"));
     try {
       fs.mkdirSync(path.join(folder, "meta"));
-      const ahead = { ...journal, entries: [...journal.entries, { idx: 99, version: "7", when: Date.now(), tag: "0099_next", breakpoints: true }] };
+      const ahead = {
+        ...journal,
+        entries: [...journal.entries, { idx: 99, version: "7", when: Date.now(), tag: "0099_next", breakpoints: true }],
+      };
       fs.writeFileSync(path.join(folder, "meta", "_journal.json"), JSON.stringify(ahead));
       const report = await checkReadiness({ db: database.db, provider: simulated, migrationsFolder: folder });
       expect(report.status).toBe("not_ready");
@@ -117,7 +120,11 @@ describe("readiness", () => {
     expect(first.map((report) => report.billing.status)).toEqual(["reachable", "reachable", "reachable"]);
     up = false;
     now += BILLING_CHECK_EVERY_MS - 1;
-    expect((await probe()).billing).toEqual({ provider: "stripe", status: "reachable", checked_at: "2026-11-25T00:00:00.000Z" });
+    expect((await probe()).billing).toEqual({
+      provider: "stripe",
+      status: "reachable",
+      checked_at: "2026-11-25T00:00:00.000Z",
+    });
     expect(calls).toBe(1);
     now += 1;
     expect((await probe()).billing.status).toBe("unreachable");

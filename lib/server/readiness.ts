@@ -4,10 +4,10 @@ import { sql } from "drizzle-orm";
 import { withDeadline } from "@/lib/billing/deadline";
 import { type BillingProvider, ProviderRefusedError } from "@/lib/billing/provider";
 import type { Db } from "@/lib/db/client";
-import { stripeEnv } from "@/lib/env";
 import { migrationsFolder as defaultMigrationsFolder } from "@/lib/db/migrate";
-import { isShuttingDown } from "./lifecycle";
+import { stripeEnv } from "@/lib/env";
 import { log } from "@/lib/observability/log";
+import { isShuttingDown } from "./lifecycle";
 
 /** A database that takes longer than this to answer one query is not one to send traffic to. */
 export const DATABASE_CHECK_MS = 3_000;
@@ -75,7 +75,10 @@ export async function checkReadiness(deps: ReadinessDeps): Promise<ReadinessRepo
   };
   const previous = state().last;
   if (previous?.database.status !== "unavailable" && database.status === "unavailable") {
-    log().error({ event: "readiness_database_down" }, "readiness: the database did not answer; this instance reports not ready until it does.");
+    log().error(
+      { event: "readiness_database_down" },
+      "readiness: the database did not answer; this instance reports not ready until it does.",
+    );
   }
   state().last = report;
   return report;
@@ -105,7 +108,9 @@ function journal(folder: string): JournalEntry[] {
   const journals = state().journals;
   const known = journals.get(folder);
   if (known) return known;
-  const parsed = JSON.parse(fs.readFileSync(path.join(folder, "meta", "_journal.json"), "utf8")) as { entries: JournalEntry[] };
+  const parsed = JSON.parse(fs.readFileSync(path.join(folder, "meta", "_journal.json"), "utf8")) as {
+    entries: JournalEntry[];
+  };
   const entries = parsed.entries.map(({ tag, when }) => ({ tag, when }));
   journals.set(folder, entries);
   return entries;
@@ -122,7 +127,10 @@ async function checkDatabase(db: Db, folder: string): Promise<Pick<ReadinessRepo
   try {
     entries = journal(folder);
   } catch (error) {
-    log().error({ event: "readiness_journal_unreadable" }, `readiness: cannot read the migrations journal: ${error instanceof Error ? error.message : String(error)}`);
+    log().error(
+      { event: "readiness_journal_unreadable" },
+      `readiness: cannot read the migrations journal: ${error instanceof Error ? error.message : String(error)}`,
+    );
     entries = [];
   }
   const latest = entries.at(-1) ?? null;
@@ -130,13 +138,20 @@ async function checkDatabase(db: Db, folder: string): Promise<Pick<ReadinessRepo
   try {
     appliedAt = await withDeadline(newestAppliedMigration(db), DATABASE_CHECK_MS);
   } catch {
-    return { database: { status: "unavailable" }, migrations: { status: "unknown", latest: latest?.tag ?? null, applied: null } };
+    return {
+      database: { status: "unavailable" },
+      migrations: { status: "unknown", latest: latest?.tag ?? null, applied: null },
+    };
   }
   const applied = appliedAt === null ? null : (entries.findLast((entry) => entry.when <= appliedAt)?.tag ?? null);
   const current = latest !== null && appliedAt !== null && appliedAt >= latest.when;
   return {
     database: { status: "ok" },
-    migrations: { status: latest === null ? "unknown" : current ? "current" : "behind", latest: latest?.tag ?? null, applied },
+    migrations: {
+      status: latest === null ? "unknown" : current ? "current" : "behind",
+      latest: latest?.tag ?? null,
+      applied,
+    },
   };
 }
 

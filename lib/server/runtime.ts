@@ -1,10 +1,10 @@
 import path from "node:path";
 import { createBillingProvider } from "@/lib/billing";
+import { instrumentProvider } from "@/lib/billing/instrumented";
 import { systemClock } from "@/lib/clock";
 import { type Database, defaultPgliteDir, openDatabase } from "@/lib/db/client";
 import { migratePglite, migratePostgres } from "@/lib/db/migrate";
 import { env } from "@/lib/env";
-import { instrumentProvider } from "@/lib/billing/instrumented";
 import { assertLeaseCoversProvider } from "@/lib/points/purchase";
 import { type DemoInfo, seedDemo } from "@/lib/points/seed";
 import type { Services } from "@/lib/points/services";

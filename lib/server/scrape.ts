@@ -24,7 +24,10 @@ export async function refreshScrapeGauges(db: Db, now: Date, kind: "postgres" | 
     .groupBy(topUps.status);
   for (const state of ["unresolved", "awaiting_payment"] as const) {
     const rows = open.filter((row) => OPEN_STATES[row.status as keyof typeof OPEN_STATES] === state);
-    m.openPurchases.set({ state }, rows.reduce((sum, row) => sum + Number(row.n), 0));
+    m.openPurchases.set(
+      { state },
+      rows.reduce((sum, row) => sum + Number(row.n), 0),
+    );
     const oldest = rows.map((row) => row.oldest).filter((date): date is Date => date !== null);
     m.oldestOpenAge.set({ state }, ageSeconds(oldest.length ? new Date(Math.min(...oldest.map(Number))) : null, now));
   }

@@ -1,10 +1,10 @@
 import { authSecret } from "@/lib/auth/secret";
-import { checkBillingCredentials, printBanner } from "./banner";
 import { type Env, env } from "@/lib/env";
 import { log } from "@/lib/observability/log";
 import { retryDeferredEvents } from "@/lib/points/billing-events";
 import { deliverPendingEvents } from "@/lib/points/provider-events";
 import { reconcileTopUps } from "@/lib/points/purchase";
+import { checkBillingCredentials, printBanner } from "./banner";
 import { adoptHttpServers, connectionSettings } from "./http-servers";
 import { onClose, shutdown, startBackgroundLoop } from "./lifecycle";
 import { getRuntime, type Runtime } from "./runtime";
@@ -45,7 +45,10 @@ export async function startServer(): Promise<void> {
     startReconciler(runtime);
     startEventDelivery(runtime);
   } catch (error) {
-    log().fatal({ event: "startup_failed" }, `The Points service could not start: ${error instanceof Error ? error.message : String(error)}`);
+    log().fatal(
+      { event: "startup_failed" },
+      `The Points service could not start: ${error instanceof Error ? error.message : String(error)}`,
+    );
     process.exit(1);
   }
 }
@@ -91,13 +94,23 @@ export function shutdownTimings(
 function startReconciler(runtime: Runtime): void {
   if (env().POINTS_RECONCILE === "off") return;
   startBackgroundLoop("Reconciler run", RECONCILE_EVERY_MS, async (stopping) => {
-    const settled = await reconcileTopUps(runtime, { leaseMs: runtime.leaseMs, minAgeMs: RECONCILE_MIN_AGE_MS, stopping });
+    const settled = await reconcileTopUps(runtime, {
+      leaseMs: runtime.leaseMs,
+      minAgeMs: RECONCILE_MIN_AGE_MS,
+      stopping,
+    });
     if (settled.length > 0) {
-      log().info({ event: "reconciled", count: settled.length }, `Reconciler: ${settled.map((result) => `${result.topUp.id} ${result.topUp.status}`).join(", ")}`);
+      log().info(
+        { event: "reconciled", count: settled.length },
+        `Reconciler: ${settled.map((result) => `${result.topUp.id} ${result.topUp.status}`).join(", ")}`,
+      );
     }
     const deferred = await retryDeferredEvents(runtime, { stopping });
     if (deferred.applied.length > 0) {
-      log().info({ events: deferred.applied.map((receipt) => `${receipt.eventId} ${receipt.result}`) }, "Reconciler: deferred events applied");
+      log().info(
+        { events: deferred.applied.map((receipt) => `${receipt.eventId} ${receipt.result}`) },
+        "Reconciler: deferred events applied",
+      );
     }
   });
 }

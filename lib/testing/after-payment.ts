@@ -1,14 +1,14 @@
-import { expect } from "vitest";
 import { eq } from "drizzle-orm";
+import { expect } from "vitest";
 import type { ReceivedBillingEvent } from "@/lib/billing/provider";
+import type { Bundle } from "@/lib/catalog";
 import { organizations, refunds, type TopUp, topUps } from "@/lib/db/schema";
 import { randomString } from "@/lib/ids";
-import type { ProviderTestContext } from "@/lib/testing/harness";
 import { handleBillingEvent } from "@/lib/points/billing-events";
-import type { Bundle } from "@/lib/catalog";
 import { createOrganization } from "@/lib/points/organizations";
 import { purchasePoints } from "@/lib/points/purchase";
 import type { Services } from "@/lib/points/services";
+import type { ProviderTestContext } from "@/lib/testing/harness";
 
 /*
  * What the refund and dispute suites share: an organisation buying on chosen test cards, and the
@@ -44,7 +44,10 @@ export async function paidPurchase(
 }
 
 /** Hands every event the provider has sent since the last take to the service, in order; returns them. */
-export async function deliverEvents(ctx: ProviderTestContext, services: Services = ctx): Promise<ReceivedBillingEvent[]> {
+export async function deliverEvents(
+  ctx: ProviderTestContext,
+  services: Services = ctx,
+): Promise<ReceivedBillingEvent[]> {
   const events = await ctx.probe.takeEvents();
   for (const event of events) await handleBillingEvent(services, event);
   return events;

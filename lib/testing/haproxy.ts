@@ -100,9 +100,33 @@ export async function startHaproxy(options: HaproxyOptions): Promise<Haproxy> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "haproxy-"));
   const port = await freePort();
   const statsPort = await freePort();
-  fs.writeFileSync(path.join(dir, "502.http"), errorFile(502, "Bad Gateway", "upstream_unavailable", "No instance answered; retry with the same reference, it is safe."));
-  fs.writeFileSync(path.join(dir, "503.http"), errorFile(503, "Service Unavailable", "service_unavailable", "No instance is ready; retry with the same reference in a few seconds."));
-  fs.writeFileSync(path.join(dir, "504.http"), errorFile(504, "Gateway Timeout", "upstream_timeout", "No instance answered in time; retry with the same reference, it is safe."));
+  fs.writeFileSync(
+    path.join(dir, "502.http"),
+    errorFile(
+      502,
+      "Bad Gateway",
+      "upstream_unavailable",
+      "No instance answered; retry with the same reference, it is safe.",
+    ),
+  );
+  fs.writeFileSync(
+    path.join(dir, "503.http"),
+    errorFile(
+      503,
+      "Service Unavailable",
+      "service_unavailable",
+      "No instance is ready; retry with the same reference in a few seconds.",
+    ),
+  );
+  fs.writeFileSync(
+    path.join(dir, "504.http"),
+    errorFile(
+      504,
+      "Gateway Timeout",
+      "upstream_timeout",
+      "No instance answered in time; retry with the same reference, it is safe.",
+    ),
+  );
   const config = haproxyConfig({ ...options, port, statsPort, dir });
   const configFile = path.join(dir, "haproxy.cfg");
   fs.writeFileSync(configFile, config);
@@ -121,7 +145,8 @@ export async function startHaproxy(options: HaproxyOptions): Promise<Haproxy> {
     const states: Record<string, string> = {};
     for (const line of csv.split("\n")) {
       const [proxy, server, ...rest] = line.split(",");
-      if (proxy === "instances" && server && server !== "BACKEND" && server !== "FRONTEND") states[server] = rest[15] ?? "";
+      if (proxy === "instances" && server && server !== "BACKEND" && server !== "FRONTEND")
+        states[server] = rest[15] ?? "";
     }
     return states;
   };

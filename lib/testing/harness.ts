@@ -1,6 +1,6 @@
 import type Stripe from "stripe";
-import { SimulatedBillingProvider } from "@/lib/billing/simulated/provider";
 import type { BillingProvider } from "@/lib/billing/provider";
+import { SimulatedBillingProvider } from "@/lib/billing/simulated/provider";
 import type { Clock } from "@/lib/clock";
 import { type Database, type Db, openDatabase } from "@/lib/db/client";
 import { beginAuthentication, completeSimulatedAuthentication } from "@/lib/points/complete-authentication";
@@ -8,8 +8,8 @@ import { PointsError } from "@/lib/points/errors";
 import { type PurchaseResult, resolveTopUp } from "@/lib/points/purchase";
 import type { Services } from "@/lib/points/services";
 import type { FakeStripe } from "./fake-stripe/server";
-import { type ChargeLog, type ProviderName, type ProviderProbe, simulatedProbe, stripeProbe } from "./provider-probe";
 import { migratedPgliteTemplate } from "./pglite-template";
+import { type ChargeLog, type ProviderName, type ProviderProbe, simulatedProbe, stripeProbe } from "./provider-probe";
 import { createScratchDatabase } from "./scratch-database";
 
 export type { PaymentState, ProbedPayment, ProviderName, ProviderProbe } from "./provider-probe";
@@ -47,10 +47,14 @@ export function backends(): Backend[] {
  */
 export function providers(): ProviderName[] {
   const all: ProviderName[] = ["simulated", "stripe"];
-  const wanted = (process.env.TEST_PROVIDERS ?? "").split(",").map((name) => name.trim()).filter(Boolean);
+  const wanted = (process.env.TEST_PROVIDERS ?? "")
+    .split(",")
+    .map((name) => name.trim())
+    .filter(Boolean);
   if (wanted.length === 0) return all;
   const unknown = wanted.filter((name) => !all.includes(name as ProviderName));
-  if (unknown.length) throw new Error(`TEST_PROVIDERS names unknown providers: ${unknown.join(", ")} (use simulated, stripe).`);
+  if (unknown.length)
+    throw new Error(`TEST_PROVIDERS names unknown providers: ${unknown.join(", ")} (use simulated, stripe).`);
   return all.filter((name) => wanted.includes(name));
 }
 
@@ -87,7 +91,10 @@ interface ContextOptions {
  * with `provider: "stripe"`, the Stripe provider against a Stripe test server of its own (closed
  * on close) that keeps the context's clock.
  */
-export async function createTestContext(backend: Backend, options?: ContextOptions & { provider?: "simulated" }): Promise<TestContext>;
+export async function createTestContext(
+  backend: Backend,
+  options?: ContextOptions & { provider?: "simulated" },
+): Promise<TestContext>;
 export async function createTestContext(
   backend: Backend,
   options: ContextOptions & { provider: ProviderName },
@@ -310,7 +317,8 @@ export async function completeAuthenticationInDashboard(
   page.search = "";
   const answer = await fetch(page, { method: "POST", redirect: "manual" });
   const back = answer.headers.get("location") ?? "";
-  if (!back.startsWith(`${returnUrl}?`)) throw new Error(`The 3-D Secure page sent the cardholder to ${back || "nowhere"}`);
+  if (!back.startsWith(`${returnUrl}?`))
+    throw new Error(`The 3-D Secure page sent the cardholder to ${back || "nowhere"}`);
   // The return page settles it as a retry would.
   const result = await resolveTopUp(services, input.topUpId);
   if (!result) throw new Error(`No top-up ${input.topUpId}`);

@@ -30,7 +30,10 @@ export async function ledgerState(
   const [org] = await db.select().from(organizations).where(eq(organizations.id, organizationId));
   if (!org) throw new Error(`No organisation ${organizationId}`);
   const [ledger] = await db
-    .select({ sum: sql<string>`coalesce(sum(${pointsLedger.delta}), 0)`, count: sql<string>`count(*) filter (where ${pointsLedger.kind} = 'purchase')` })
+    .select({
+      sum: sql<string>`coalesce(sum(${pointsLedger.delta}), 0)`,
+      count: sql<string>`count(*) filter (where ${pointsLedger.kind} = 'purchase')`,
+    })
     .from(pointsLedger)
     .where(eq(pointsLedger.organizationId, organizationId));
   const perTopUp = await db
@@ -72,7 +75,10 @@ export async function expectBooksBalance(db: Db, organizationId: string): Promis
   const ledger = await db.select().from(pointsLedger).where(eq(pointsLedger.organizationId, organizationId));
   const purchases = await db.select().from(topUps).where(eq(topUps.organizationId, organizationId));
   expect(ledger.reduce((sum, row) => sum + row.delta, 0)).toBe(org?.pointsBalance);
-  expect(ledger.reduce((sum, row) => sum + row.heldDelta, 0), "held Points equal the ledger's held deltas").toBe(org?.heldPoints);
+  expect(
+    ledger.reduce((sum, row) => sum + row.heldDelta, 0),
+    "held Points equal the ledger's held deltas",
+  ).toBe(org?.heldPoints);
   for (const topUp of purchases) {
     const rows = ledger.filter((row) => row.topUpId === topUp.id);
     const credits = rows.filter((row) => row.kind === "purchase").map((row) => row.delta);
@@ -80,21 +86,26 @@ export async function expectBooksBalance(db: Db, organizationId: string): Promis
       topUp.status === "paid" ? [topUp.points] : [],
     );
     // Points a refund took, or should have taken but had been spent (its shortfall).
-    const refunded = rows.filter((row) => row.kind === "refund").reduce((sum, row) => sum - row.delta + row.shortfall, 0);
+    const refunded = rows
+      .filter((row) => row.kind === "refund")
+      .reduce((sum, row) => sum - row.delta + row.shortfall, 0);
     expect(refunded, `Points refunded of top-up ${topUp.reference}`).toBe(topUp.refundedPoints);
     const lost = topUp.disputePointsState === "removed" ? (topUp.disputePoints ?? 0) : 0;
-    expect(topUp.points - topUp.refundedPoints - lost, `Points left of top-up ${topUp.reference}`).toBeGreaterThanOrEqual(
-      topUp.status === "paid" ? 0 : topUp.points,
-    );
+    expect(
+      topUp.points - topUp.refundedPoints - lost,
+      `Points left of top-up ${topUp.reference}`,
+    ).toBeGreaterThanOrEqual(topUp.status === "paid" ? 0 : topUp.points);
     const heldNow = rows.reduce((sum, row) => sum + row.heldDelta, 0);
     expect(heldNow, `Points held for top-up ${topUp.reference}`).toBe(
-      topUp.disputePointsState === "held" ? rows.find((row) => row.kind === "dispute_hold")?.heldDelta ?? 0 : 0,
+      topUp.disputePointsState === "held" ? (rows.find((row) => row.kind === "dispute_hold")?.heldDelta ?? 0) : 0,
     );
   }
   const causes = ledger.filter((row) => row.causeId !== null).map((row) => `${row.kind} ${row.causeId}`);
   expect(new Set(causes).size, "each provider refund and dispute step moves Points at most once").toBe(causes.length);
   const purchaseIds = new Set(purchases.map((topUp) => topUp.id));
-  expect(ledger.every((row) => row.kind === "usage" || (row.topUpId !== null && purchaseIds.has(row.topUpId)))).toBe(true);
+  expect(ledger.every((row) => row.kind === "usage" || (row.topUpId !== null && purchaseIds.has(row.topUpId)))).toBe(
+    true,
+  );
 }
 
 /**
@@ -119,7 +130,8 @@ export async function expectOneSucceededPaymentPerPaidTopUp(
     if (topUp.status === "paid") expect(succeeded.length, label).toBe(1);
     else if (topUp.status === "failed") expect(succeeded.length, label).toBe(0);
     else expect(succeeded.length, label).toBeLessThanOrEqual(1);
-    if (topUp.status === "paid") expect(topUp.providerPaymentId, `payment of ${topUp.reference}`).toBe(succeeded[0]?.id);
+    if (topUp.status === "paid")
+      expect(topUp.providerPaymentId, `payment of ${topUp.reference}`).toBe(succeeded[0]?.id);
   }
   const purchaseIds = new Set(purchases.map((topUp) => topUp.id));
   expect(payments.filter((payment) => !payment.topUpId || !purchaseIds.has(payment.topUpId))).toEqual([]);

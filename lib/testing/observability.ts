@@ -32,10 +32,15 @@ export function quietLogger(): void {
 
 /** One sample of the registry, by its name as scraped (a histogram's `_count`, `_bucket`…) and labels. */
 export async function sampleValue(name: string, labels: Record<string, string>): Promise<number> {
-  const metric = await metrics().registry.getSingleMetric(name.replace(/_(count|bucket|sum)$/, ""))?.get();
-  const sample = metric?.values.find((value) =>
-    ((value as { metricName?: string }).metricName ?? metric.name) === name &&
-    Object.entries(labels).every(([key, expected]) => String((value.labels as Record<string, unknown>)[key]) === expected),
+  const metric = await metrics()
+    .registry.getSingleMetric(name.replace(/_(count|bucket|sum)$/, ""))
+    ?.get();
+  const sample = metric?.values.find(
+    (value) =>
+      ((value as { metricName?: string }).metricName ?? metric.name) === name &&
+      Object.entries(labels).every(
+        ([key, expected]) => String((value.labels as Record<string, unknown>)[key]) === expected,
+      ),
   );
   return sample?.value ?? 0;
 }

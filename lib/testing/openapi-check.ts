@@ -38,7 +38,9 @@ export function documentedPath(path: string): string | null {
 function schemaErrors(ref: string, value: unknown): string | null {
   const check = validator().getSchema(ref) ?? validator().compile({ $ref: ref });
   if (check(value)) return null;
-  return (check.errors ?? []).map((error) => `${error.instancePath || "(body)"} ${error.message ?? ""} ${JSON.stringify(error.params)}`).join("; ");
+  return (check.errors ?? [])
+    .map((error) => `${error.instancePath || "(body)"} ${error.message ?? ""} ${JSON.stringify(error.params)}`)
+    .join("; ");
 }
 
 /** Whether a value matches a schema of the document, named by its JSON pointer parts. */
@@ -61,7 +63,8 @@ export function checkAgainstDocument(answer: CheckedAnswer): string[] {
   const method = answer.method.toLowerCase();
   const document = openApiDocument() as unknown as { paths: Record<string, Record<string, Json>> };
   const template = documentedPath(answer.path);
-  const operation = template && (METHODS as readonly string[]).includes(method) ? document.paths[template]?.[method] : undefined;
+  const operation =
+    template && (METHODS as readonly string[]).includes(method) ? document.paths[template]?.[method] : undefined;
   const problems: string[] = [];
   const contentType = answer.headers["content-type"] ?? "";
   const parse = (): unknown => {
@@ -76,7 +79,8 @@ export function checkAgainstDocument(answer: CheckedAnswer): string[] {
   if (!operation || !template) {
     // Not an operation of the document: only its error envelope may answer (a 200 to OPTIONS lists methods).
     if (method === "options" || method === "head") return [];
-    if (answer.status < 400) return [`${answer.method} ${answer.path} answered ${answer.status} but the document has no such operation`];
+    if (answer.status < 400)
+      return [`${answer.method} ${answer.path} answered ${answer.status} but the document has no such operation`];
     const body = parse();
     if (body === undefined) return problems;
     const errors = schemaErrors(pointer("components", "schemas", "Error"), body);
@@ -86,17 +90,24 @@ export function checkAgainstDocument(answer: CheckedAnswer): string[] {
   const responses = operation.responses as Record<string, Json>;
   const response = responses[String(answer.status)];
   if (!response) {
-    return [`${answer.method} ${template} answered ${answer.status}, which the document does not list (it lists ${Object.keys(responses).join(", ")})`];
+    return [
+      `${answer.method} ${template} answered ${answer.status}, which the document does not list (it lists ${Object.keys(responses).join(", ")})`,
+    ];
   }
   for (const [name, header] of Object.entries((response.headers ?? {}) as Record<string, Json>)) {
-    if (header.required && answer.headers[name.toLowerCase()] === undefined) problems.push(`the required header ${name} is missing`);
+    if (header.required && answer.headers[name.toLowerCase()] === undefined)
+      problems.push(`the required header ${name} is missing`);
   }
   const content = response.content as Record<string, Json> | undefined;
   if (!content?.["application/json"]) return problems;
-  if (!contentType.startsWith("application/json")) problems.push(`Content-Type is ${contentType || "absent"}, not application/json`);
+  if (!contentType.startsWith("application/json"))
+    problems.push(`Content-Type is ${contentType || "absent"}, not application/json`);
   const body = parse();
   if (body === undefined) return problems;
-  const errors = schemaErrors(pointer("paths", template, method, "responses", String(answer.status), "content", "application/json", "schema"), body);
+  const errors = schemaErrors(
+    pointer("paths", template, method, "responses", String(answer.status), "content", "application/json", "schema"),
+    body,
+  );
   if (errors) problems.push(`the body does not match the ${answer.status} schema: ${errors}`);
   return problems;
 }

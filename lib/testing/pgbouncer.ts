@@ -7,7 +7,9 @@ import { freePort } from "./free-port";
 
 /** Where Debian's package puts it; PGBOUNCER_PATH for another. */
 export function pgbouncerPath(): string | null {
-  const candidates = [process.env.PGBOUNCER_PATH, "/usr/sbin/pgbouncer", "/usr/bin/pgbouncer"].filter(Boolean) as string[];
+  const candidates = [process.env.PGBOUNCER_PATH, "/usr/sbin/pgbouncer", "/usr/bin/pgbouncer"].filter(
+    Boolean,
+  ) as string[];
   return candidates.find((candidate) => fs.existsSync(candidate)) ?? null;
 }
 
@@ -81,7 +83,9 @@ export async function startPgbouncer(
   const asRoot = typeof process.getuid === "function" && process.getuid() === 0;
   let child: ChildProcess | null = null;
   const start = async () => {
-    child = spawn(binary, [...(asRoot ? ["-u", "postgres"] : []), path.join(dir, "pgbouncer.ini")], { stdio: "ignore" });
+    child = spawn(binary, [...(asRoot ? ["-u", "postgres"] : []), path.join(dir, "pgbouncer.ini")], {
+      stdio: "ignore",
+    });
     await listening(port, 10_000);
   };
   const stopChild = async () => {

@@ -28,7 +28,11 @@ let cachedKey: string | undefined;
 function sourcesKey(): string {
   if (cachedKey) return cachedKey;
   const hash = createHash("sha256");
-  const files = [path.join(ROOT, "scripts", "points.ts"), path.join(ROOT, "package-lock.json"), path.join(ROOT, "tsconfig.json")];
+  const files = [
+    path.join(ROOT, "scripts", "points.ts"),
+    path.join(ROOT, "package-lock.json"),
+    path.join(ROOT, "tsconfig.json"),
+  ];
   const walk = (dir: string) => {
     for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
       const full = path.join(dir, entry.name);

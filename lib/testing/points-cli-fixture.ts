@@ -8,9 +8,9 @@ import { apiKeys, organizations, simCustomers, simPaymentMethods, topUps, users 
 import { PointsError } from "@/lib/points/errors";
 import type { Services } from "@/lib/points/services";
 import type { Backend } from "@/lib/testing/harness";
-import { createScratchDatabase, simulatedServices } from "@/lib/testing/scratch-database";
 import { pointsCliBundle } from "@/lib/testing/points-cli-bundle";
 import { type Run, run, TSX } from "@/lib/testing/run-command";
+import { createScratchDatabase, simulatedServices } from "@/lib/testing/scratch-database";
 
 export { type Run, run, TSX };
 
@@ -88,7 +88,6 @@ export async function createTarget(backend: Backend): Promise<Target> {
     },
   };
 }
-
 
 /** Everything the operator command can change, to show that a refused command changed none of it. */
 export async function snapshot(db: Db) {

@@ -21,7 +21,8 @@ export interface PostgresCluster {
 
 /** The newest Postgres server binaries: Debian's /usr/lib/postgresql/<version>/bin, or POSTGRES_BIN. */
 export function postgresBinDir(): string | null {
-  if (process.env.POSTGRES_BIN) return fs.existsSync(path.join(process.env.POSTGRES_BIN, "initdb")) ? process.env.POSTGRES_BIN : null;
+  if (process.env.POSTGRES_BIN)
+    return fs.existsSync(path.join(process.env.POSTGRES_BIN, "initdb")) ? process.env.POSTGRES_BIN : null;
   const base = "/usr/lib/postgresql";
   if (!fs.existsSync(base)) return null;
   const versions = fs
@@ -68,7 +69,8 @@ export async function startPostgresCluster(options: { maxConnections?: number } 
     "-c synchronous_commit=off",
     "-c full_page_writes=off",
   ].join(" ");
-  const pgCtl = (...args: string[]) => run("pg_ctl", ["-D", data, "-l", path.join(dir, "postgres.log"), "-o", serverOptions, "-w", "-t", "30", ...args]);
+  const pgCtl = (...args: string[]) =>
+    run("pg_ctl", ["-D", data, "-l", path.join(dir, "postgres.log"), "-o", serverOptions, "-w", "-t", "30", ...args]);
   pgCtl("start");
   return {
     port,

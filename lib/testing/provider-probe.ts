@@ -109,7 +109,8 @@ export function simulatedProbe(db: Db, provider: SimulatedBillingProvider, log: 
     chargeRequests: (customerId) => filterLog(log, customerId),
     completeAuthentication: async (paymentId, succeed) => {
       const [row] = await db.select().from(simPayments).where(eq(simPayments.id, paymentId));
-      if (row?.status !== "requires_action") throw new Error(`${paymentId} is ${row?.status ?? "missing"}, not awaiting the cardholder`);
+      if (row?.status !== "requires_action")
+        throw new Error(`${paymentId} is ${row?.status ?? "missing"}, not awaiting the cardholder`);
       await provider.completeAuthentication(paymentId, succeed);
     },
     setOutage: (customerId, down) => provider.setOutage(customerId, down),
@@ -122,7 +123,8 @@ export function simulatedProbe(db: Db, provider: SimulatedBillingProvider, log: 
       if (updated.length !== 1) throw new Error(`No card ${paymentMethodId} for ${customerId}`);
     },
     detachCard: async (customerId, paymentMethodId) => {
-      if (!(await provider.removePaymentMethod(customerId, paymentMethodId))) throw new Error(`No card ${paymentMethodId} for ${customerId}`);
+      if (!(await provider.removePaymentMethod(customerId, paymentMethodId)))
+        throw new Error(`No card ${paymentMethodId} for ${customerId}`);
     },
     takeEvents: async () => {
       const events = await provider.pendingEvents(1_000);
@@ -188,7 +190,13 @@ export function stripeProbe(
     },
     setOutage: async (customerId, down) => {
       // Retrieving the customer is half of listing its cards: a 500 there is an outage for it.
-      if (down) fake.control.fault({ method: "GET", path: customerPath(customerId), kind: "500_before", times: Number.POSITIVE_INFINITY });
+      if (down)
+        fake.control.fault({
+          method: "GET",
+          path: customerPath(customerId),
+          kind: "500_before",
+          times: Number.POSITIVE_INFINITY,
+        });
       else fake.control.clearFaults({ method: "GET", path: customerPath(customerId) });
       provider.invalidatePaymentMethods(customerId);
     },
@@ -226,7 +234,8 @@ export function stripeProbe(
  */
 function intentState(intent: Stripe.PaymentIntent): PaymentState {
   const error = intent.last_payment_error;
-  const needsAuthentication = error?.code === "authentication_required" || error?.decline_code === "authentication_required";
+  const needsAuthentication =
+    error?.code === "authentication_required" || error?.decline_code === "authentication_required";
   if (intent.status === "succeeded") return "succeeded";
   if (intent.status === "requires_action") return "awaiting_cardholder";
   if (intent.status === "requires_payment_method") return needsAuthentication ? "awaiting_cardholder" : "failed";
@@ -241,7 +250,8 @@ function toProbedIntent(intent: Stripe.PaymentIntent): ProbedPayment {
     id: intent.id,
     topUpId: intent.metadata?.top_up_id ?? null,
     customerId: typeof intent.customer === "string" ? intent.customer : (intent.customer?.id ?? ""),
-    paymentMethodId: typeof intent.payment_method === "string" ? intent.payment_method : (intent.payment_method?.id ?? null),
+    paymentMethodId:
+      typeof intent.payment_method === "string" ? intent.payment_method : (intent.payment_method?.id ?? null),
     amount: intent.amount,
     currency: intent.currency.toUpperCase(),
     state,

@@ -59,8 +59,8 @@ export default async function OverviewPage() {
               <p className="mt-1 text-sm text-indigo-100">Points available to your organisation</p>
               {balances.heldPoints > 0 && (
                 <p className="mt-3 rounded-md bg-white/10 px-3 py-2 text-sm text-white" data-testid="overview-held">
-                  <span className="font-semibold tabular-nums">{heldPointsText(balances)}</span>, apart from the balance:
-                  they cannot be spent until it is settled, and come back if it is won.{" "}
+                  <span className="font-semibold tabular-nums">{heldPointsText(balances)}</span>, apart from the
+                  balance: they cannot be spent until it is settled, and come back if it is won.{" "}
                   <Link href="/dashboard/history?after=disputed" className="font-semibold underline">
                     Disputed purchases
                   </Link>

@@ -2,7 +2,7 @@
 
 import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
-import { sessionCookieName, secureCookies } from "@/lib/auth/cookies";
+import { secureCookies, sessionCookieName } from "@/lib/auth/cookies";
 
 /**
  * Sign out: the session is a signed cookie (next-auth's JWT strategy), so ending it is dropping the

@@ -11,7 +11,10 @@ import { useFormAction } from "./use-form-action";
 type AddState = ActionState<{ email: string; role: string; password: string }>;
 
 /** Adds a person; their generated password is shown here once for the admin to pass on. */
-export function AddMemberForm({ canEdit, action }: {
+export function AddMemberForm({
+  canEdit,
+  action,
+}: {
   canEdit: boolean;
   action: (state: AddState, data: FormData) => Promise<AddState>;
 }) {
@@ -36,7 +39,10 @@ export function AddMemberForm({ canEdit, action }: {
       )}
       {state && !state.ok && <Alert tone="error">{state.error}</Alert>}
       <form ref={form} onSubmit={onSubmit} noValidate>
-        <fieldset disabled={!canEdit || pending} className="grid gap-4 sm:grid-cols-[minmax(0,1fr)_12rem_auto] sm:items-start">
+        <fieldset
+          disabled={!canEdit || pending}
+          className="grid gap-4 sm:grid-cols-[minmax(0,1fr)_12rem_auto] sm:items-start"
+        >
           <legend className="sr-only">Add a member</legend>
           <Field id="member-email" label="Email" error={fields.email}>
             <Input

@@ -13,7 +13,12 @@ type AddState = ActionState<{ label: string; usable: boolean }>;
  * once: those already saved are listed but cannot be chosen (the service refuses them too, for a
  * page left open while another tab saved one).
  */
-export function AddTestCardForm({ choices, saved, canEdit, action }: {
+export function AddTestCardForm({
+  choices,
+  saved,
+  canEdit,
+  action,
+}: {
   choices: { kind: string; label: string; behaviour: string }[];
   saved: string[];
   canEdit: boolean;

@@ -10,7 +10,10 @@ import { useFormAction } from "./use-form-action";
 type CreateState = ActionState<{ apiKey: string; prefix: string; scope: string; dailyPointsCap: number | null }>;
 
 /** Creates a key, with its scope and optional daily cap, and shows it this once; a reload forgets it for good. */
-export function CreateKeyForm({ canEdit, action }: {
+export function CreateKeyForm({
+  canEdit,
+  action,
+}: {
   canEdit: boolean;
   action: (state: CreateState, data: FormData) => Promise<CreateState>;
 }) {
@@ -33,7 +36,12 @@ export function CreateKeyForm({ canEdit, action }: {
       {state && !state.ok && <Alert tone="error">{state.error}</Alert>}
       <form onSubmit={onSubmit} noValidate className="space-y-4">
         <div className="grid gap-4 sm:grid-cols-2">
-          <Field id="key-scope" label="Scope" error={fields.scope} hint="A read-only key can read and quote, never buy.">
+          <Field
+            id="key-scope"
+            label="Scope"
+            error={fields.scope}
+            hint="A read-only key can read and quote, never buy."
+          >
             <Select id="key-scope" name="scope" defaultValue="purchase" disabled={disabled}>
               <option value="purchase">Purchase (default): can buy</option>
               <option value="read">Read only: GET requests and quotes</option>

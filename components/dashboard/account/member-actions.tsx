@@ -14,7 +14,13 @@ export type ManageMemberState = ActionState<{ done: "role" | "removed" | "reset"
  * An admin's controls for one person: change the role, reset the password (shown here once) and
  * remove, which asks to confirm first because the person loses access at once.
  */
-export function MemberActions({ userId, email, role, isSelf, action }: {
+export function MemberActions({
+  userId,
+  email,
+  role,
+  isSelf,
+  action,
+}: {
   userId: string;
   email: string;
   role: "admin" | "member";
@@ -71,7 +77,11 @@ export function MemberActions({ userId, email, role, isSelf, action }: {
         </p>
       )}
       {state?.ok && state.done === "reset" && state.password && (
-        <ShownOnce value={state.password} copyLabel="Copy password" testId={{ box: "reset-password", value: "reset-password-value" }}>
+        <ShownOnce
+          value={state.password}
+          copyLabel="Copy password"
+          testId={{ box: "reset-password", value: "reset-password-value" }}
+        >
           New password for {state.email}. Pass it on securely: <strong>it will not be shown again</strong>.
         </ShownOnce>
       )}

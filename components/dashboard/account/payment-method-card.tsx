@@ -108,8 +108,8 @@ export function PaymentMethodCard(props: PaymentMethodCardProps) {
               </div>
               <p className="mt-2 text-xs text-slate-500">
                 Replace <code className="font-mono">&lt;YOUR_API_KEY&gt;</code> with a key from API keys, and use a new{" "}
-                <code className="font-mono">reference</code> for every purchase: repeating one returns the first purchase
-                instead of buying again.
+                <code className="font-mono">reference</code> for every purchase: repeating one returns the first
+                purchase instead of buying again.
               </p>
             </div>
           </details>

@@ -11,7 +11,12 @@ type RevokeState = ActionState<{ revoked: boolean }>;
  * Revoke, then "Yes, revoke": a revoked key is refused by the API at once and cannot be
  * restored, so one click must not be enough.
  */
-export function RevokeKeyForm({ keyId, prefix, canEdit, action }: {
+export function RevokeKeyForm({
+  keyId,
+  prefix,
+  canEdit,
+  action,
+}: {
   keyId: string;
   prefix: string;
   canEdit: boolean;

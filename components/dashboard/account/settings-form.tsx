@@ -20,7 +20,12 @@ type SaveState = ActionState<{ apiPurchasesEnabled: boolean }>;
  * The Settings form. It is controlled so that it can say when what is on screen differs from
  * what is saved: the REST API follows the saved state only.
  */
-export function SettingsForm({ saved, methods, canEdit, action }: {
+export function SettingsForm({
+  saved,
+  methods,
+  canEdit,
+  action,
+}: {
   saved: SettingsFormValues;
   /** Usable saved payment methods; null when the provider cannot list them right now. */
   methods: { id: string; label: string }[] | null;
@@ -54,8 +59,8 @@ export function SettingsForm({ saved, methods, canEdit, action }: {
           <span>
             <span className="block text-sm font-medium text-slate-900">API Point purchases</span>
             <span className="mt-1 block text-sm text-slate-600">
-              Let your API keys buy Points with <code className="font-mono text-xs">POST /v3/points/top-ups</code>.
-              When off, the API refuses purchases with <code className="font-mono text-xs">api_purchases_disabled</code>.
+              Let your API keys buy Points with <code className="font-mono text-xs">POST /v3/points/top-ups</code>. When
+              off, the API refuses purchases with <code className="font-mono text-xs">api_purchases_disabled</code>.
             </span>
           </span>
           <input
@@ -99,8 +104,8 @@ export function SettingsForm({ saved, methods, canEdit, action }: {
             <div>
               <p className="text-sm font-medium text-slate-900">Default payment method</p>
               <p className="mt-1.5 text-sm text-amber-800">
-                The billing provider cannot list payment methods right now, so the default stays as it is. Try again in a
-                moment.
+                The billing provider cannot list payment methods right now, so the default stays as it is. Try again in
+                a moment.
               </p>
             </div>
           ) : (
@@ -120,7 +125,9 @@ export function SettingsForm({ saved, methods, canEdit, action }: {
                 value={methodId}
                 onChange={(event) => setMethodId(event.target.value)}
                 aria-invalid={fields.defaultPaymentMethodId ? true : undefined}
-                aria-describedby={fields.defaultPaymentMethodId ? "defaultPaymentMethodId-error" : "defaultPaymentMethodId-hint"}
+                aria-describedby={
+                  fields.defaultPaymentMethodId ? "defaultPaymentMethodId-error" : "defaultPaymentMethodId-hint"
+                }
               >
                 <option value="">No default</option>
                 {methods.map((method) => (
@@ -141,7 +148,9 @@ export function SettingsForm({ saved, methods, canEdit, action }: {
         {canEdit ? (
           <p className="text-sm text-slate-600" role="status">
             {dirty ? (
-              <span className="font-medium text-amber-800">Unsaved changes: the API still follows the saved settings.</span>
+              <span className="font-medium text-amber-800">
+                Unsaved changes: the API still follows the saved settings.
+              </span>
             ) : (
               "No unsaved changes."
             )}

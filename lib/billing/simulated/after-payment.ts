@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray, isNull } from "drizzle-orm";
 import type { Clock } from "@/lib/clock";
 import type { Db } from "@/lib/db/client";
-import { simDisputes, simEvents, simPayments, type SimPayment, simRefunds } from "@/lib/db/schema";
+import { type SimPayment, simDisputes, simEvents, simPayments, simRefunds } from "@/lib/db/schema";
 import { newId } from "@/lib/ids";
 import type {
   BillingEvent,
@@ -24,11 +24,17 @@ export class SimulatedAfterPayment {
   ) {}
 
   async refund(request: RefundRequest): Promise<ProviderRefund | RefundRefusal> {
-    const [existing] = await this.db.select().from(simRefunds).where(eq(simRefunds.idempotencyKey, request.idempotencyKey));
+    const [existing] = await this.db
+      .select()
+      .from(simRefunds)
+      .where(eq(simRefunds.idempotencyKey, request.idempotencyKey));
     if (existing) return toRefund(existing);
     const refused = await this.refusal(request.paymentId, request.amount);
     if (refused) return refused;
-    return this.makeRefund(request.paymentId, request.amount, { idempotencyKey: request.idempotencyKey, requestId: request.metadata.refund_id });
+    return this.makeRefund(request.paymentId, request.amount, {
+      idempotencyKey: request.idempotencyKey,
+      requestId: request.metadata.refund_id,
+    });
   }
 
   async listRefunds(paymentId: string): Promise<ProviderRefund[]> {
@@ -66,9 +72,17 @@ export class SimulatedAfterPayment {
       .where(and(eq(simDisputes.id, disputeId), eq(simDisputes.status, "open")))
       .returning();
     if (!settled) throw new Error(`No open simulated dispute ${disputeId}.`);
-    await this.queueEvent("charge.dispute.closed", { kind: "dispute_changed", disputeId, paymentId: settled.paymentId });
+    await this.queueEvent("charge.dispute.closed", {
+      kind: "dispute_changed",
+      disputeId,
+      paymentId: settled.paymentId,
+    });
     if (outcome === "lost") {
-      await this.queueEvent("charge.dispute.funds_withdrawn", { kind: "dispute_changed", disputeId, paymentId: settled.paymentId });
+      await this.queueEvent("charge.dispute.funds_withdrawn", {
+        kind: "dispute_changed",
+        disputeId,
+        paymentId: settled.paymentId,
+      });
     }
   }
 
@@ -102,14 +116,23 @@ export class SimulatedAfterPayment {
     }
     const [dispute] = await this.db.select().from(simDisputes).where(eq(simDisputes.paymentId, paymentId));
     if (dispute && dispute.status !== "won") {
-      return { refused: true, code: "charge_disputed", message: "The payment has been disputed; it cannot be refunded." };
+      return {
+        refused: true,
+        code: "charge_disputed",
+        message: "The payment has been disputed; it cannot be refunded.",
+      };
     }
     const refunded = (await this.listRefunds(paymentId))
       .filter((refund) => refund.status === "succeeded" || refund.status === "pending")
       .reduce((sum, refund) => sum + refund.amount, 0);
-    if (refunded >= payment.amount) return { refused: true, code: "charge_already_refunded", message: "The payment has been refunded already." };
+    if (refunded >= payment.amount)
+      return { refused: true, code: "charge_already_refunded", message: "The payment has been refunded already." };
     if (amount > payment.amount - refunded) {
-      return { refused: true, code: "amount_too_large", message: `At most ${payment.amount - refunded} is left to refund.` };
+      return {
+        refused: true,
+        code: "amount_too_large",
+        message: `At most ${payment.amount - refunded} is left to refund.`,
+      };
     }
     return null;
   }
@@ -134,10 +157,21 @@ export class SimulatedAfterPayment {
       })
       .onConflictDoNothing({ target: simRefunds.idempotencyKey })
       .returning();
-    const row = inserted[0] ?? (await this.db.select().from(simRefunds).where(eq(simRefunds.idempotencyKey, keys.idempotencyKey ?? "")))[0];
+    const row =
+      inserted[0] ??
+      (
+        await this.db
+          .select()
+          .from(simRefunds)
+          .where(eq(simRefunds.idempotencyKey, keys.idempotencyKey ?? ""))
+      )[0];
     if (!row) throw new Error("Simulated refund vanished under its idempotency key.");
     if (inserted[0]) {
-      await this.queueEvent("charge.refunded", { kind: "refunds_changed", paymentId, customerId: payment?.customerId ?? null });
+      await this.queueEvent("charge.refunded", {
+        kind: "refunds_changed",
+        paymentId,
+        customerId: payment?.customerId ?? null,
+      });
     }
     return toRefund(row);
   }
@@ -146,15 +180,28 @@ export class SimulatedAfterPayment {
     const id = newId("simDispute");
     const opened = await this.db
       .insert(simDisputes)
-      .values({ id, paymentId: payment.id, amount: payment.amount, currency: payment.currency, status: "open", createdAt: this.clock.now() })
+      .values({
+        id,
+        paymentId: payment.id,
+        amount: payment.amount,
+        currency: payment.currency,
+        status: "open",
+        createdAt: this.clock.now(),
+      })
       .onConflictDoNothing({ target: simDisputes.paymentId })
       .returning();
-    if (opened[0]) await this.queueEvent("charge.dispute.created", { kind: "dispute_changed", disputeId: id, paymentId: payment.id });
+    if (opened[0])
+      await this.queueEvent("charge.dispute.created", {
+        kind: "dispute_changed",
+        disputeId: id,
+        paymentId: payment.id,
+      });
   }
 
   /** What Stripe would send as a webhook, kept until the service takes it (lib/points/provider-events.ts). */
   private async queueEvent(type: string, event: BillingEvent): Promise<void> {
-    await this.db.insert(simEvents).values({ id: newId("simEvent"), type, event: JSON.stringify(event), createdAt: this.clock.now() });
+    await this.db
+      .insert(simEvents)
+      .values({ id: newId("simEvent"), type, event: JSON.stringify(event), createdAt: this.clock.now() });
   }
-
 }

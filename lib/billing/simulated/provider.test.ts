@@ -2,9 +2,9 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { simPaymentMethods } from "@/lib/db/schema";
 import { backends, createTestContext, type TestContext } from "@/lib/testing/harness";
+import { SIMULATED_PRICES } from "../prices";
 import type { ChargeRequest } from "../provider";
 import { ProviderRefusedError, ProviderUnavailableError } from "../provider";
-import { SIMULATED_PRICES } from "../prices";
 import type { TestCardKind } from "../test-cards";
 
 describe.each(backends())("SimulatedBillingProvider on %s", (backend) => {
@@ -104,7 +104,10 @@ describe.each(backends())("SimulatedBillingProvider on %s", (backend) => {
     it("a detached method is neither listed nor charged", async () => {
       const { customerId, methods, request } = await customerWith(["visa", "mastercard"]);
       const detached = methods[0]?.id ?? "";
-      await ctx.db.update(simPaymentMethods).set({ detachedAt: ctx.clock.now() }).where(eq(simPaymentMethods.id, detached));
+      await ctx.db
+        .update(simPaymentMethods)
+        .set({ detachedAt: ctx.clock.now() })
+        .where(eq(simPaymentMethods.id, detached));
       expect((await ctx.provider.listPaymentMethods(customerId)).map((m) => m.id)).toEqual([methods[1]?.id]);
       expect(await ctx.provider.charge(request(0))).toMatchObject({ status: "failed", code: "invalid_payment_method" });
     });
@@ -123,7 +126,8 @@ describe.each(backends())("SimulatedBillingProvider on %s", (backend) => {
       const { customerId } = await customerWith(["expired", "visa"]);
       const [expired, visa] = await ctx.provider.listPaymentMethods(customerId);
       const now = ctx.clock.now();
-      const monthIndex = (m: { expYear: number; expMonth: number } | undefined) => (m ? m.expYear * 12 + m.expMonth : 0);
+      const monthIndex = (m: { expYear: number; expMonth: number } | undefined) =>
+        m ? m.expYear * 12 + m.expMonth : 0;
       const currentMonth = now.getUTCFullYear() * 12 + now.getUTCMonth() + 1;
       expect(monthIndex(expired)).toBeLessThan(currentMonth);
       expect(monthIndex(visa)).toBeGreaterThan(currentMonth);
@@ -142,8 +146,14 @@ describe.each(backends())("SimulatedBillingProvider on %s", (backend) => {
       const first = await ctx.provider.charge(charge);
       expect(first.status).toBe("processing");
       if (!first.paymentId) throw new Error("A processing payment must have an id");
-      expect(await ctx.provider.retrievePayment(first.paymentId)).toEqual({ status: "succeeded", paymentId: first.paymentId });
-      expect(await ctx.provider.retrievePayment(first.paymentId)).toEqual({ status: "succeeded", paymentId: first.paymentId });
+      expect(await ctx.provider.retrievePayment(first.paymentId)).toEqual({
+        status: "succeeded",
+        paymentId: first.paymentId,
+      });
+      expect(await ctx.provider.retrievePayment(first.paymentId)).toEqual({
+        status: "succeeded",
+        paymentId: first.paymentId,
+      });
       // A replay of the original charge now reports the settled payment.
       expect(await ctx.provider.charge(charge)).toEqual({ status: "succeeded", paymentId: first.paymentId });
       expect(await ctx.provider.countPayments({ customerId })).toBe(1);

@@ -3,7 +3,7 @@ import { brandOf, hasBrand } from "@/lib/brand";
 import type { Clock } from "@/lib/clock";
 import type { Db } from "@/lib/db/client";
 import { hotQuery, sqlTime } from "@/lib/db/hot";
-import { simCustomers, simPaymentMethods, simPayments, type SimPayment } from "@/lib/db/schema";
+import { type SimPayment, simCustomers, simPaymentMethods, simPayments } from "@/lib/db/schema";
 import { newId } from "@/lib/ids";
 import { SIMULATED_PRICES } from "../prices";
 import type {
@@ -13,8 +13,8 @@ import type {
   FindPaymentRequest,
   PaymentFacts,
   PriceTable,
-  ProviderPaymentMethod,
   ProviderDispute,
+  ProviderPaymentMethod,
   ProviderRefund,
   ProvisionCardsInput,
   ReceivedBillingEvent,
@@ -25,7 +25,15 @@ import type {
 import { ProviderRefusedError, ProviderUnavailableError } from "../provider";
 import { isTestCardKind, TEST_CARDS } from "../test-cards";
 import { SimulatedAfterPayment } from "./after-payment";
-import { CHARGE_SQL, failureMessages, LIST_METHODS_SQL, readCustomer, readMethod, readPayment, toOutcome } from "./rows";
+import {
+  CHARGE_SQL,
+  failureMessages,
+  LIST_METHODS_SQL,
+  readCustomer,
+  readMethod,
+  readPayment,
+  toOutcome,
+} from "./rows";
 
 /** Like Stripe, an idempotency key is kept 24 hours; after that the same key is a new request. */
 export const SIMULATED_IDEMPOTENCY_KEY_TTL_MS = 24 * 60 * 60 * 1000;
@@ -105,7 +113,10 @@ export class SimulatedBillingProvider implements BillingProvider {
   }
 
   async customerExists(customerId: string): Promise<boolean> {
-    const [row] = await this.db.select({ id: simCustomers.id }).from(simCustomers).where(eq(simCustomers.id, customerId));
+    const [row] = await this.db
+      .select({ id: simCustomers.id })
+      .from(simCustomers)
+      .where(eq(simCustomers.id, customerId));
     return row !== undefined;
   }
 
@@ -129,7 +140,8 @@ export class SimulatedBillingProvider implements BillingProvider {
     let inserted = await insert();
     // The key was used before: a request under it is answered with its payment, unless the key is
     // older than the TTL, which is forgotten as Stripe prunes it, and the same key charges anew.
-    if (!inserted[0] && (await this.forgetExpiredKey(request.idempotencyKey, this.clock.now()))) inserted = await insert();
+    if (!inserted[0] && (await this.forgetExpiredKey(request.idempotencyKey, this.clock.now())))
+      inserted = await insert();
     const [row] = inserted;
     const payment = row ? readPayment(row) : await this.byIdempotencyKey(request);
     if (row?.method_kind === "dispute" && payment.status === "succeeded") await this.afterPayment.openDispute(payment);
@@ -205,7 +217,12 @@ export class SimulatedBillingProvider implements BillingProvider {
   async cancelPayment(paymentId: string): Promise<ChargeOutcome> {
     await this.db
       .update(simPayments)
-      .set({ status: "failed", failureCode: "canceled", failureMessage: failureMessages.canceled, updatedAt: this.clock.now() })
+      .set({
+        status: "failed",
+        failureCode: "canceled",
+        failureMessage: failureMessages.canceled,
+        updatedAt: this.clock.now(),
+      })
       .where(and(eq(simPayments.id, paymentId), inArray(simPayments.status, ["requires_action", "processing"])));
     return this.retrievePayment(paymentId);
   }

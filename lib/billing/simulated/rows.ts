@@ -1,5 +1,5 @@
 import { rowReader, selectColumns } from "@/lib/db/hot";
-import { simCustomers, simPaymentMethods, simPayments, type SimPayment, type simRefunds } from "@/lib/db/schema";
+import { type SimPayment, simCustomers, simPaymentMethods, simPayments, type simRefunds } from "@/lib/db/schema";
 import type { ChargeOutcome, ProviderRefund } from "../provider";
 import { isTestCardKind, TEST_CARDS } from "../test-cards";
 
@@ -38,8 +38,13 @@ where c.id = $1
 order by m.created_at, m.id`;
 export const readPayment = rowReader(simPayments);
 /** What charging a card of this kind does; null: no such card attached to the customer. */
-function chargeResult(kind: string | null): { status: string; failureCode: string | null; failureMessage: string | null } {
-  const result = kind === null ? "invalid_payment_method" : isTestCardKind(kind) ? TEST_CARDS[kind].charge : "card_declined";
+function chargeResult(kind: string | null): {
+  status: string;
+  failureCode: string | null;
+  failureMessage: string | null;
+} {
+  const result =
+    kind === null ? "invalid_payment_method" : isTestCardKind(kind) ? TEST_CARDS[kind].charge : "card_declined";
   const status = result === "succeeded" || result === "requires_action" || result === "processing" ? result : "failed";
   const failureCode = status === "failed" ? result : status === "requires_action" ? "authentication_required" : null;
   return { status, failureCode, failureMessage: failureCode ? (failureMessages[failureCode] ?? null) : null };
@@ -48,7 +53,9 @@ function chargeResult(kind: string | null): { status: string; failureCode: strin
 /** chargeResult as SQL over `k.kind`, its answers written into the statement as constants. */
 function chargeResultSql(field: "status" | "failureCode" | "failureMessage"): string {
   const literal = (value: string | null) => (value === null ? "null" : `'${value.replaceAll("'", "''")}'`);
-  const kinds = Object.keys(TEST_CARDS).map((kind) => `when k.kind = ${literal(kind)} then ${literal(chargeResult(kind)[field])}`);
+  const kinds = Object.keys(TEST_CARDS).map(
+    (kind) => `when k.kind = ${literal(kind)} then ${literal(chargeResult(kind)[field])}`,
+  );
   return `case when k.kind is null then ${literal(chargeResult(null)[field])} ${kinds.join(" ")} else ${literal(chargeResult("unknown")[field])} end`;
 }
 

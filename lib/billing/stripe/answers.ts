@@ -13,7 +13,9 @@ import { stripeTestCardKind } from "./test-cards";
  */
 export function declineOutcome(error: unknown): ChargeOutcome {
   const type = stripeErrorType(error);
-  const details = error as Partial<Pick<Stripe.errors.StripeError, "code" | "decline_code" | "message" | "payment_intent">>;
+  const details = error as Partial<
+    Pick<Stripe.errors.StripeError, "code" | "decline_code" | "message" | "payment_intent">
+  >;
   if (type === "StripeCardError") {
     if (details.payment_intent) return outcomeOfPaymentIntent(details.payment_intent);
     return {

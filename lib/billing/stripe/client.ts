@@ -42,7 +42,8 @@ export function stripeTarget(settings: StripeSettings): StripeTarget {
       `A live STRIPE_SECRET_KEY is sent only to Stripe's own API (${STRIPE_API_ORIGIN}), not to STRIPE_API_URL=${origin}: unset STRIPE_API_URL, or use a test key (sk_test_…) with a test server.`,
     );
   }
-  if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error(`STRIPE_API_URL must be an http(s) URL, not ${origin}.`);
+  if (url.protocol !== "http:" && url.protocol !== "https:")
+    throw new Error(`STRIPE_API_URL must be an http(s) URL, not ${origin}.`);
   if (url.protocol === "http:" && !isLoopback(url.hostname)) {
     throw new Error(
       `STRIPE_API_URL=${origin} is plain http to another machine, where the key would travel in clear: use https, or a test server on this machine (127.0.0.1, localhost).`,

@@ -31,20 +31,31 @@ describe("Stripe events as billing events", () => {
         topUpId: "tu_1",
       });
     }
-    expect(billingEventOf(event("payment_intent.succeeded", { ...intent, metadata: {} }))).toMatchObject({ topUpId: null });
+    expect(billingEventOf(event("payment_intent.succeeded", { ...intent, metadata: {} }))).toMatchObject({
+      topUpId: null,
+    });
     // An off-session attempt that needs the cardholder: a failure at Stripe, awaiting the cardholder here.
     const needsAuthentication = {
       ...intent,
       status: "requires_payment_method",
-      last_payment_error: { type: "card_error", code: "authentication_required", decline_code: "authentication_required", message: "Authenticate." },
+      last_payment_error: {
+        type: "card_error",
+        code: "authentication_required",
+        decline_code: "authentication_required",
+        message: "Authenticate.",
+      },
     };
-    expect(billingEventOf(event("payment_intent.payment_failed", needsAuthentication))).toMatchObject({ kind: "payment_requires_action" });
+    expect(billingEventOf(event("payment_intent.payment_failed", needsAuthentication))).toMatchObject({
+      kind: "payment_requires_action",
+    });
     // Still processing is no news for a purchase that is processing already.
     expect(billingEventOf(event("payment_intent.processing", intent))).toMatchObject({ kind: "ignored" });
   });
 
   it("says which customer's cards changed, and when a card was set up at Checkout", () => {
-    expect(billingEventOf(event("payment_method.detached", { id: "pm_1", object: "payment_method", customer: "cus_2" }))).toMatchObject({
+    expect(
+      billingEventOf(event("payment_method.detached", { id: "pm_1", object: "payment_method", customer: "cus_2" })),
+    ).toMatchObject({
       kind: "payment_methods_changed",
       customerId: "cus_2",
     });
@@ -53,7 +64,10 @@ describe("Stripe events as billing events", () => {
       customerId: "cus_3",
     });
     const session = { id: "cs_1", object: "checkout.session", mode: "setup", customer: "cus_4" };
-    expect(billingEventOf(event("checkout.session.completed", session))).toMatchObject({ kind: "card_setup_completed", customerId: "cus_4" });
+    expect(billingEventOf(event("checkout.session.completed", session))).toMatchObject({
+      kind: "card_setup_completed",
+      customerId: "cus_4",
+    });
     expect(billingEventOf(event("checkout.session.completed", { ...session, mode: "payment" }))).toMatchObject({
       kind: "ignored",
       reason: "not a card set up for an organisation",
@@ -71,7 +85,13 @@ describe("Stripe events as billing events", () => {
     });
     const refund = { id: "re_1", object: "refund", payment_intent: { id: "pi_2" }, customer: null };
     for (const type of ["charge.refund.updated", "refund.created", "refund.updated", "refund.failed"]) {
-      expect(billingEventOf(event(type, refund))).toEqual({ id: "evt_1", type, kind: "refunds_changed", paymentId: "pi_2", customerId: null });
+      expect(billingEventOf(event(type, refund))).toEqual({
+        id: "evt_1",
+        type,
+        kind: "refunds_changed",
+        paymentId: "pi_2",
+        customerId: null,
+      });
     }
     // A refund of a charge made without a PaymentIntent is no purchase of this service's.
     expect(billingEventOf(event("refund.created", { ...refund, payment_intent: null }))).toMatchObject({
@@ -94,7 +114,13 @@ describe("Stripe events as billing events", () => {
       "charge.dispute.funds_reinstated",
     ];
     for (const type of types) {
-      expect(billingEventOf(event(type, dispute))).toEqual({ id: "evt_1", type, kind: "dispute_changed", disputeId: "du_1", paymentId: "pi_3" });
+      expect(billingEventOf(event(type, dispute))).toEqual({
+        id: "evt_1",
+        type,
+        kind: "dispute_changed",
+        disputeId: "du_1",
+        paymentId: "pi_3",
+      });
     }
     expect(billingEventOf(event("charge.dispute.created", { ...dispute, payment_intent: null }))).toMatchObject({
       kind: "ignored",
@@ -104,15 +130,21 @@ describe("Stripe events as billing events", () => {
 
   it("ignores a refund or dispute event whose object is not what its type promises", () => {
     vi.spyOn(console, "warn").mockImplementation(() => {});
-    expect(billingEventOf(event("charge.refunded", { id: "re_1", object: "refund", payment_intent: "pi_1" }))).toMatchObject({
+    expect(
+      billingEventOf(event("charge.refunded", { id: "re_1", object: "refund", payment_intent: "pi_1" })),
+    ).toMatchObject({
       kind: "ignored",
       reason: "not a charge",
     });
-    expect(billingEventOf(event("refund.created", { id: "ch_1", object: "charge", payment_intent: "pi_1" }))).toMatchObject({
+    expect(
+      billingEventOf(event("refund.created", { id: "ch_1", object: "charge", payment_intent: "pi_1" })),
+    ).toMatchObject({
       kind: "ignored",
       reason: "not a refund",
     });
-    expect(billingEventOf(event("charge.dispute.closed", { id: "ch_1", object: "charge", payment_intent: "pi_1" }))).toMatchObject({
+    expect(
+      billingEventOf(event("charge.dispute.closed", { id: "ch_1", object: "charge", payment_intent: "pi_1" })),
+    ).toMatchObject({
       kind: "ignored",
       reason: "not a dispute",
     });
@@ -135,9 +167,15 @@ describe("Stripe events as billing events", () => {
   it("drops the provider's cached card list when an event says the cards changed", async () => {
     const secret = "whsec_events_test";
     const stripe = new Stripe("sk_test_unused");
-    const payload = JSON.stringify(event("payment_method.attached", { id: "pm_1", object: "payment_method", customer: "cus_5" }));
+    const payload = JSON.stringify(
+      event("payment_method.attached", { id: "pm_1", object: "payment_method", customer: "cus_5" }),
+    );
     const header = stripe.webhooks.generateTestHeaderString({ payload, secret });
-    const request = new Request("http://127.0.0.1/api/stripe/webhook", { method: "POST", body: payload, headers: { "Stripe-Signature": header } });
+    const request = new Request("http://127.0.0.1/api/stripe/webhook", {
+      method: "POST",
+      body: payload,
+      headers: { "Stripe-Signature": header },
+    });
     const provider = new StripeBillingProvider(stripe, systemClock);
     const drop = vi.spyOn(provider, "invalidatePaymentMethods");
     expect(await provider.verifyWebhook(request, secret, new Date())).toMatchObject({

@@ -1,7 +1,7 @@
 import type Stripe from "stripe";
 import type { PaymentEventKind, ReceivedBillingEvent } from "@/lib/billing/provider";
-import { outcomeOfPaymentIntent } from "./map-outcome";
 import { log } from "@/lib/observability/log";
+import { outcomeOfPaymentIntent } from "./map-outcome";
 
 /**
  * The PaymentIntent events that may settle a purchase, and what each says happened. Not
@@ -60,7 +60,10 @@ export function billingEventOf(event: Stripe.Event): ReceivedBillingEvent {
   const expected = expectedObject(event.type);
   if (!expected) return ignored("not an event this service acts on");
   if (!expected.includes(String(object.object)) || typeof object.id !== "string") {
-    log().warn({ event: "stripe_event_ignored", event_id: event.id, type: event.type }, `Stripe event ${event.id} (${event.type}) ignored: its object is not a ${expected.join(" or ")}.`);
+    log().warn(
+      { event: "stripe_event_ignored", event_id: event.id, type: event.type },
+      `Stripe event ${event.id} (${event.type}) ignored: its object is not a ${expected.join(" or ")}.`,
+    );
     return ignored(`not a ${expected.join(" or ")}`);
   }
   const paymentKind = PAYMENT_INTENT_EVENTS[event.type];
@@ -68,7 +71,8 @@ export function billingEventOf(event: Stripe.Event): ReceivedBillingEvent {
     const intent = event.data.object as Stripe.PaymentIntent;
     // An off-session attempt that needs the cardholder fails at Stripe (authentication_required),
     // but for a purchase it means "awaiting the cardholder", as the charge's own answer says.
-    const needsCardholder = paymentKind === "payment_failed" && outcomeOfPaymentIntent(intent).status === "requires_action";
+    const needsCardholder =
+      paymentKind === "payment_failed" && outcomeOfPaymentIntent(intent).status === "requires_action";
     return {
       ...envelope,
       kind: needsCardholder ? "payment_requires_action" : paymentKind,
@@ -96,7 +100,11 @@ export function billingEventOf(event: Stripe.Event): ReceivedBillingEvent {
     return { ...envelope, kind: "card_setup_completed", customerId };
   }
   const changed = event.data.object as Stripe.PaymentMethod | Stripe.Customer;
-  return { ...envelope, kind: "payment_methods_changed", customerId: changed.object === "customer" ? changed.id : idOf(changed.customer) };
+  return {
+    ...envelope,
+    kind: "payment_methods_changed",
+    customerId: changed.object === "customer" ? changed.id : idOf(changed.customer),
+  };
 }
 
 /** The id of an expandable Stripe field, whether it came expanded or not. */

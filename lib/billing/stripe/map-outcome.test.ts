@@ -24,8 +24,16 @@ describe("what a PaymentIntent's state means for a purchase", () => {
   it.each([
     ["succeeded", { status: "succeeded" }, { status: "succeeded", paymentId: "pi_123" }],
     ["processing", { status: "processing" }, { status: "processing", paymentId: "pi_123" }],
-    ["requires_capture (never asked for)", { status: "requires_capture" }, { status: "processing", paymentId: "pi_123" }],
-    ["requires_action (3-D Secure on-session)", { status: "requires_action" }, { status: "requires_action", code: "authentication_required" }],
+    [
+      "requires_capture (never asked for)",
+      { status: "requires_capture" },
+      { status: "processing", paymentId: "pi_123" },
+    ],
+    [
+      "requires_action (3-D Secure on-session)",
+      { status: "requires_action" },
+      { status: "requires_action", code: "authentication_required" },
+    ],
     ["canceled", { status: "canceled" }, { status: "failed", code: "canceled" }],
     [
       "off-session authentication required (code)",
@@ -44,13 +52,20 @@ describe("what a PaymentIntent's state means for a purchase", () => {
       "a generic decline",
       {
         status: "requires_payment_method",
-        last_payment_error: lastError({ code: "card_declined", decline_code: "generic_decline", message: "Your card was declined." }),
+        last_payment_error: lastError({
+          code: "card_declined",
+          decline_code: "generic_decline",
+          message: "Your card was declined.",
+        }),
       },
       { status: "failed", code: "card_declined", message: "Your card was declined." },
     ],
     [
       "insufficient funds",
-      { status: "requires_payment_method", last_payment_error: lastError({ code: "card_declined", decline_code: "insufficient_funds" }) },
+      {
+        status: "requires_payment_method",
+        last_payment_error: lastError({ code: "card_declined", decline_code: "insufficient_funds" }),
+      },
       { status: "failed", code: "insufficient_funds" },
     ],
     [

@@ -52,7 +52,12 @@ export function outcomeOfPaymentIntent(intent: Stripe.PaymentIntent): ChargeOutc
       // Never attempted: with confirm=true this does not happen; say "unknown" rather than guess.
       if (!error) return { status: "processing", paymentId: intent.id };
       if (needsAuthentication(error)) {
-        return { status: "requires_action", paymentId: intent.id, code: "authentication_required", message: AUTHENTICATION_REQUIRED_MESSAGE };
+        return {
+          status: "requires_action",
+          paymentId: intent.id,
+          code: "authentication_required",
+          message: AUTHENTICATION_REQUIRED_MESSAGE,
+        };
       }
       return {
         status: "failed",

@@ -16,13 +16,12 @@ import type {
   WebhookVerdict,
 } from "@/lib/billing/provider";
 import { ProviderRefusedError } from "@/lib/billing/provider";
-import type { Clock } from "@/lib/clock";
 import { BUNDLES, CURRENCIES } from "@/lib/catalog";
+import type { Clock } from "@/lib/clock";
+import { declineOutcome, isPoisonedKeyReplay, toProviderMethod } from "./answers";
 import { STRIPE_CALL_BUDGET_MS, stripeErrorType } from "./client";
 import { billingEventOf, idOf } from "./events";
 import { outcomeOfPaymentIntent } from "./map-outcome";
-import { declineOutcome, isPoisonedKeyReplay, toProviderMethod } from "./answers";
-import { rethrowRefusal, stripeReadError } from "./refusals";
 import {
   assertStripeTestMode,
   createStripeRefund,
@@ -31,6 +30,7 @@ import {
   retrieveStripeDispute,
   toProviderRefund,
 } from "./refunds-disputes";
+import { rethrowRefusal, stripeReadError } from "./refusals";
 import { stripeTestCardKinds, stripeTestCardToken } from "./test-cards";
 import { malformedEvent, verifyStripeWebhook, WebhookRefusal } from "./webhook";
 
@@ -98,7 +98,9 @@ export class StripeBillingProvider implements BillingProvider {
         });
       }
       const defaultId = idOf(customer.invoice_settings.default_payment_method);
-      const list = cards.data.flatMap((method) => (method.card ? [toProviderMethod(method, method.card, defaultId)] : []));
+      const list = cards.data.flatMap((method) =>
+        method.card ? [toProviderMethod(method, method.card, defaultId)] : [],
+      );
       this.methods.set(customerId, { list, at: this.clock.now().getTime() });
       return list;
     } catch (error) {
@@ -206,7 +208,11 @@ export class StripeBillingProvider implements BillingProvider {
         topUpId: intent.metadata?.top_up_id ?? null,
       };
     } catch (error) {
-      if (stripeErrorType(error) === "StripeInvalidRequestError" && (error as { statusCode?: number }).statusCode === 404) return null;
+      if (
+        stripeErrorType(error) === "StripeInvalidRequestError" &&
+        (error as { statusCode?: number }).statusCode === 404
+      )
+        return null;
       throw error;
     }
   }
@@ -306,7 +312,11 @@ export class StripeBillingProvider implements BillingProvider {
       current.status === "requires_action"
         ? current
         : await this.stripe.paymentIntents
-            .confirm(paymentId, { payment_method: idOf(current.payment_method) ?? undefined, return_url: returnUrl, off_session: false })
+            .confirm(paymentId, {
+              payment_method: idOf(current.payment_method) ?? undefined,
+              return_url: returnUrl,
+              off_session: false,
+            })
             .catch((error: unknown) => {
               // A card error here is the on-session attempt's answer: the intent says what it is now.
               if (stripeErrorType(error) === "StripeCardError") return this.stripe.paymentIntents.retrieve(paymentId);
@@ -318,7 +328,13 @@ export class StripeBillingProvider implements BillingProvider {
 
   async startCardSetup(customerId: string, urls: { successUrl: string; cancelUrl: string }): Promise<{ url: string }> {
     const session = await this.stripe.checkout.sessions
-      .create({ mode: "setup", customer: customerId, currency: "usd", success_url: urls.successUrl, cancel_url: urls.cancelUrl })
+      .create({
+        mode: "setup",
+        customer: customerId,
+        currency: "usd",
+        success_url: urls.successUrl,
+        cancel_url: urls.cancelUrl,
+      })
       .catch(rethrowRefusal(customerId));
     if (!session.url) throw new Error("Stripe did not return a Checkout URL.");
     return { url: session.url };
@@ -335,7 +351,9 @@ export class StripeBillingProvider implements BillingProvider {
   }
 
   async createCustomer(input: { organizationId: string; name: string; replacing?: string }): Promise<string> {
-    const key = input.replacing ? `customer_${input.organizationId}_after_${input.replacing}` : `customer_${input.organizationId}`;
+    const key = input.replacing
+      ? `customer_${input.organizationId}_after_${input.replacing}`
+      : `customer_${input.organizationId}`;
     const customer = await this.stripe.customers.create(
       { name: input.name, metadata: { organization_id: input.organizationId } },
       { idempotencyKey: key },
@@ -387,7 +405,11 @@ export class StripeBillingProvider implements BillingProvider {
       return true;
     } catch (error) {
       // An unknown ID (resource_missing) is no card of this customer's; anything else is an outage.
-      if (stripeErrorType(error) === "StripeInvalidRequestError" && (error as { statusCode?: number }).statusCode === 404) return false;
+      if (
+        stripeErrorType(error) === "StripeInvalidRequestError" &&
+        (error as { statusCode?: number }).statusCode === 404
+      )
+        return false;
       throw stripeReadError(error, "Stripe did not remove the card.", customerId);
     } finally {
       this.invalidatePaymentMethods(customerId);

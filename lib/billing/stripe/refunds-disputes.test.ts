@@ -16,7 +16,13 @@ let fake: FakeStripe;
 let stripe: Stripe;
 let provider: StripeBillingProvider;
 const client = (key: string, options: { timeout?: number } = {}) =>
-  new Stripe(key, { host: fake.host, port: fake.port, protocol: "http", maxNetworkRetries: 0, timeout: options.timeout ?? 5_000 });
+  new Stripe(key, {
+    host: fake.host,
+    port: fake.port,
+    protocol: "http",
+    maxNetworkRetries: 0,
+    timeout: options.timeout ?? 5_000,
+  });
 
 beforeAll(async () => {
   fake = await startFakeStripe({ apiKey: secretKey });
@@ -28,7 +34,10 @@ beforeEach(() => fake.control.clearFaults());
 
 /** A payment of `amount` cents on a card of this kind, through the provider as a purchase makes it. */
 async function paid(kind = "visa", amount = 1000): Promise<string> {
-  const customerId = await provider.createCustomer({ organizationId: `org_${Math.random().toString(36).slice(2)}`, name: "Refunds" });
+  const customerId = await provider.createCustomer({
+    organizationId: `org_${Math.random().toString(36).slice(2)}`,
+    name: "Refunds",
+  });
   const [card] = await provider.addCards({ customerId, kinds: [kind] });
   const outcome = await provider.charge({
     idempotencyKey: `topup_${Math.random().toString(36).slice(2)}`,
@@ -45,7 +54,12 @@ async function paid(kind = "visa", amount = 1000): Promise<string> {
 let requests = 0;
 function refundRequest(paymentId: string, amount: number): RefundRequest {
   requests += 1;
-  return { idempotencyKey: `refund_rf_${requests}_${Date.now()}`, paymentId, amount, metadata: { refund_id: `rf_${requests}`, top_up_id: "tu_1", points: "100" } };
+  return {
+    idempotencyKey: `refund_rf_${requests}_${Date.now()}`,
+    paymentId,
+    amount,
+    metadata: { refund_id: `rf_${requests}`, top_up_id: "tu_1", points: "100" },
+  };
 }
 
 async function rejection(run: () => Promise<unknown>): Promise<unknown> {
@@ -84,17 +98,29 @@ describe("refunds", () => {
 
   it("answers Stripe's refusals as refusals, with Stripe's code: nothing moved", async () => {
     const paymentId = await paid();
-    expect(await provider.refund(refundRequest(paymentId, 1001))).toEqual({ refused: true, code: "amount_too_large", message: expect.any(String) });
+    expect(await provider.refund(refundRequest(paymentId, 1001))).toEqual({
+      refused: true,
+      code: "amount_too_large",
+      message: expect.any(String),
+    });
     await provider.refund(refundRequest(paymentId, 1000));
-    expect(await provider.refund(refundRequest(paymentId, 1))).toMatchObject({ refused: true, code: "charge_already_refunded" });
+    expect(await provider.refund(refundRequest(paymentId, 1))).toMatchObject({
+      refused: true,
+      code: "charge_already_refunded",
+    });
     const disputed = await paid("dispute");
-    expect(await provider.refund(refundRequest(disputed, 100))).toMatchObject({ refused: true, code: "charge_disputed" });
+    expect(await provider.refund(refundRequest(disputed, 100))).toMatchObject({
+      refused: true,
+      code: "charge_disputed",
+    });
   });
 
   it("throws when the outcome is unknown (a 500, a dropped or timed-out call), and a re-send under the key refunds once", async () => {
     const paymentId = await paid();
     fake.control.fault({ method: "POST", path: "/v1/refunds", kind: "500_before" });
-    expect(await rejection(() => provider.refund(refundRequest(paymentId, 100)))).toMatchObject({ type: "StripeAPIError" });
+    expect(await rejection(() => provider.refund(refundRequest(paymentId, 100)))).toMatchObject({
+      type: "StripeAPIError",
+    });
     const request = refundRequest(paymentId, 200);
     // stripe-node re-sends a reset connection once under the same key: both are dropped here.
     fake.control.fault({ method: "POST", path: "/v1/refunds", kind: "execute_then_drop", times: 2 });
@@ -123,8 +149,14 @@ describe("refunds", () => {
     await provider.refund(refundRequest(other, 100));
     const last = await provider.refund(refundRequest(paymentId, 50));
     const listed = await provider.listRefunds(paymentId);
-    expect(listed.map((refund) => refund.refundId)).toEqual([ours, atStripe, last].map((refund) => (refund && "refundId" in refund ? refund.refundId : null)));
-    expect(listed.map((refund) => refund.requestId)).toEqual([expect.stringMatching(/^rf_/), null, expect.stringMatching(/^rf_/)]);
+    expect(listed.map((refund) => refund.refundId)).toEqual(
+      [ours, atStripe, last].map((refund) => (refund && "refundId" in refund ? refund.refundId : null)),
+    );
+    expect(listed.map((refund) => refund.requestId)).toEqual([
+      expect.stringMatching(/^rf_/),
+      null,
+      expect.stringMatching(/^rf_/),
+    ]);
     expect(await provider.listRefunds(await paid())).toEqual([]);
   });
 });
@@ -150,12 +182,22 @@ describe("disputes", () => {
   it("settles a dispute in test mode: won reinstates the amount, lost keeps it withdrawn", async () => {
     const winning = await paid("dispute");
     await provider.testMode.settleDispute?.(disputeOf(winning), "won");
-    expect(await provider.retrieveDispute(disputeOf(winning))).toMatchObject({ status: "won", fundsWithdrawn: true, fundsReinstated: true });
+    expect(await provider.retrieveDispute(disputeOf(winning))).toMatchObject({
+      status: "won",
+      fundsWithdrawn: true,
+      fundsReinstated: true,
+    });
     const losing = await paid("dispute");
     await provider.testMode.settleDispute?.(disputeOf(losing), "lost");
-    expect(await provider.retrieveDispute(disputeOf(losing))).toMatchObject({ status: "lost", fundsWithdrawn: true, fundsReinstated: false });
+    expect(await provider.retrieveDispute(disputeOf(losing))).toMatchObject({
+      status: "lost",
+      fundsWithdrawn: true,
+      fundsReinstated: false,
+    });
     // A closed dispute cannot be settled again.
-    await expect(provider.testMode.settleDispute?.(disputeOf(losing), "won")).rejects.toMatchObject({ statusCode: 400 });
+    await expect(provider.testMode.settleDispute?.(disputeOf(losing), "won")).rejects.toMatchObject({
+      statusCode: 400,
+    });
   });
 
   it("answers null for a dispute Stripe does not have", async () => {
@@ -167,7 +209,13 @@ describe("disputes", () => {
     expect(disputeStatus("warning_closed")).toBe("won");
     expect(disputeStatus("prevented")).toBe("won");
     expect(disputeStatus("lost")).toBe("lost");
-    for (const open of ["needs_response", "under_review", "warning_needs_response", "warning_under_review", "appeal_needs_response"]) {
+    for (const open of [
+      "needs_response",
+      "under_review",
+      "warning_needs_response",
+      "warning_under_review",
+      "appeal_needs_response",
+    ]) {
       expect(disputeStatus(open)).toBe("open");
     }
   });
@@ -175,22 +223,45 @@ describe("disputes", () => {
   it("finds the payment through the charge when the dispute names none", async () => {
     const stub = {
       disputes: {
-        retrieve: async () => ({ id: "du_1", amount: 500, currency: "eur", status: "needs_response", payment_intent: null, charge: "ch_1", balance_transactions: [], created: 1 }),
+        retrieve: async () => ({
+          id: "du_1",
+          amount: 500,
+          currency: "eur",
+          status: "needs_response",
+          payment_intent: null,
+          charge: "ch_1",
+          balance_transactions: [],
+          created: 1,
+        }),
       },
       charges: { retrieve: async (id: string) => ({ id, payment_intent: "pi_9" }) },
     } as unknown as Stripe;
-    expect(await retrieveStripeDispute(stub, "du_1")).toMatchObject({ paymentId: "pi_9", currency: "EUR", fundsWithdrawn: false });
+    expect(await retrieveStripeDispute(stub, "du_1")).toMatchObject({
+      paymentId: "pi_9",
+      currency: "EUR",
+      fundsWithdrawn: false,
+    });
   });
 
   it("refuses test-mode actions with a live key, before any request", async () => {
     const before = fake.control.requests().length;
     for (const testServer of [true, false]) {
       const live = new StripeBillingProvider(client("sk_live_points_never"), systemClock, testServer);
-      await expect(live.testMode.settleDispute?.("du_any", "won")).rejects.toThrow(/Refusing to submit test evidence .*live key/);
+      await expect(live.testMode.settleDispute?.("du_any", "won")).rejects.toThrow(
+        /Refusing to submit test evidence .*live key/,
+      );
       await expect(live.testMode.refundAtProvider?.("pi_any", 100)).rejects.toThrow(/Refusing to refund .*live key/);
     }
-    const nowhere = new Stripe("rk_live_points_never", { host: "127.0.0.1", port: 9, protocol: "http", maxNetworkRetries: 0, timeout: 1_000 });
-    await expect(new StripeBillingProvider(nowhere, systemClock).testMode.settleDispute?.("du_any", "lost")).rejects.toThrow(/live key/);
+    const nowhere = new Stripe("rk_live_points_never", {
+      host: "127.0.0.1",
+      port: 9,
+      protocol: "http",
+      maxNetworkRetries: 0,
+      timeout: 1_000,
+    });
+    await expect(
+      new StripeBillingProvider(nowhere, systemClock).testMode.settleDispute?.("du_any", "lost"),
+    ).rejects.toThrow(/live key/);
     expect(fake.control.requests()).toHaveLength(before);
   });
 });

@@ -15,7 +15,10 @@ import { rethrowRefusal } from "./refusals";
  * answered as a RefundRefusal. A refused key is ProviderRefusedError; timeouts, dropped connections,
  * 409s, 429s and 5xx leave the outcome unknown and are thrown.
  */
-export async function createStripeRefund(stripe: Stripe, request: RefundRequest): Promise<ProviderRefund | RefundRefusal> {
+export async function createStripeRefund(
+  stripe: Stripe,
+  request: RefundRequest,
+): Promise<ProviderRefund | RefundRefusal> {
   try {
     const refund = await stripe.refunds.create(
       { payment_intent: request.paymentId, amount: request.amount, metadata: request.metadata },
@@ -34,7 +37,11 @@ function refundRefusal(error: unknown): RefundRefusal | null {
   if (stripeErrorType(error) !== "StripeInvalidRequestError") return null;
   const fields = error as { statusCode?: number; code?: string; message?: string };
   if (fields.statusCode !== 400) return null;
-  return { refused: true, code: fields.code ?? "invalid_request", message: fields.message ?? "Stripe refused the refund." };
+  return {
+    refused: true,
+    code: fields.code ?? "invalid_request",
+    message: fields.message ?? "Stripe refused the refund.",
+  };
 }
 
 /** Every refund of the PaymentIntent, oldest first (Stripe lists newest first). */
@@ -112,7 +119,11 @@ async function paymentOfCharge(stripe: Stripe, charge: string | Stripe.Charge): 
 
 function isResourceMissing(error: unknown): boolean {
   const fields = error as { statusCode?: number; code?: string };
-  return stripeErrorType(error) === "StripeInvalidRequestError" && fields.statusCode === 404 && fields.code === "resource_missing";
+  return (
+    stripeErrorType(error) === "StripeInvalidRequestError" &&
+    fields.statusCode === 404 &&
+    fields.code === "resource_missing"
+  );
 }
 
 /** Evidence Stripe's test mode decides a dispute by: https://docs.stripe.com/testing#disputes. */

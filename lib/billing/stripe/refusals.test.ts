@@ -15,7 +15,8 @@ describe("Stripe's refusals and outages", () => {
   let fake: FakeStripe;
   let stripe: Stripe;
   let provider: StripeBillingProvider;
-  const client = (key: string) => new Stripe(key, { host: fake.host, port: fake.port, protocol: "http", maxNetworkRetries: 0, timeout: 5_000 });
+  const client = (key: string) =>
+    new Stripe(key, { host: fake.host, port: fake.port, protocol: "http", maxNetworkRetries: 0, timeout: 5_000 });
 
   beforeAll(async () => {
     fake = await startFakeStripe({ apiKey: secretKey });
@@ -55,18 +56,28 @@ describe("Stripe's refusals and outages", () => {
 
   it("a customer Stripe never had (keys moved from test to live): customer_missing, resource_missing", async () => {
     const error = await thrown(() => provider.listPaymentMethods("cus_neverexisted"));
-    expect(error).toMatchObject({ reason: "customer_missing", customerId: "cus_neverexisted", providerCode: "resource_missing" });
+    expect(error).toMatchObject({
+      reason: "customer_missing",
+      customerId: "cus_neverexisted",
+      providerCode: "resource_missing",
+    });
     expect(await provider.customerExists("cus_neverexisted")).toBe(false);
     // Adding a card on Checkout and choosing a default are refused the same way, not as unknown failures.
     await expect(
       provider.startCardSetup("cus_neverexisted", { successUrl: "http://x/ok", cancelUrl: "http://x/no" }),
     ).rejects.toMatchObject({ reason: "customer_missing" });
-    await expect(provider.setDefaultPaymentMethod("cus_neverexisted", null)).rejects.toMatchObject({ reason: "customer_missing" });
+    await expect(provider.setDefaultPaymentMethod("cus_neverexisted", null)).rejects.toMatchObject({
+      reason: "customer_missing",
+    });
   });
 
   it("a refused key (401): credentials_refused for cards, prices and the startup check, without the key", async () => {
     const refused = new StripeBillingProvider(client("sk_test_not_the_key"), systemClock, true);
-    for (const call of [() => refused.listPaymentMethods("cus_any"), () => refused.getPrices(), () => refused.checkCredentials(2_000)]) {
+    for (const call of [
+      () => refused.listPaymentMethods("cus_any"),
+      () => refused.getPrices(),
+      () => refused.checkCredentials(2_000),
+    ]) {
       const error = await thrown(call);
       expect(error).toBeInstanceOf(ProviderRefusedError);
       expect(error).toMatchObject({ reason: "credentials_refused", providerCode: "authentication_error" });
@@ -102,7 +113,11 @@ describe("the test server answers a deleted or unknown customer as Stripe does",
       headers: { Authorization: "Bearer sk_test_answers", "Content-Type": "application/x-www-form-urlencoded" },
       body,
     });
-    return { status: response.status, requestId: response.headers.get("request-id"), body: (await response.json()) as { id?: string; customer?: unknown; error?: unknown } };
+    return {
+      status: response.status,
+      requestId: response.headers.get("request-id"),
+      body: (await response.json()) as { id?: string; customer?: unknown; error?: unknown },
+    };
   };
 
   it("DELETE detaches its cards; then GET is a deleted stub and every other call 404 No such customer", async () => {
@@ -114,7 +129,12 @@ describe("the test server answers a deleted or unknown customer as Stripe does",
     expect((await call("GET", `/v1/customers/${id}`)).body).toEqual({ id, object: "customer", deleted: true });
     expect((await call("GET", `/v1/payment_methods/${card.body.id}`)).body.customer).toBeNull();
     const missing = (param: string) => ({
-      error: expect.objectContaining({ type: "invalid_request_error", code: "resource_missing", param, message: `No such customer: '${id}'` }),
+      error: expect.objectContaining({
+        type: "invalid_request_error",
+        code: "resource_missing",
+        param,
+        message: `No such customer: '${id}'`,
+      }),
     });
     const answers = [
       [await call("POST", `/v1/customers/${id}`, "name=x"), "id"],
@@ -122,7 +142,14 @@ describe("the test server answers a deleted or unknown customer as Stripe does",
       [await call("GET", `/v1/customers/${id}/payment_methods`), "id"],
       [await call("POST", "/v1/payment_methods/pm_card_visa/attach", `customer=${id}`), "customer"],
       [await call("POST", "/v1/payment_intents", `amount=100&currency=usd&customer=${id}`), "customer"],
-      [await call("POST", "/v1/checkout/sessions", `mode=setup&currency=usd&customer=${id}&success_url=http://x&cancel_url=http://x`), "customer"],
+      [
+        await call(
+          "POST",
+          "/v1/checkout/sessions",
+          `mode=setup&currency=usd&customer=${id}&success_url=http://x&cancel_url=http://x`,
+        ),
+        "customer",
+      ],
     ] as const;
     for (const [answer, param] of answers) {
       expect(answer.status).toBe(404);

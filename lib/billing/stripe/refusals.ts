@@ -20,7 +20,10 @@ export function stripeRefusal(error: unknown, customerId?: string): ProviderRefu
   const providerRequestId = fields.requestId ?? null;
   if (type === "StripeAuthenticationError" || type === "StripePermissionError") {
     const fallback = type === "StripeAuthenticationError" ? "authentication_error" : "permission_error";
-    return new ProviderRefusedError("credentials_refused", { providerCode: fields.code ?? fallback, providerRequestId });
+    return new ProviderRefusedError("credentials_refused", {
+      providerCode: fields.code ?? fallback,
+      providerRequestId,
+    });
   }
   if (
     type === "StripeInvalidRequestError" &&

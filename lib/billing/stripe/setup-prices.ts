@@ -55,7 +55,8 @@ export async function setupStripePrices(
     }
     const currencyOptions: Record<string, { unit_amount: number }> = {};
     for (const currency of CURRENCIES) {
-      if (currency !== BASE_CURRENCY) currencyOptions[currency.toLowerCase()] = { unit_amount: table[currency][points] ?? 0 };
+      if (currency !== BASE_CURRENCY)
+        currencyOptions[currency.toLowerCase()] = { unit_amount: table[currency][points] ?? 0 };
     }
     const created = await stripe.prices.create({
       product: productId,

@@ -3,14 +3,14 @@ import type { AddressInfo } from "node:net";
 import { and, eq } from "drizzle-orm";
 import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { systemClock } from "@/lib/clock";
 import { topUps } from "@/lib/db/schema";
+import { handleBillingEvent } from "@/lib/points/billing-events";
 import { createOrganization } from "@/lib/points/organizations";
 import { purchasePoints } from "@/lib/points/purchase";
 import type { Services } from "@/lib/points/services";
-import { handleBillingEvent } from "@/lib/points/billing-events";
 import { createTestContext, startStripeTestProvider, type TestContext } from "@/lib/testing/harness";
 import { ledgerState } from "@/lib/testing/invariants";
-import { systemClock } from "@/lib/clock";
 import { StripeBillingProvider } from "./provider";
 import { verifyStripeWebhook, WEBHOOK_TOLERANCE_SECONDS, WebhookRefusal } from "./webhook";
 
@@ -19,7 +19,8 @@ const stripe = new Stripe("sk_test_unused");
 
 function signedRequest(payload: string, header?: string | null): Request {
   const headers: Record<string, string> = { "Content-Type": "application/json" };
-  if (header !== null) headers["Stripe-Signature"] = header ?? stripe.webhooks.generateTestHeaderString({ payload, secret: SECRET });
+  if (header !== null)
+    headers["Stripe-Signature"] = header ?? stripe.webhooks.generateTestHeaderString({ payload, secret: SECRET });
   return new Request("http://127.0.0.1/api/stripe/webhook", { method: "POST", body: payload, headers });
 }
 
@@ -34,7 +35,12 @@ async function refusal(run: () => Promise<unknown>): Promise<WebhookRefusal> {
 }
 
 describe("verifying a webhook delivery", () => {
-  const payload = JSON.stringify({ id: "evt_1", object: "event", type: "payment_intent.succeeded", data: { object: {} } });
+  const payload = JSON.stringify({
+    id: "evt_1",
+    object: "event",
+    type: "payment_intent.succeeded",
+    data: { object: {} },
+  });
   const now = new Date();
 
   it("accepts an event signed with the endpoint's secret", async () => {
@@ -43,15 +49,22 @@ describe("verifying a webhook delivery", () => {
   });
 
   it("refuses unsigned, forged, stale and oversized deliveries, and every delivery without a secret", async () => {
-    expect((await refusal(() => verifyStripeWebhook(stripe, signedRequest(payload, null), SECRET, now))).status).toBe(400);
+    expect((await refusal(() => verifyStripeWebhook(stripe, signedRequest(payload, null), SECRET, now))).status).toBe(
+      400,
+    );
     const forged = stripe.webhooks.generateTestHeaderString({ payload, secret: "whsec_someone_else" });
     const forgedRefusal = await refusal(() => verifyStripeWebhook(stripe, signedRequest(payload, forged), SECRET, now));
     expect([forgedRefusal.status, forgedRefusal.message]).toEqual([400, "The event's signature is not valid."]);
-    const tampered = signedRequest(payload.replace("evt_1", "evt_2"), stripe.webhooks.generateTestHeaderString({ payload, secret: SECRET }));
+    const tampered = signedRequest(
+      payload.replace("evt_1", "evt_2"),
+      stripe.webhooks.generateTestHeaderString({ payload, secret: SECRET }),
+    );
     expect((await refusal(() => verifyStripeWebhook(stripe, tampered, SECRET, now))).status).toBe(400);
     const old = Math.floor(now.getTime() / 1000) - WEBHOOK_TOLERANCE_SECONDS - 60;
     const stale = stripe.webhooks.generateTestHeaderString({ payload, secret: SECRET, timestamp: old });
-    expect((await refusal(() => verifyStripeWebhook(stripe, signedRequest(payload, stale), SECRET, now))).status).toBe(400);
+    expect((await refusal(() => verifyStripeWebhook(stripe, signedRequest(payload, stale), SECRET, now))).status).toBe(
+      400,
+    );
     const huge = JSON.stringify({ id: "evt_big", padding: "x".repeat(600 * 1024) });
     expect((await refusal(() => verifyStripeWebhook(stripe, signedRequest(huge), SECRET, now))).status).toBe(413);
     expect((await refusal(() => verifyStripeWebhook(stripe, signedRequest(payload), undefined, now))).message).toMatch(
@@ -65,10 +78,16 @@ describe("verifying a webhook delivery", () => {
     const byNew = stripe.webhooks.generateTestHeaderString({ payload, secret: "whsec_the_new_one" });
     expect((await verifyStripeWebhook(stripe, signedRequest(payload, byNew), rotating, now)).id).toBe("evt_1");
     const forged = stripe.webhooks.generateTestHeaderString({ payload, secret: "whsec_someone_else" });
-    expect((await refusal(() => verifyStripeWebhook(stripe, signedRequest(payload, forged), rotating, now))).status).toBe(400);
+    expect(
+      (await refusal(() => verifyStripeWebhook(stripe, signedRequest(payload, forged), rotating, now))).status,
+    ).toBe(400);
     // Once the old secret is dropped, its deliveries are refused.
-    expect((await refusal(() => verifyStripeWebhook(stripe, signedRequest(payload), "whsec_the_new_one", now))).status).toBe(400);
-    expect((await refusal(() => verifyStripeWebhook(stripe, signedRequest(payload), " , ", now))).message).toMatch(/not set/);
+    expect(
+      (await refusal(() => verifyStripeWebhook(stripe, signedRequest(payload), "whsec_the_new_one", now))).status,
+    ).toBe(400);
+    expect((await refusal(() => verifyStripeWebhook(stripe, signedRequest(payload), " , ", now))).message).toMatch(
+      /not set/,
+    );
   });
 
   it("stops reading a body without a Content-Length at 512 KiB, and refuses it with 413", async () => {
@@ -100,14 +119,26 @@ describe("verifying a webhook delivery", () => {
     const shapes: [string, string][] = [
       ["[1, 2]", "the event is not a JSON object"],
       ['{"object": "event", "type": "payment_intent.succeeded"}', "the event has no id"],
-      ['{"id": "evt_nodata", "type": "payment_intent.succeeded"}', "event evt_nodata (payment_intent.succeeded) has no data.object"],
-      ['{"id": "evt_null", "type": "payment_intent.succeeded", "data": {"object": null}}', "event evt_null (payment_intent.succeeded) has no data.object"],
+      [
+        '{"id": "evt_nodata", "type": "payment_intent.succeeded"}',
+        "event evt_nodata (payment_intent.succeeded) has no data.object",
+      ],
+      [
+        '{"id": "evt_null", "type": "payment_intent.succeeded", "data": {"object": null}}',
+        "event evt_null (payment_intent.succeeded) has no data.object",
+      ],
     ];
     for (const [body, reason] of shapes) {
       expect(await provider.verifyWebhook(signedRequest(body), SECRET, now)).toEqual({ kind: "ignored", reason });
     }
-    expect(await provider.verifyWebhook(signedRequest(payload), SECRET, now)).toMatchObject({ kind: "event", event: { id: "evt_1" } });
-    expect(await provider.verifyWebhook(signedRequest(payload, null), SECRET, now)).toMatchObject({ kind: "refused", status: 400 });
+    expect(await provider.verifyWebhook(signedRequest(payload), SECRET, now)).toMatchObject({
+      kind: "event",
+      event: { id: "evt_1" },
+    });
+    expect(await provider.verifyWebhook(signedRequest(payload, null), SECRET, now)).toMatchObject({
+      kind: "refused",
+      status: 400,
+    });
   });
 });
 
@@ -199,7 +230,10 @@ describe("webhooks delivered by the Stripe-compatible server", () => {
     const deliveries = answered.filter((line) => line.startsWith("payment_intent.succeeded"));
     expect(deliveries.filter((line) => line.endsWith(":handled"))).toHaveLength(1);
     expect(deliveries.filter((line) => /:(deferred|duplicate)$/.test(line))).toHaveLength(1);
-    const succeeded = started.fake.control.events().filter((event) => event.type === "payment_intent.succeeded").at(-1);
+    const succeeded = started.fake.control
+      .events()
+      .filter((event) => event.type === "payment_intent.succeeded")
+      .at(-1);
     expect(await started.fake.control.redeliver(succeeded?.id ?? "")).toBe(200);
     expect(await ledgerState(ctx.db, organization.id)).toMatchObject({ credits: 1, balance: 100 });
   });

@@ -30,7 +30,10 @@ export async function verifyStripeWebhook(
   secret: string | undefined,
   now: Date,
 ): Promise<Stripe.Event> {
-  const secrets = (secret ?? "").split(",").map((part) => part.trim()).filter((part) => part !== "");
+  const secrets = (secret ?? "")
+    .split(",")
+    .map((part) => part.trim())
+    .filter((part) => part !== "");
   if (secrets.length === 0) throw new WebhookRefusal(400, "Webhooks are refused: STRIPE_WEBHOOK_SECRET is not set.");
   const signature = request.headers.get("stripe-signature");
   if (!signature) throw new WebhookRefusal(400, "The Stripe-Signature header is missing.");

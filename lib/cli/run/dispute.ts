@@ -1,5 +1,5 @@
-import { assertChargedHere } from "@/lib/points/charged-by";
 import { syncDispute } from "@/lib/points/after-payment/disputes";
+import { assertChargedHere } from "@/lib/points/charged-by";
 import { getPointsBalance } from "@/lib/points/ledger";
 import { deliverPendingEvents } from "@/lib/points/provider-events";
 import type { Runtime } from "@/lib/server/runtime";
@@ -11,14 +11,23 @@ import { CommandRefused, getTopUp } from "./shared";
  * `dispute settle`: the bank decides a test-mode dispute (the simulated provider, or Stripe's test
  * mode through winning or losing evidence), then the dispute's Points move as its events would move them.
  */
-export async function disputeSettle(command: Extract<PointsCommand, { kind: "dispute-settle" }>, runtime: Runtime, io: CliIo): Promise<void> {
+export async function disputeSettle(
+  command: Extract<PointsCommand, { kind: "dispute-settle" }>,
+  runtime: Runtime,
+  io: CliIo,
+): Promise<void> {
   const topUp = await getTopUp(runtime.db, command.topUpId);
   if (!topUp) throw new CommandRefused(`No top-up ${command.topUpId}.`);
   assertChargedHere(runtime.provider, topUp, "dispute");
   const settle = runtime.provider.testMode?.settleDispute;
-  if (!settle) throw new CommandRefused(`${runtime.provider.displayName} cannot settle disputes from here: only in test mode.`);
-  if (!topUp.disputeId) throw new CommandRefused(`Top-up ${topUp.id} has no dispute (yet: run \`npm run points -- reconcile\` to take the provider's events).`);
-  if (topUp.disputeStatus !== "open") throw new CommandRefused(`The dispute of ${topUp.id} is ${topUp.disputeStatus} already.`);
+  if (!settle)
+    throw new CommandRefused(`${runtime.provider.displayName} cannot settle disputes from here: only in test mode.`);
+  if (!topUp.disputeId)
+    throw new CommandRefused(
+      `Top-up ${topUp.id} has no dispute (yet: run \`npm run points -- reconcile\` to take the provider's events).`,
+    );
+  if (topUp.disputeStatus !== "open")
+    throw new CommandRefused(`The dispute of ${topUp.id} is ${topUp.disputeStatus} already.`);
   await settle(topUp.disputeId, command.outcome);
   await syncDispute(runtime, topUp.disputeId, null);
   await deliverPendingEvents(runtime);
@@ -36,5 +45,7 @@ export async function disputeSettle(command: Extract<PointsCommand, { kind: "dis
     });
     return;
   }
-  io.stdout(`Dispute of ${topUp.id} ${command.outcome}: ${settled?.disputePoints ?? 0} Points ${state}. Balance of ${topUp.organizationId}: ${balance} Points.\n`);
+  io.stdout(
+    `Dispute of ${topUp.id} ${command.outcome}: ${settled?.disputePoints ?? 0} Points ${state}. Balance of ${topUp.organizationId}: ${balance} Points.\n`,
+  );
 }

@@ -46,7 +46,8 @@ export async function keyRevoke(
   io: CliIo,
 ): Promise<void> {
   const revoked = await revokeApiKey(runtime.db, command.keyId, runtime.clock);
-  if (!revoked) throw new CommandRefused(`No active API key ${command.keyId}: it does not exist or was already revoked.`);
+  if (!revoked)
+    throw new CommandRefused(`No active API key ${command.keyId}: it does not exist or was already revoked.`);
   if (command.json) {
     printJson(io, { key_id: command.keyId, revoked: true });
     return;

@@ -1,11 +1,15 @@
-import { spendPoints } from "@/lib/points/usage";
 import { createOrganization, updateOrganization } from "@/lib/points/organizations";
+import { spendPoints } from "@/lib/points/usage";
 import type { Runtime } from "@/lib/server/runtime";
 import type { PointsCommand } from "../commands";
 import { type CliIo, paymentMethodLines, paymentMethodsJson, printJson, settingsLines } from "../output";
 
 /** `org spend`: Points spent on whatever they buy, run elsewhere. */
-export async function orgSpend(command: Extract<PointsCommand, { kind: "org-spend" }>, runtime: Runtime, io: CliIo): Promise<void> {
+export async function orgSpend(
+  command: Extract<PointsCommand, { kind: "org-spend" }>,
+  runtime: Runtime,
+  io: CliIo,
+): Promise<void> {
   const { pointsBalance } = await spendPoints(runtime, command.organizationId, command.points);
   if (command.json) {
     printJson(io, { organization_id: command.organizationId, points: command.points, points_balance: pointsBalance });

@@ -1,8 +1,13 @@
+import { retryRequestedRefunds } from "@/lib/points/after-payment/refunds";
+import {
+  listDeferredEvents,
+  listPurchasesNeedingAttention,
+  listUnansweredRefunds,
+  listUnmatchedEvents,
+} from "@/lib/points/attention";
+import { retryDeferredEvents } from "@/lib/points/billing-events";
 import { chargedBy, chargedElsewhereMessage } from "@/lib/points/charged-by";
 import { deliverPendingEvents } from "@/lib/points/provider-events";
-import { retryRequestedRefunds } from "@/lib/points/after-payment/refunds";
-import { listDeferredEvents, listPurchasesNeedingAttention, listUnansweredRefunds, listUnmatchedEvents } from "@/lib/points/attention";
-import { retryDeferredEvents } from "@/lib/points/billing-events";
 import { reconcileTopUps, unresolvedChargedElsewhere } from "@/lib/points/purchase";
 import type { Runtime } from "@/lib/server/runtime";
 import type { PointsCommand } from "../commands";
@@ -95,26 +100,38 @@ async function reportAttention(json: boolean, runtime: Runtime, io: CliIo): Prom
     created_at: refund.createdAt.toISOString(),
   }));
   if (json) {
-    printJson(io, { needs_attention: rows, unmatched_events: unmatched, deferred_events: deferred, unanswered_refunds: unanswered });
+    printJson(io, {
+      needs_attention: rows,
+      unmatched_events: unmatched,
+      deferred_events: deferred,
+      unanswered_refunds: unanswered,
+    });
     return;
   }
   const after = [
     ...(unmatched.length
       ? [
           `${unmatched.length} refund or dispute event${unmatched.length === 1 ? "" : "s"} about money no purchase here follows:`,
-          ...unmatched.map((event) => `  ${event.event_id}  ${event.type}  ${event.received_at}  ${event.detail ?? ""}`),
+          ...unmatched.map(
+            (event) => `  ${event.event_id}  ${event.type}  ${event.received_at}  ${event.detail ?? ""}`,
+          ),
         ]
       : []),
     ...(deferred.length
       ? [
           `${deferred.length} refund or dispute event${deferred.length === 1 ? " waits" : "s wait"} for a purchase to settle (reconcile applies ${deferred.length === 1 ? "it" : "them"} once it does):`,
-          ...deferred.map((event) => `  ${event.event_id}  ${event.type}  since ${event.first_deferred_at}  ${event.attempts} tries  ${event.detail}`),
+          ...deferred.map(
+            (event) =>
+              `  ${event.event_id}  ${event.type}  since ${event.first_deferred_at}  ${event.attempts} tries  ${event.detail}`,
+          ),
         ]
       : []),
     ...(unanswered.length
       ? [
           `${unanswered.length} refund${unanswered.length === 1 ? "" : "s"} the provider has not answered (reconcile re-sends them under their key):`,
-          ...unanswered.map((refund) => `  ${refund.refund_id}  ${refund.top_up_id}  ${refund.points} Points  ${refund.created_at}`),
+          ...unanswered.map(
+            (refund) => `  ${refund.refund_id}  ${refund.top_up_id}  ${refund.points} Points  ${refund.created_at}`,
+          ),
         ]
       : []),
   ];

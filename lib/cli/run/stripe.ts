@@ -19,7 +19,12 @@ export async function stripeSetupPrices(
   if (command.json) {
     printJson(io, {
       product_id: productId,
-      prices: prices.map((row) => ({ points: row.points, lookup_key: row.lookupKey, price_id: row.priceId, status: row.status })),
+      prices: prices.map((row) => ({
+        points: row.points,
+        lookup_key: row.lookupKey,
+        price_id: row.priceId,
+        status: row.status,
+      })),
     });
     return;
   }

@@ -10,7 +10,11 @@ import { CommandRefused } from "./shared";
  * once (lib/points/after-payment/refunds.ts). Exit 1 when the provider refused it (nothing changed) or did not
  * answer (run the same command again).
  */
-export async function topUpRefund(command: Extract<PointsCommand, { kind: "top-up-refund" }>, runtime: Runtime, io: CliIo): Promise<void> {
+export async function topUpRefund(
+  command: Extract<PointsCommand, { kind: "top-up-refund" }>,
+  runtime: Runtime,
+  io: CliIo,
+): Promise<void> {
   const result = await refundTopUp(runtime, {
     topUpId: command.topUpId,
     points: command.points,
@@ -49,11 +53,15 @@ export async function topUpRefund(command: Extract<PointsCommand, { kind: "top-u
   }
   const lines =
     result.outcome === "pending"
-      ? [`Refund ${refund.id} of ${topUp.id}: ${money} accepted by the provider, not yet returned; ${refund.points} Points leave the balance once it is.`]
+      ? [
+          `Refund ${refund.id} of ${topUp.id}: ${money} accepted by the provider, not yet returned; ${refund.points} Points leave the balance once it is.`,
+        ]
       : [
           `${result.replayed ? "Already refunded" : "Refunded"} ${refund.points} Points (${money}) of ${topUp.id}: refund ${refund.id}, ${refund.providerRefundId}.`,
           ...(result.shortfall > 0
-            ? [`  ${result.shortfall} of those Points had been spent already: the balance stays at 0 and the shortfall is recorded.`]
+            ? [
+                `  ${result.shortfall} of those Points had been spent already: the balance stays at 0 and the shortfall is recorded.`,
+              ]
             : []),
           `  Balance of ${topUp.organizationId}: ${result.pointsBalance} Points.`,
         ];

@@ -1,7 +1,5 @@
 import { timestamp } from "drizzle-orm/pg-core";
 
 /** The timestamps every table keeps. */
-export const createdAt = () =>
-  timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow();
-export const updatedAt = () =>
-  timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull().defaultNow();
+export const createdAt = () => timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow();
+export const updatedAt = () => timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull().defaultNow();

@@ -6,6 +6,7 @@ export * from "./events";
 export * from "./organizations";
 export * from "./simulated";
 export * from "./top-ups";
+
 import type { apiKeys, organizations, users } from "./organizations";
 import type { simPaymentMethods, simPayments } from "./simulated";
 import type { pointsLedger, refunds, topUps } from "./top-ups";

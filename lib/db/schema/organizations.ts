@@ -96,10 +96,7 @@ export const users = pgTable(
     sessionVersion: integer("session_version").notNull().default(0),
     createdAt: createdAt(),
   },
-  (t) => [
-    uniqueIndex("users_email_idx").on(t.email),
-    check("users_role_check", sql`${t.role} in ('admin','member')`),
-  ],
+  (t) => [uniqueIndex("users_email_idx").on(t.email), check("users_role_check", sql`${t.role} in ('admin','member')`)],
 );
 
 /**

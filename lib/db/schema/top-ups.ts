@@ -97,9 +97,7 @@ export const topUps = pgTable(
     uniqueIndex("top_ups_organization_reference_idx").on(t.organizationId, t.reference),
     // Unique where set; a purchase has no payment id until its charge is answered, and no index
     // entry until then.
-    uniqueIndex("top_ups_provider_payment_idx")
-      .on(t.providerPaymentId)
-      .where(sql`${t.providerPaymentId} is not null`),
+    uniqueIndex("top_ups_provider_payment_idx").on(t.providerPaymentId).where(sql`${t.providerPaymentId} is not null`),
     uniqueIndex("top_ups_provider_idempotency_key_idx").on(t.providerIdempotencyKey),
     index("top_ups_organization_created_idx").on(t.organizationId, t.createdAt, t.id),
     // History's and GET /v3/points/top-ups' filters, each read as one keyset range in listing order.
@@ -117,10 +115,7 @@ export const topUps = pgTable(
     index("top_ups_unresolved_idx")
       .on(t.status, t.nextAttemptAt, t.createdAt)
       .where(sql`${t.status} in ('pending','processing','awaiting_payment')`),
-    check(
-      "top_ups_status_check",
-      sql`${t.status} in ('pending','processing','awaiting_payment','failed','paid')`,
-    ),
+    check("top_ups_status_check", sql`${t.status} in ('pending','processing','awaiting_payment','failed','paid')`),
     check("top_ups_source_check", sql`${t.source} in ('api','dashboard')`),
     check("top_ups_provider_check", sql`${t.provider} in ('simulated','stripe')`),
     check("top_ups_currency_check", sql`${t.currency} in ('USD','GBP','EUR')`),
@@ -178,9 +173,7 @@ export const refunds = pgTable(
   (t) => [
     // A request that moved no money (refused, canceled) gives its name back: the same request again is
     // a new attempt. One that may move money keeps it, so the same request again is that refund.
-    uniqueIndex("refunds_request_idx")
-      .on(t.topUpId, t.requestKey)
-      .where(sql`${t.status} not in ('failed','canceled')`),
+    uniqueIndex("refunds_request_idx").on(t.topUpId, t.requestKey).where(sql`${t.status} not in ('failed','canceled')`),
     uniqueIndex("refunds_provider_refund_idx").on(t.providerRefundId),
     uniqueIndex("refunds_idempotency_key_idx").on(t.providerIdempotencyKey),
     index("refunds_top_up_idx").on(t.topUpId, t.createdAt),

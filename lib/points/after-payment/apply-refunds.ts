@@ -69,7 +69,13 @@ async function applyRefund(
   await recordAppliedRefund(tx, topUp, known, refund, points, now);
   if (moved.shortfall > 0) {
     log().warn(
-      { event: "refund_shortfall", refund_id: refund.refundId, top_up_id: topUp.id, organization_id: topUp.organizationId, shortfall: moved.shortfall },
+      {
+        event: "refund_shortfall",
+        refund_id: refund.refundId,
+        top_up_id: topUp.id,
+        organization_id: topUp.organizationId,
+        shortfall: moved.shortfall,
+      },
       `points: refund ${refund.refundId} of top-up ${topUp.id} (organisation ${topUp.organizationId}) took ${points - moved.shortfall} of ${points} Points: ${moved.shortfall} had been spent already (shortfall).`,
     );
   }
@@ -102,7 +108,13 @@ function warnIfUndoneAfterDebit(topUpId: string, known: Refund, refund: Provider
 }
 
 /** A refund not (yet) succeeded: its status kept, no Points moved. */
-async function recordUnsettledRefund(tx: Db, topUp: TopUp, known: Refund | undefined, refund: ProviderRefund, now: Date): Promise<void> {
+async function recordUnsettledRefund(
+  tx: Db,
+  topUp: TopUp,
+  known: Refund | undefined,
+  refund: ProviderRefund,
+  now: Date,
+): Promise<void> {
   const status = refund.status === "pending" ? "pending" : refund.status;
   if (known) {
     await tx
@@ -123,7 +135,12 @@ function pointsOfRefund(topUp: TopUp, known: Refund | undefined, refund: Provide
   const left = Math.max(0, topUp.points - topUp.refundedPoints - disputed);
   return known?.source === "operator"
     ? Math.min(known.points, left)
-    : pointsForRefundedAmount(topUp, refund.amount, { points: topUp.refundedPoints, amount: topUp.refundedAmount }, left);
+    : pointsForRefundedAmount(
+        topUp,
+        refund.amount,
+        { points: topUp.refundedPoints, amount: topUp.refundedAmount },
+        left,
+      );
 }
 
 /** The refund recorded as applied, and the top-up's refunded Points and money counted up. */
@@ -138,7 +155,14 @@ async function recordAppliedRefund(
   if (known) {
     await tx
       .update(refunds)
-      .set({ status: "succeeded", providerRefundId: refund.refundId, points, amount: refund.amount, appliedAt: now, updatedAt: now })
+      .set({
+        status: "succeeded",
+        providerRefundId: refund.refundId,
+        points,
+        amount: refund.amount,
+        appliedAt: now,
+        updatedAt: now,
+      })
       .where(eq(refunds.id, known.id));
   } else {
     await tx.insert(refunds).values({ ...providerRefundRow(topUp, refund, points, "succeeded", now), appliedAt: now });

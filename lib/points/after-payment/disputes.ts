@@ -2,11 +2,11 @@ import { and, eq } from "drizzle-orm";
 import type { ProviderDispute } from "@/lib/billing/provider";
 import type { Db } from "@/lib/db/client";
 import { pointsLedger, type TopUp, topUps } from "@/lib/db/schema";
+import { log } from "@/lib/observability/log";
 import { recordMovement } from "@/lib/points/ledger";
+import type { Services } from "@/lib/points/services";
 import { paidTopUpOfPayment } from "./paid-top-up";
 import { pointsForDisputedAmount } from "./proportion";
-import type { Services } from "@/lib/points/services";
-import { log } from "@/lib/observability/log";
 
 export type DisputeStatus = "open" | "won" | "lost";
 /** Where a disputed top-up's Points stand: they follow the money. */
@@ -87,17 +87,29 @@ export async function syncDispute(
     }
     const now = services.clock.now();
     const known: DisputeFacts | null = topUp.disputeStatus
-      ? { status: topUp.disputeStatus as DisputeStatus, fundsWithdrawn: topUp.disputeFundsWithdrawn, fundsReinstated: topUp.disputeFundsReinstated }
+      ? {
+          status: topUp.disputeStatus as DisputeStatus,
+          fundsWithdrawn: topUp.disputeFundsWithdrawn,
+          fundsReinstated: topUp.disputeFundsReinstated,
+        }
       : null;
     const facts = mergeDisputeFacts(known, factsOf(dispute));
     const from = (topUp.disputePointsState as DisputePointsState | null) ?? null;
     const to = targetPointsState(facts);
-    const points = topUp.disputePoints ?? pointsForDisputedAmount(topUp, dispute.amount, topUp.points - topUp.refundedPoints);
+    const points =
+      topUp.disputePoints ?? pointsForDisputedAmount(topUp, dispute.amount, topUp.points - topUp.refundedPoints);
     const held = await heldByHold(tx, disputeId);
     let stillHeld = held ?? 0;
     let shortfall = 0;
     for (const step of disputeSteps(from, to)) {
-      const base = { organizationId: topUp.organizationId, topUpId: topUp.id, kind: step, causeId: disputeId, eventId, now };
+      const base = {
+        organizationId: topUp.organizationId,
+        topUpId: topUp.id,
+        kind: step,
+        causeId: disputeId,
+        eventId,
+        now,
+      };
       if (step === "dispute_hold") {
         const moved = await recordMovement(tx, { ...base, take: points, toHeld: true });
         stillHeld = moved.heldDelta;
@@ -112,7 +124,13 @@ export async function syncDispute(
     }
     if (shortfall > 0) {
       log().warn(
-        { event: "dispute_shortfall", dispute_id: disputeId, top_up_id: topUp.id, organization_id: topUp.organizationId, shortfall },
+        {
+          event: "dispute_shortfall",
+          dispute_id: disputeId,
+          top_up_id: topUp.id,
+          organization_id: topUp.organizationId,
+          shortfall,
+        },
         `points: dispute ${disputeId} of top-up ${topUp.id} (organisation ${topUp.organizationId}) could hold ${points - shortfall} of ${points} Points: ${shortfall} had been spent already (shortfall).`,
       );
     }
@@ -131,7 +149,10 @@ export async function syncDispute(
         updatedAt: now,
       })
       .where(eq(topUps.id, topUp.id));
-    return { result: "handled" as const, detail: `top-up ${topUp.id}: dispute ${facts.status}, ${points} Points ${to}` };
+    return {
+      result: "handled" as const,
+      detail: `top-up ${topUp.id}: dispute ${facts.status}, ${points} Points ${to}`,
+    };
   });
 }
 

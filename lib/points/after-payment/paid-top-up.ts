@@ -24,7 +24,8 @@ export async function paidTopUpOfPayment(
   let [topUp] = await services.db.select().from(topUps).where(eq(topUps.providerPaymentId, paymentId));
   if (!topUp) {
     const facts = await services.provider.describePayment(paymentId);
-    if (!facts?.topUpId) return { kind: "unmatched", reason: `payment ${paymentId} is not a Points top-up this service knows` };
+    if (!facts?.topUpId)
+      return { kind: "unmatched", reason: `payment ${paymentId} is not a Points top-up this service knows` };
     [topUp] = await services.db.select().from(topUps).where(eq(topUps.id, facts.topUpId));
     const matches =
       topUp !== undefined &&
@@ -32,21 +33,32 @@ export async function paidTopUpOfPayment(
       facts.customerId === topUp.billingCustomerId &&
       facts.amount === topUp.amount &&
       facts.currency.toUpperCase() === topUp.currency;
-    if (!topUp || !matches) return { kind: "unmatched", reason: `payment ${paymentId} does not match a top-up of this service` };
+    if (!topUp || !matches)
+      return { kind: "unmatched", reason: `payment ${paymentId} does not match a top-up of this service` };
     await services.db
       .update(topUps)
       .set({ providerPaymentId: paymentId })
-      .where(and(eq(topUps.id, topUp.id), isNull(topUps.providerPaymentId), inArray(topUps.status, [...UNRESOLVED_STATUSES])));
+      .where(
+        and(
+          eq(topUps.id, topUp.id),
+          isNull(topUps.providerPaymentId),
+          inArray(topUps.status, [...UNRESOLVED_STATUSES]),
+        ),
+      );
   }
   if (isUnresolved(topUp.status) || topUp.status === "awaiting_payment") {
     const result = await resolveTopUpWhenFree(services, topUp.id, { waitMs: options.waitMs });
-    if (!result || heldElsewhere(result)) return { kind: "deferred", reason: `another request is settling top-up ${topUp.id}` };
+    if (!result || heldElsewhere(result))
+      return { kind: "deferred", reason: `another request is settling top-up ${topUp.id}` };
     topUp = result.topUp;
   }
   if (isUnresolved(topUp.status)) {
     // The provider could not say how the payment ended (it timed out, or answered an error): the
     // purchase may yet be paid, so the Points must wait for it rather than be given up for good.
-    return { kind: "deferred", reason: `top-up ${topUp.id} is still ${topUp.status}: its payment's outcome is not known here yet` };
+    return {
+      kind: "deferred",
+      reason: `top-up ${topUp.id} is still ${topUp.status}: its payment's outcome is not known here yet`,
+    };
   }
   if (topUp.status !== "paid") return { kind: "unmatched", reason: `top-up ${topUp.id} is ${topUp.status}, not paid` };
   return { kind: "paid", topUp };

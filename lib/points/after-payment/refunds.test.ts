@@ -1,9 +1,5 @@
 import { describe, expect, it } from "vitest";
 import type { ProviderRefund } from "@/lib/billing/provider";
-import { backendsAndProviders, patchProvider, type ProviderTestContext, withProvider } from "@/lib/testing/harness";
-import { serviceSuite } from "@/lib/testing/invariants";
-import { applyRefunds } from "./apply-refunds";
-import { refundTopUp, retryRequestedRefunds } from "./refunds";
 import { spendPoints } from "@/lib/points/usage";
 import {
   balances,
@@ -14,7 +10,11 @@ import {
   refundRows,
   topUpNow,
 } from "@/lib/testing/after-payment";
+import { backendsAndProviders, type ProviderTestContext, patchProvider, withProvider } from "@/lib/testing/harness";
+import { serviceSuite } from "@/lib/testing/invariants";
 import { captureLog, quietLogger } from "@/lib/testing/observability";
+import { applyRefunds } from "./apply-refunds";
+import { refundTopUp, retryRequestedRefunds } from "./refunds";
 
 describe.each(backendsAndProviders())("Refunds move Points exactly once (%s, %s provider)", (backend, provider) => {
   let ctx: ProviderTestContext;
@@ -40,7 +40,13 @@ describe.each(backendsAndProviders())("Refunds move Points exactly once (%s, %s 
     const topUp = await paidPurchase(ctx, made, 1000);
     const first = await refundTopUp(ctx, { topUpId: topUp.id, reason: "customer asked" });
     expect(first).toMatchObject({ outcome: "succeeded", replayed: false, shortfall: 0, pointsBalance: 0 });
-    expect(first.refund).toMatchObject({ points: 1000, amount: 8500, currency: "USD", source: "operator", reason: "customer asked" });
+    expect(first.refund).toMatchObject({
+      points: 1000,
+      amount: 8500,
+      currency: "USD",
+      source: "operator",
+      reason: "customer asked",
+    });
     const again = await refundTopUp(ctx, { topUpId: topUp.id, reason: "customer asked" });
     expect(again).toMatchObject({ outcome: "succeeded", replayed: true, pointsBalance: 0 });
     expect(again.refund.id).toBe(first.refund.id);
@@ -74,7 +80,9 @@ describe.each(backendsAndProviders())("Refunds move Points exactly once (%s, %s 
     const made = await organizationWith(ctx, ["visa"], track);
     const topUp = await paidPurchase(ctx, made, 100);
     await refundTopUp(ctx, { topUpId: topUp.id, points: 60 });
-    await expect(refundTopUp(ctx, { topUpId: topUp.id, points: 41 })).rejects.toMatchObject({ code: "invalid_request" });
+    await expect(refundTopUp(ctx, { topUpId: topUp.id, points: 41 })).rejects.toMatchObject({
+      code: "invalid_request",
+    });
     const big = await paidPurchase(ctx, made, 7500);
     // 7500 Points for 52500 cents: a Point is 7 cents, so every Point returns money; a refused id changes nothing.
     await expect(refundTopUp(ctx, { topUpId: "tu_missing" })).rejects.toMatchObject({ code: "not_found" });
@@ -94,7 +102,9 @@ describe.each(backendsAndProviders())("Refunds move Points exactly once (%s, %s 
     expect(await topUpNow(ctx, topUp.id)).toMatchObject({ refundedPoints: 125, refundedAmount: 1200 });
     expect(await balances(ctx, made.organization.id)).toEqual({ balance: 125, held: 0 });
     const rows = await refundRows(ctx, topUp.id);
-    expect(rows).toEqual([expect.objectContaining({ source: "provider", status: "succeeded", points: 125, amount: 1200 })]);
+    expect(rows).toEqual([
+      expect.objectContaining({ source: "provider", status: "succeeded", points: 125, amount: 1200 }),
+    ]);
     // The operator then refunds the rest from the command: exactly what is left.
     const rest = await refundTopUp(ctx, { topUpId: topUp.id });
     expect(rest.refund).toMatchObject({ points: 125, amount: 1200 });
@@ -115,7 +125,9 @@ describe.each(backendsAndProviders())("Refunds move Points exactly once (%s, %s 
     };
     await applyRefunds(ctx, topUp.id, [pending], "evt_pending");
     expect(await balances(ctx, made.organization.id)).toEqual({ balance: 1000, held: 0 });
-    expect(await refundRows(ctx, topUp.id)).toEqual([expect.objectContaining({ status: "pending", source: "provider" })]);
+    expect(await refundRows(ctx, topUp.id)).toEqual([
+      expect.objectContaining({ status: "pending", source: "provider" }),
+    ]);
     await applyRefunds(ctx, topUp.id, [{ ...pending, status: "succeeded" }], "evt_succeeded");
     await applyRefunds(ctx, topUp.id, [{ ...pending, status: "succeeded" }], "evt_succeeded_again");
     expect(await balances(ctx, made.organization.id)).toEqual({ balance: 500, held: 0 });
@@ -128,7 +140,9 @@ describe.each(backendsAndProviders())("Refunds move Points exactly once (%s, %s 
     await spendPoints(ctx, made.organization.id, 80);
     const logged = captureLog();
     const result = await refundTopUp(ctx, { topUpId: topUp.id }).finally(quietLogger);
-    const warnings = logged().filter((line) => line.level === "warn").map((line) => String(line.msg));
+    const warnings = logged()
+      .filter((line) => line.level === "warn")
+      .map((line) => String(line.msg));
     expect(result).toMatchObject({ outcome: "succeeded", shortfall: 80, pointsBalance: 0 });
     expect(await topUpNow(ctx, topUp.id)).toMatchObject({ refundedPoints: 100, refundedAmount: 1000 });
     expect(warnings.join("\n")).toMatch(/took 20 of 100 Points: 80 had been spent already \(shortfall\)/);
@@ -142,7 +156,9 @@ describe.each(backendsAndProviders())("Refunds move Points exactly once (%s, %s 
       refundTopUp(ctx, { topUpId: topUp.id, points: 100 }),
     ]);
     const settled = await Promise.all(
-      results.map((result) => (result.outcome === "unresolved" ? refundTopUp(ctx, { topUpId: topUp.id, points: 100 }) : result)),
+      results.map((result) =>
+        result.outcome === "unresolved" ? refundTopUp(ctx, { topUpId: topUp.id, points: 100 }) : result,
+      ),
     );
     expect(new Set(settled.map((result) => result.refund.id)).size).toBe(1);
     expect(await succeededRefunds(topUp.providerPaymentId)).toHaveLength(1);
@@ -167,7 +183,9 @@ describe.each(backendsAndProviders())("Refunds move Points exactly once (%s, %s 
     const made = await organizationWith(ctx, ["visa"], track);
     const topUp = await paidPurchase(ctx, made, 250);
     const timingOut = refundsTimingOut();
-    expect((await quietly(() => refundTopUp(timingOut, { topUpId: topUp.id, points: 50, key: "ticket-7" }))).outcome).toBe("unresolved");
+    expect(
+      (await quietly(() => refundTopUp(timingOut, { topUpId: topUp.id, points: 50, key: "ticket-7" }))).outcome,
+    ).toBe("unresolved");
     const [retried, ...others] = await retryRequestedRefunds(ctx, { minAgeMs: 0 });
     expect(others).toEqual([]);
     expect(retried).toMatchObject({ outcome: "succeeded", replayed: true, pointsBalance: 200 });
@@ -180,17 +198,23 @@ describe.each(backendsAndProviders())("Refunds move Points exactly once (%s, %s 
     const made = await organizationWith(ctx, ["visa"], track);
     const topUp = await paidPurchase(ctx, made, 500);
     await expect(
-      refundTopUp(ctx, { topUpId: topUp.id, points: 250 }, {
-        afterProviderAnswer: async () => {
-          throw new Error("process killed (injected)");
+      refundTopUp(
+        ctx,
+        { topUpId: topUp.id, points: 250 },
+        {
+          afterProviderAnswer: async () => {
+            throw new Error("process killed (injected)");
+          },
         },
-      }),
+      ),
     ).rejects.toThrow("process killed");
     expect(await balances(ctx, made.organization.id)).toEqual({ balance: 500, held: 0 });
     // The provider's event finds the refund by the request it carries, and applies it as this request's.
     await deliverEvents(ctx);
     expect(await balances(ctx, made.organization.id)).toEqual({ balance: 250, held: 0 });
-    expect(await refundRows(ctx, topUp.id)).toEqual([expect.objectContaining({ source: "operator", status: "succeeded", points: 250 })]);
+    expect(await refundRows(ctx, topUp.id)).toEqual([
+      expect.objectContaining({ source: "operator", status: "succeeded", points: 250 }),
+    ]);
     const retried = await refundTopUp(ctx, { topUpId: topUp.id, points: 250 });
     expect(retried).toMatchObject({ outcome: "succeeded", replayed: true, pointsBalance: 250 });
     expect(await succeededRefunds(topUp.providerPaymentId)).toHaveLength(1);
@@ -281,7 +305,12 @@ describe.each(backendsAndProviders())("Refunds move Points exactly once (%s, %s 
     expect(await succeededRefunds(topUp.providerPaymentId)).toHaveLength(2);
     const rows = await refundRows(ctx, topUp.id);
     expect(rows.filter((row) => row.status === "failed")).toHaveLength(4);
-    expect(rows.filter((row) => row.status === "succeeded").map((row) => row.requestKey).sort()).toEqual(["points:rest", "ticket-9"]);
+    expect(
+      rows
+        .filter((row) => row.status === "succeeded")
+        .map((row) => row.requestKey)
+        .sort(),
+    ).toEqual(["points:rest", "ticket-9"]);
     expect(await topUpNow(ctx, topUp.id)).toMatchObject({ refundedPoints: 250, refundedAmount: 2400 });
   });
 });

@@ -8,10 +8,10 @@ import { log } from "@/lib/observability/log";
 import { assertChargedHere, chargedHereSql } from "@/lib/points/charged-by";
 import { PointsError } from "@/lib/points/errors";
 import { getPointsBalance } from "@/lib/points/ledger";
+import type { Services } from "@/lib/points/services";
 import { applyRefunds } from "./apply-refunds";
 import { paidTopUpOfPayment } from "./paid-top-up";
 import { amountForPoints } from "./proportion";
-import type { Services } from "@/lib/points/services";
 
 const HOUR_MS = 60 * 60 * 1000;
 /** Refunds whose Points are reserved against what is left to refund: all but those that moved no money. */
@@ -106,7 +106,10 @@ export async function refundTopUp(
 }
 
 /** The request, recorded under the top-up's lock so that what is left to refund is counted once. */
-async function recordRequest(services: Services, input: RefundRequestInput): Promise<{ refund: Refund; replayed: boolean }> {
+async function recordRequest(
+  services: Services,
+  input: RefundRequestInput,
+): Promise<{ refund: Refund; replayed: boolean }> {
   if (input.points !== undefined && (!Number.isInteger(input.points) || input.points <= 0)) {
     throw new PointsError("invalid_request", "Points to refund must be a whole number above zero.", {
       details: { fields: { points: "must be a whole number above zero" } },
@@ -131,23 +134,37 @@ async function recordRequest(services: Services, input: RefundRequestInput): Pro
       );
     if (existing) return { refund: existing, replayed: true };
     if (topUp.status !== "paid" || !topUp.providerPaymentId) {
-      throw new PointsError("invalid_request", `Top-up ${topUp.id} is ${topUp.status}: only a paid top-up can be refunded.`);
+      throw new PointsError(
+        "invalid_request",
+        `Top-up ${topUp.id} is ${topUp.status}: only a paid top-up can be refunded.`,
+      );
     }
     const left = await refundable(tx, topUp);
     if (left.points <= 0) {
-      throw new PointsError("invalid_request", `Top-up ${topUp.id} has no Points left to refund${topUp.disputeId ? " (a dispute covers them)" : ""}.`);
+      throw new PointsError(
+        "invalid_request",
+        `Top-up ${topUp.id} has no Points left to refund${topUp.disputeId ? " (a dispute covers them)" : ""}.`,
+      );
     }
     const points = input.points ?? left.points;
     if (points > left.points) {
-      throw new PointsError("invalid_request", `Top-up ${topUp.id} has ${left.points} Points left to refund, not ${points}.`, {
-        details: { fields: { points: `at most ${left.points}` } },
-      });
+      throw new PointsError(
+        "invalid_request",
+        `Top-up ${topUp.id} has ${left.points} Points left to refund, not ${points}.`,
+        {
+          details: { fields: { points: `at most ${left.points}` } },
+        },
+      );
     }
     const amount = amountForPoints(topUp, points, left);
     if (amount <= 0) {
-      throw new PointsError("invalid_request", `${points} Points of top-up ${topUp.id} are worth less than one minor unit: refund more.`, {
-        details: { fields: { points: "too few to refund any money" } },
-      });
+      throw new PointsError(
+        "invalid_request",
+        `${points} Points of top-up ${topUp.id} are worth less than one minor unit: refund more.`,
+        {
+          details: { fields: { points: "too few to refund any money" } },
+        },
+      );
     }
     const id = newId("refund");
     const [refund] = await tx
@@ -213,9 +230,21 @@ async function resultOf(services: Services, refund: Refund, replayed: boolean): 
   const [topUp] = await services.db.select().from(topUps).where(eq(topUps.id, refund.topUpId));
   if (!topUp) throw new Error(`Top-up ${refund.topUpId} vanished.`);
   const shortfall = await refundShortfall(services.db, refund);
-  const outcomes: Record<string, RefundResult["outcome"]> = { succeeded: "succeeded", pending: "pending", failed: "failed", canceled: "failed" };
+  const outcomes: Record<string, RefundResult["outcome"]> = {
+    succeeded: "succeeded",
+    pending: "pending",
+    failed: "failed",
+    canceled: "failed",
+  };
   const outcome = outcomes[refund.status] ?? "unresolved";
-  return { refund, topUp, outcome, replayed, shortfall, pointsBalance: await getPointsBalance(services.db, topUp.organizationId) };
+  return {
+    refund,
+    topUp,
+    outcome,
+    replayed,
+    shortfall,
+    pointsBalance: await getPointsBalance(services.db, topUp.organizationId),
+  };
 }
 
 async function refundShortfall(db: Db, refund: Refund): Promise<number> {
@@ -233,7 +262,10 @@ async function refundShortfall(db: Db, refund: Refund): Promise<number> {
  * key: the provider refunds once, and its answer is applied as the request's. Run by `reconcile`.
  * Those of top-ups another provider charged are left for a run with that provider.
  */
-export async function retryRequestedRefunds(services: Services, options: { minAgeMs: number }): Promise<RefundResult[]> {
+export async function retryRequestedRefunds(
+  services: Services,
+  options: { minAgeMs: number },
+): Promise<RefundResult[]> {
   const cutoff = new Date(services.clock.now().getTime() - options.minAgeMs);
   const waiting = await services.db
     .select({ topUpId: refunds.topUpId, requestKey: refunds.requestKey })

@@ -84,14 +84,26 @@ describe("what happened after payment, in words", () => {
         "200 of these Points had been spent already, so the balance went down by 50.",
       ],
     });
-    const [madeInStripe] = describeAfterPayment(topUp(), [refund({ source: "provider", requestKey: null })], [], stripe);
+    const [madeInStripe] = describeAfterPayment(
+      topUp(),
+      [refund({ source: "provider", requestKey: null })],
+      [],
+      stripe,
+    );
     expect(madeInStripe?.details[0]).toBe("Made at Stripe.");
   });
 
   it("says a refund still on its way moved no Points yet", () => {
-    const entries = describeAfterPayment(topUp(), [refund({ id: "rf_1", status: "pending", appliedAt: null })], [], simulated);
+    const entries = describeAfterPayment(
+      topUp(),
+      [refund({ id: "rf_1", status: "pending", appliedAt: null })],
+      [],
+      simulated,
+    );
     expect(entries.map((entry) => entry.title)).toEqual(["Refund of 250 Points (€19.50) in progress"]);
-    expect(entries[0]?.details).toContain("The money is on its way back; the Points are taken back once the refund completes.");
+    expect(entries[0]?.details).toContain(
+      "The money is on its way back; the Points are taken back once the refund completes.",
+    );
   });
 
   it("leaves out refunds that moved no money: refused or canceled by the provider, or never answered", () => {
@@ -99,7 +111,14 @@ describe("what happened after payment, in words", () => {
     const entries = describeAfterPayment(
       topUp({ refundedPoints: 250, refundedAmount: 1950 }),
       [
-        refund({ id: "rf_refused", status: "failed", providerRefundId: null, appliedAt: null, failureMessage: rawError, updatedAt: at(2) }),
+        refund({
+          id: "rf_refused",
+          status: "failed",
+          providerRefundId: null,
+          appliedAt: null,
+          failureMessage: rawError,
+          updatedAt: at(2),
+        }),
         refund({ id: "rf_canceled", status: "canceled", appliedAt: null, updatedAt: at(3) }),
         refund({ id: "rf_unanswered", status: "requested", providerRefundId: null, appliedAt: null, createdAt: at(4) }),
         refund({ id: "rf_done" }),
@@ -109,7 +128,8 @@ describe("what happened after payment, in words", () => {
     );
     expect(entries.map((entry) => entry.title)).toEqual(["Refunded 250 Points (€19.50)"]);
     const said = JSON.stringify(entries);
-    for (const hidden of [rawError, "resource_missing", "failed", "canceled", "No money was returned"]) expect(said).not.toContain(hidden);
+    for (const hidden of [rawError, "resource_missing", "failed", "canceled", "No money was returned"])
+      expect(said).not.toContain(hidden);
   });
 
   it("tells a lost dispute from opening to its end, oldest first", () => {
@@ -125,7 +145,12 @@ describe("what happened after payment, in words", () => {
       { kind: "dispute_loss", delta: 0, heldDelta: -1000, shortfall: 0, causeId: "du_1", createdAt: at(30) },
       { kind: "dispute_hold", delta: -1000, heldDelta: 1000, shortfall: 0, causeId: "du_1", createdAt: at(10) },
     ];
-    const entries = describeAfterPayment(disputed, [], [...movements].sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime()), stripe);
+    const entries = describeAfterPayment(
+      disputed,
+      [],
+      [...movements].sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime()),
+      stripe,
+    );
     expect(entries.map((entry) => entry.title)).toEqual([
       "The cardholder disputed this payment",
       "1,000 Points held",
@@ -139,7 +164,14 @@ describe("what happened after payment, in words", () => {
     expect(afterPaymentNotes(topUp())).toEqual([]);
     expect(
       afterPaymentNotes(
-        topUp({ refundedPoints: 250, refundedAmount: 1950, disputeId: "du_1", disputeStatus: "won", disputePoints: 750, disputePointsState: "released" }),
+        topUp({
+          refundedPoints: 250,
+          refundedAmount: 1950,
+          disputeId: "du_1",
+          disputeStatus: "won",
+          disputePoints: 750,
+          disputePointsState: "released",
+        }),
       ),
     ).toEqual(["Refunded 250 Points (€19.50)", "Disputed: 750 Points released (won)"]);
     expect(heldPointsText({ heldPoints: 7500, heldDisputes: 1 })).toBe("7,500 Points held by a dispute");

@@ -13,7 +13,9 @@ import { disputeOf } from "./disputes";
 export function afterPaymentNotes(topUp: TopUp): string[] {
   const notes: string[] = [];
   if (topUp.refundedPoints > 0 || topUp.refundedAmount > 0) {
-    notes.push(`Refunded ${formatPoints(topUp.refundedPoints)} Points (${formatMoney(topUp.refundedAmount, topUp.currency)})`);
+    notes.push(
+      `Refunded ${formatPoints(topUp.refundedPoints)} Points (${formatMoney(topUp.refundedAmount, topUp.currency)})`,
+    );
   }
   const dispute = disputeOf(topUp);
   if (dispute) {
@@ -64,7 +66,9 @@ export function describeAfterPayment(
     const ledger = refund.providerRefundId
       ? movements.find((row) => row.kind === "refund" && row.causeId === refund.providerRefundId)
       : undefined;
-    const details = [refund.source === "operator" ? "Made by an operator of this service." : `Made at ${provider.displayName}.`];
+    const details = [
+      refund.source === "operator" ? "Made by an operator of this service." : `Made at ${provider.displayName}.`,
+    ];
     if (refund.reason) details.push(`Reason: ${refund.reason}`);
     const what = `${formatPoints(refund.points)} Points (${money(refund.amount)})`;
     if (refund.status === "succeeded") {
@@ -95,7 +99,12 @@ export function describeAfterPayment(
       if (row.kind === "dispute_hold") {
         const details = ["They stay your organisation's but cannot be spent until the dispute is settled."];
         if (row.shortfall > 0) details.push(`${formatPoints(row.shortfall)} of these Points had been spent already.`);
-        entries.push({ at: row.createdAt, title: `${formatPoints(row.heldDelta)} Points held`, details, tone: "warning" });
+        entries.push({
+          at: row.createdAt,
+          title: `${formatPoints(row.heldDelta)} Points held`,
+          details,
+          tone: "warning",
+        });
       } else if (row.kind === "dispute_loss") {
         entries.push({
           at: row.createdAt,
@@ -116,7 +125,11 @@ export function describeAfterPayment(
       entries.push({
         at: topUp.disputeClosedAt,
         title: dispute.status === "won" ? "Dispute won" : "Dispute lost",
-        details: [dispute.status === "won" ? `The ${points} Points are yours to spend.` : `The ${points} Points are gone for good.`],
+        details: [
+          dispute.status === "won"
+            ? `The ${points} Points are yours to spend.`
+            : `The ${points} Points are gone for good.`,
+        ],
         tone: dispute.status === "won" ? "good" : "bad",
       });
     }

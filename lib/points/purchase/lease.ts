@@ -18,7 +18,10 @@ export function minimumLeaseMs(provider: Pick<BillingProvider, "callBudgetMs">):
 }
 
 /** Startup refuses a lease the provider's calls could outlive (POINTS_LEASE_SECONDS). */
-export function assertLeaseCoversProvider(leaseMs: number, provider: Pick<BillingProvider, "name" | "callBudgetMs">): void {
+export function assertLeaseCoversProvider(
+  leaseMs: number,
+  provider: Pick<BillingProvider, "name" | "callBudgetMs">,
+): void {
   const minimum = minimumLeaseMs(provider);
   if (leaseMs < minimum) {
     throw new Error(
@@ -38,7 +41,13 @@ export function leaseIsFree(now: Date): SQL | undefined {
  * of two requests that both saw the lease run out, Postgres lets exactly one match (the other
  * re-checks the row after the first commits and matches nothing). Null when it was not free.
  */
-export async function takeLease(tx: Db, topUpId: string, lockToken: string, now: Date, leaseMs: number): Promise<TopUp | null> {
+export async function takeLease(
+  tx: Db,
+  topUpId: string,
+  lockToken: string,
+  now: Date,
+  leaseMs: number,
+): Promise<TopUp | null> {
   const [taken] = await tx
     .update(topUps)
     .set({
@@ -53,7 +62,9 @@ export async function takeLease(tx: Db, topUpId: string, lockToken: string, now:
 }
 
 /** Between a failed release and the next try: short at first, as a restarting database is back in seconds. */
-export const RELEASE_RETRY_DELAYS_MS = [250, 500, 1_000, 2_000, 2_000, 4_000, 4_000, 8_000, 8_000, 15_000, 15_000, 30_000];
+export const RELEASE_RETRY_DELAYS_MS = [
+  250, 500, 1_000, 2_000, 2_000, 4_000, 4_000, 8_000, 8_000, 15_000, 15_000, 30_000,
+];
 
 /**
  * Gives the lease up, so the purchase's next retry can take it at once. A release the database
@@ -79,7 +90,10 @@ async function retryRelease(db: Db, topUpId: string, lockToken: string, delaysMs
       return;
     }
   }
-  log().error({ event: "lease_release_failed", top_up_id: topUpId }, "could not release the lease; it runs out by itself");
+  log().error(
+    { event: "lease_release_failed", top_up_id: topUpId },
+    "could not release the lease; it runs out by itself",
+  );
 }
 
 /** One try; true when the lease is no longer this token's (released now, or taken over since). */

@@ -39,7 +39,12 @@ export function outcomeOf(topUp: TopUp): PurchaseOutcome {
 export async function currentResult(db: Db, topUpId: string, replayed: boolean): Promise<PurchaseResult> {
   const [topUp] = await db.select().from(topUps).where(eq(topUps.id, topUpId));
   if (!topUp) throw new Error(`Top-up ${topUpId} vanished.`);
-  return { outcome: outcomeOf(topUp), topUp, pointsBalance: await getPointsBalance(db, topUp.organizationId), replayed };
+  return {
+    outcome: outcomeOf(topUp),
+    topUp,
+    pointsBalance: await getPointsBalance(db, topUp.organizationId),
+    replayed,
+  };
 }
 
 export function errorSummary(error: unknown): string {

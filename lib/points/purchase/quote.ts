@@ -1,5 +1,5 @@
-import type { Organization } from "@/lib/db/schema";
 import type { Bundle, Currency } from "@/lib/catalog";
+import type { Organization } from "@/lib/db/schema";
 import type { KeyCap } from "../limits";
 import { type PaymentMethod, toPaymentMethodJson } from "../payment-methods";
 import type { QuoteJson } from "../schemas";

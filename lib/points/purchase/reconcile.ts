@@ -111,7 +111,13 @@ async function logSkipped(services: Services): Promise<void> {
   const names = [...new Set(skipped.map((topUp) => chargedBy(topUp) ?? services.provider.name))];
   const byProvider = names.map(providerDisplayNameOf).join(", ");
   log().warn(
-    { event: "reconciler_skipped", skipped: skipped.length, charged_by: names, provider: services.provider.name, top_up_ids: skipped.map((topUp) => topUp.id) },
+    {
+      event: "reconciler_skipped",
+      skipped: skipped.length,
+      charged_by: names,
+      provider: services.provider.name,
+      top_up_ids: skipped.map((topUp) => topUp.id),
+    },
     `reconciler: skipped ${skipped.length}${skipped.length === RECONCILE_BATCH ? " or more" : ""} unresolved purchase(s) charged through ${byProvider}, ` +
       `not ${providerDisplayNameOf(services.provider.name)}: run \`npm run points -- reconcile\` with that provider configured to settle them.`,
   );

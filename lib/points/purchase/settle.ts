@@ -1,21 +1,21 @@
 import { and, eq, getTableColumns, inArray, isNull } from "drizzle-orm";
-import { hotQuery, rowReader, sqlTime } from "@/lib/db/hot";
 import { withDeadline } from "@/lib/billing/deadline";
 import type { BillingProvider, ChargeOutcome } from "@/lib/billing/provider";
+import type { Currency } from "@/lib/catalog";
 import type { Db } from "@/lib/db/client";
+import { hotQuery, rowReader, sqlTime } from "@/lib/db/hot";
 import { type TopUp, topUps } from "@/lib/db/schema";
 import { newId, randomString } from "@/lib/ids";
+import { log } from "@/lib/observability/log";
 import { purchaseTransition } from "@/lib/observability/purchases";
-import type { Currency } from "@/lib/catalog";
 import { assertChargedHere } from "../charged-by";
-import { UNRESOLVED_STATUSES } from "../limits";
 import { purchaseCreditSql } from "../ledger";
+import { UNRESOLVED_STATUSES } from "../limits";
 import type { Services } from "../services";
 import { nextAttemptAfter } from "./backoff";
 import { DEFAULT_LEASE_MS, releaseLease, takeLease } from "./lease";
 import { currentResult, errorSummary, outcomeOf, type PurchaseResult } from "./outcome";
 import { type PurchaseOptions, SimulatedCrash } from "./test-hooks";
-import { log } from "@/lib/observability/log";
 
 const HOUR_MS = 60 * 60 * 1000;
 /**
@@ -120,7 +120,10 @@ async function askProvider(services: Services, topUp: TopUp, lockToken: string):
       }),
     );
   } catch (error) {
-    log().warn({ event: "payment_outcome_unknown", top_up_id: topUp.id }, `Payment outcome of ${topUp.id} is unknown; it stays unresolved. ${errorSummary(error)}`);
+    log().warn(
+      { event: "payment_outcome_unknown", top_up_id: topUp.id },
+      `Payment outcome of ${topUp.id} is unknown; it stays unresolved. ${errorSummary(error)}`,
+    );
     return { status: "processing", paymentId: null };
   }
 }

@@ -10,7 +10,9 @@ const POLL_MS = 100;
 
 /** Whether another request holds this unresolved purchase, so this one learned nothing new. */
 export function heldElsewhere(result: PurchaseResult): boolean {
-  return result.outcome === "purchase_in_progress" || (isUnresolved(result.topUp.status) && result.topUp.lockToken !== null);
+  return (
+    result.outcome === "purchase_in_progress" || (isUnresolved(result.topUp.status) && result.topUp.lockToken !== null)
+  );
 }
 
 /**

@@ -36,12 +36,19 @@ export type StripeObject =
  * SDK's type allows only a string.
  */
 export type StripeErrorBody = {
-  error: Omit<Stripe.StripeRawError, "request_log_url" | "headers" | "statusCode" | "requestId" | "detail" | "exception"> & {
+  error: Omit<
+    Stripe.StripeRawError,
+    "request_log_url" | "headers" | "statusCode" | "requestId" | "detail" | "exception"
+  > & {
     request_log_url?: string | null;
   };
 };
 
-export type StripeBody = StripeObject | Stripe.ApiList<StripeObject> | Stripe.ApiSearchResult<StripeObject> | StripeErrorBody;
+export type StripeBody =
+  | StripeObject
+  | Stripe.ApiList<StripeObject>
+  | Stripe.ApiSearchResult<StripeObject>
+  | StripeErrorBody;
 
 export interface Answer<T = StripeBody> {
   status: number;

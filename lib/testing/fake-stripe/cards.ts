@@ -24,7 +24,11 @@ export interface TestCard {
 }
 
 const declined = { code: "card_declined", decline_code: "generic_decline", message: "Your card was declined." };
-const insufficient = { code: "card_declined", decline_code: "insufficient_funds", message: "Your card has insufficient funds." };
+const insufficient = {
+  code: "card_declined",
+  decline_code: "insufficient_funds",
+  message: "Your card has insufficient funds.",
+};
 
 export const TEST_CARD_TOKENS: Record<string, TestCard> = {
   pm_card_visa: { brand: "visa", number: "4242424242424242", attach: "ok", charge: "succeeded" },
@@ -37,18 +41,40 @@ export const TEST_CARD_TOKENS: Record<string, TestCard> = {
     attach: "ok",
     charge: "authentication_required",
   },
-  pm_card_createDispute: { brand: "visa", number: "4000000000000259", attach: "ok", charge: "succeeded", disputes: true },
+  pm_card_createDispute: {
+    brand: "visa",
+    number: "4000000000000259",
+    attach: "ok",
+    charge: "succeeded",
+    disputes: true,
+  },
   pm_card_chargeDeclined: { brand: "visa", number: "4000000000000002", attach: declined, charge: declined },
   pm_card_visa_chargeDeclined: { brand: "visa", number: "4000000000000002", attach: declined, charge: declined },
-  pm_card_chargeDeclinedInsufficientFunds: { brand: "visa", number: "4000000000009995", attach: insufficient, charge: insufficient },
-  pm_card_visa_chargeDeclinedInsufficientFunds: { brand: "visa", number: "4000000000009995", attach: insufficient, charge: insufficient },
+  pm_card_chargeDeclinedInsufficientFunds: {
+    brand: "visa",
+    number: "4000000000009995",
+    attach: insufficient,
+    charge: insufficient,
+  },
+  pm_card_visa_chargeDeclinedInsufficientFunds: {
+    brand: "visa",
+    number: "4000000000009995",
+    attach: insufficient,
+    charge: insufficient,
+  },
   pm_card_chargeDeclinedExpiredCard: {
     brand: "visa",
     number: "4000000000000069",
     attach: { code: "expired_card", message: "Your card has expired." },
     charge: { code: "expired_card", message: "Your card has expired." },
   },
-  pm_card_fake_processing: { brand: "visa", number: "4000000000001881", attach: "ok", charge: "processing", settlesWhenAsked: true },
+  pm_card_fake_processing: {
+    brand: "visa",
+    number: "4000000000001881",
+    attach: "ok",
+    charge: "processing",
+    settlesWhenAsked: true,
+  },
   pm_card_fake_insufficientFunds: { brand: "visa", number: "4000000000009995", attach: "ok", charge: insufficient },
   pm_card_fake_expired: { brand: "visa", number: "4000000000000069", attach: "ok", charge: "succeeded", expired: true },
 };

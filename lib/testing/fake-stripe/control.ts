@@ -1,6 +1,6 @@
 import type Stripe from "stripe";
 import type { DeliveryLogEntry } from "./events";
-import type { FaultKind, Faults, FaultSpec } from "./faults";
+import type { FaultKind, FaultSpec, Faults } from "./faults";
 import type { IdempotencyKeys } from "./idempotency";
 import { finishAuthentication, settleProcessing } from "./resources/payment-intents";
 import type { Store } from "./store";
@@ -73,11 +73,20 @@ export function createControl({ store, keys, faults, requests }: FakeStripeParts
     advanceClock: (ms) => clock.advance(ms),
     now: () => clock.now(),
     requests: (filter = {}) =>
-      requests.filter((entry) => (!filter.method || entry.method === filter.method) && (!filter.path || entry.path.startsWith(filter.path))),
-    paymentIntents: (filter = {}) => [...store.intents.values()].filter((intent) => !filter.customer || intent.customer === filter.customer),
-    refunds: (filter = {}) => [...store.refunds.values()].filter((refund) => !filter.paymentIntent || refund.payment_intent === filter.paymentIntent),
+      requests.filter(
+        (entry) =>
+          (!filter.method || entry.method === filter.method) && (!filter.path || entry.path.startsWith(filter.path)),
+      ),
+    paymentIntents: (filter = {}) =>
+      [...store.intents.values()].filter((intent) => !filter.customer || intent.customer === filter.customer),
+    refunds: (filter = {}) =>
+      [...store.refunds.values()].filter(
+        (refund) => !filter.paymentIntent || refund.payment_intent === filter.paymentIntent,
+      ),
     disputes: (filter = {}) =>
-      [...store.disputes.values()].filter((dispute) => !filter.paymentIntent || dispute.payment_intent === filter.paymentIntent),
+      [...store.disputes.values()].filter(
+        (dispute) => !filter.paymentIntent || dispute.payment_intent === filter.paymentIntent,
+      ),
     completeAuthentication: (id, succeed) => finishAuthentication(store, id, succeed),
     settleProcessing: (id, succeed) => settleProcessing(store, id, succeed),
     events: () => events.all(),
@@ -110,7 +119,12 @@ interface TestAnswer {
 const done = (body: unknown): TestAnswer => ({ status: 200, body });
 
 /** The same test API over HTTP: JSON in, JSON out, under /_test (never a Stripe path). */
-export async function testApi(control: FakeStripeControl, method: string, path: string, body: Record<string, unknown>): Promise<TestAnswer> {
+export async function testApi(
+  control: FakeStripeControl,
+  method: string,
+  path: string,
+  body: Record<string, unknown>,
+): Promise<TestAnswer> {
   const id = String(body.id ?? "");
   switch (`${method} ${path}`) {
     case "POST /_test/faults":

@@ -42,7 +42,9 @@ export class Faults {
   clear(filter?: { method?: string; path?: string }): void {
     this.queued = filter
       ? this.queued.filter(
-          (fault) => (filter.method !== undefined && fault.method !== filter.method) || (filter.path !== undefined && fault.path !== filter.path),
+          (fault) =>
+            (filter.method !== undefined && fault.method !== filter.method) ||
+            (filter.path !== undefined && fault.path !== filter.path),
         )
       : [];
   }
@@ -86,7 +88,11 @@ export async function faultBefore(fault: Fault | undefined): Promise<Reply | und
     return {
       status: 409,
       body: {
-        error: { type: "invalid_request_error", code: "lock_timeout", message: "This object cannot be accessed right now (injected)." },
+        error: {
+          type: "invalid_request_error",
+          code: "lock_timeout",
+          message: "This object cannot be accessed right now (injected).",
+        },
       },
     };
   }

@@ -85,7 +85,8 @@ export function list(form: FormObject, key: string): string[] {
   const value = form[key];
   if (Array.isArray(value)) return value.filter((item): item is string => typeof item === "string");
   if (typeof value === "string" && value !== "") return [value];
-  if (value && typeof value === "object") return Object.values(value).filter((item): item is string => typeof item === "string");
+  if (value && typeof value === "object")
+    return Object.values(value).filter((item): item is string => typeof item === "string");
   return [];
 }
 

@@ -10,7 +10,11 @@ export function listPage<T extends { id: string }>(items: T[], ctx: Ctx, url: st
   let start = 0;
   let end = items.length;
   if (after) start = items.findIndex((item) => item.id === after) + 1;
-  if (before) end = Math.max(items.findIndex((item) => item.id === before), 0);
+  if (before)
+    end = Math.max(
+      items.findIndex((item) => item.id === before),
+      0,
+    );
   const window = before ? items.slice(Math.max(end - limit, 0), end) : items.slice(start, start + limit);
   const hasMore = before ? end - limit > 0 : start + limit < items.length;
   return { object: "list", url, has_more: hasMore, data: window };
@@ -22,7 +26,11 @@ export function searchResult<T>(data: T[], url: string): Stripe.ApiSearchResult<
 }
 
 /** Stripe's search syntax, as far as this product uses it: `field:'value'` and `metadata['k']:'v'`, AND-ed. */
-export function matchesQuery(query: string, metadata: Record<string, string>, fields: Record<string, string | null>): boolean {
+export function matchesQuery(
+  query: string,
+  metadata: Record<string, string>,
+  fields: Record<string, string | null>,
+): boolean {
   const clauses = query.split(/\s+AND\s+/i).filter(Boolean);
   return clauses.every((clause) => {
     const meta = /^metadata\['([^']+)'\]:'([^']*)'$/.exec(clause.trim());

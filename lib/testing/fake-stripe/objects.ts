@@ -34,7 +34,12 @@ export function customerObject(input: {
   };
 }
 
-export function paymentMethodObject(input: { id: string; created: number; card: TestCard; expYear: number }): Stripe.PaymentMethod {
+export function paymentMethodObject(input: {
+  id: string;
+  created: number;
+  card: TestCard;
+  expYear: number;
+}): Stripe.PaymentMethod {
   const { card } = input;
   return {
     id: input.id,
@@ -127,7 +132,12 @@ export function paymentIntentObject(input: {
   };
 }
 
-export function productObject(input: { id: string; created: number; name: string; metadata: Record<string, string> }): Stripe.Product {
+export function productObject(input: {
+  id: string;
+  created: number;
+  name: string;
+  metadata: Record<string, string>;
+}): Stripe.Product {
   return {
     id: input.id,
     object: "product",

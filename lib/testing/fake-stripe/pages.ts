@@ -81,7 +81,14 @@ export function servePage(store: Store, method: string, url: URL, body: string, 
 }
 
 /** The bank's 3-D Secure page: Complete or Fail, then back to the return_url. */
-function authenticationPage(store: Store, method: string, url: URL, intentId: string, button: string | undefined, page: PageResponse): void {
+function authenticationPage(
+  store: Store,
+  method: string,
+  url: URL,
+  intentId: string,
+  button: string | undefined,
+  page: PageResponse,
+): void {
   const intent = store.intents.get(intentId);
   if (!intent) {
     page.html(404, "<p>No such payment.</p>");
@@ -125,7 +132,9 @@ function checkoutPage(store: Store, method: string, body: string, sessionId: str
     page.redirect((session.success_url ?? "").replace("{CHECKOUT_SESSION_ID}", session.id));
     return;
   }
-  const options = CHECKOUT_CARDS.map((card) => `<option value="${card.token}">${escapeHtml(card.label)}</option>`).join("");
+  const options = CHECKOUT_CARDS.map((card) => `<option value="${card.token}">${escapeHtml(card.label)}</option>`).join(
+    "",
+  );
   const cancel = session.cancel_url ? `<a href="${escapeHtml(session.cancel_url)}">Cancel</a>` : "";
   page.html(
     200,

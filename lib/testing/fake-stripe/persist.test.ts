@@ -30,7 +30,12 @@ async function start(options: Parameters<typeof startFakeStripe>[0]): Promise<Fa
 }
 
 function client(fake: FakeStripe): Stripe {
-  return new Stripe(fake.apiKey ?? "sk_test_any", { host: fake.host, port: fake.port, protocol: "http", maxNetworkRetries: 0 });
+  return new Stripe(fake.apiKey ?? "sk_test_any", {
+    host: fake.host,
+    port: fake.port,
+    protocol: "http",
+    maxNetworkRetries: 0,
+  });
 }
 
 afterEach(async () => {
@@ -49,8 +54,17 @@ describe("a state directory", () => {
     const customer = await stripe.customers.create({ name: "Acme" });
     const card = await stripe.paymentMethods.attach("pm_card_authenticationRequired", { customer: customer.id });
     await stripe.customers.update(customer.id, { invoice_settings: { default_payment_method: card.id } });
-    const params = { amount: 1000, currency: "usd", customer: customer.id, payment_method: card.id, off_session: true, confirm: true };
-    const pending = await stripe.paymentIntents.create(params, { idempotencyKey: "purchase-1" }).catch((error: Stripe.errors.StripeError) => error);
+    const params = {
+      amount: 1000,
+      currency: "usd",
+      customer: customer.id,
+      payment_method: card.id,
+      off_session: true,
+      confirm: true,
+    };
+    const pending = await stripe.paymentIntents
+      .create(params, { idempotencyKey: "purchase-1" })
+      .catch((error: Stripe.errors.StripeError) => error);
     const intentId = (pending as Stripe.errors.StripeError).payment_intent?.id ?? "";
     expect(intentId).toMatch(/^pi_/);
     await first.close();
@@ -63,7 +77,9 @@ describe("a state directory", () => {
     expect((await again.customers.retrieve(customer.id)) as Stripe.Customer).toMatchObject({
       invoice_settings: { default_payment_method: card.id },
     });
-    expect((await again.paymentMethods.list({ customer: customer.id, type: "card" })).data.map((method) => method.id)).toEqual([card.id]);
+    expect(
+      (await again.paymentMethods.list({ customer: customer.id, type: "card" })).data.map((method) => method.id),
+    ).toEqual([card.id]);
     const prices = await setupStripePrices(again, SIMULATED_PRICES);
     expect(prices.prices.every((row) => row.status === "unchanged")).toBe(true);
     expect((await again.prices.list({ limit: 100 })).data).toHaveLength(prices.prices.length);
@@ -79,10 +95,15 @@ describe("a state directory", () => {
       body: new URLSearchParams(Object.entries(params).map(([name, value]) => [name, String(value)])).toString(),
     });
     expect(replay.headers.get("idempotent-replayed")).toBe("true");
-    expect(((await replay.json()) as { error: { payment_intent: { id: string } } }).error.payment_intent.id).toBe(intentId);
+    expect(((await replay.json()) as { error: { payment_intent: { id: string } } }).error.payment_intent.id).toBe(
+      intentId,
+    );
 
     // The payment that awaits its cardholder can still be confirmed, authenticated and read.
-    const confirmed = await again.paymentIntents.confirm(intentId, { payment_method: card.id, return_url: "http://127.0.0.1/return" });
+    const confirmed = await again.paymentIntents.confirm(intentId, {
+      payment_method: card.id,
+      return_url: "http://127.0.0.1/return",
+    });
     expect(confirmed.status).toBe("requires_action");
     second.control.completeAuthentication(intentId, true);
     expect((await again.paymentIntents.retrieve(intentId)).status).toBe("succeeded");
@@ -96,10 +117,20 @@ describe("a state directory", () => {
     const customer = await stripe.customers.create({ name: "Acme" });
     const pay = async (token: string) => {
       const card = await stripe.paymentMethods.attach(token, { customer: customer.id });
-      return stripe.paymentIntents.create({ amount: 1000, currency: "usd", customer: customer.id, payment_method: card.id, off_session: true, confirm: true });
+      return stripe.paymentIntents.create({
+        amount: 1000,
+        currency: "usd",
+        customer: customer.id,
+        payment_method: card.id,
+        off_session: true,
+        confirm: true,
+      });
     };
     const refunded = await pay("pm_card_visa");
-    const refund = await stripe.refunds.create({ payment_intent: refunded.id, amount: 600 }, { idempotencyKey: "refund_rf_1" });
+    const refund = await stripe.refunds.create(
+      { payment_intent: refunded.id, amount: 600 },
+      { idempotencyKey: "refund_rf_1" },
+    );
     const disputed = await pay("pm_card_createDispute");
     const [dispute] = first.control.disputes({ paymentIntent: disputed.id });
     await first.close();
@@ -108,11 +139,21 @@ describe("a state directory", () => {
     const second = await start({ stateDir: dir });
     const again = client(second);
     expect((await again.charges.retrieve(String(refunded.latest_charge))).amount_refunded).toBe(600);
-    expect((await again.refunds.list({ payment_intent: refunded.id })).data.map((kept) => kept.id)).toEqual([refund.id]);
-    const replay = await again.refunds.create({ payment_intent: refunded.id, amount: 600 }, { idempotencyKey: "refund_rf_1" });
+    expect((await again.refunds.list({ payment_intent: refunded.id })).data.map((kept) => kept.id)).toEqual([
+      refund.id,
+    ]);
+    const replay = await again.refunds.create(
+      { payment_intent: refunded.id, amount: 600 },
+      { idempotencyKey: "refund_rf_1" },
+    );
     expect(replay.id).toBe(refund.id);
-    await expect(again.refunds.create({ payment_intent: refunded.id, amount: 500 })).rejects.toMatchObject({ code: "amount_too_large" });
-    const won = await again.disputes.update(dispute?.id ?? "", { evidence: { uncategorized_text: "winning_evidence" }, submit: true });
+    await expect(again.refunds.create({ payment_intent: refunded.id, amount: 500 })).rejects.toMatchObject({
+      code: "amount_too_large",
+    });
+    const won = await again.disputes.update(dispute?.id ?? "", {
+      evidence: { uncategorized_text: "winning_evidence" },
+      submit: true,
+    });
     expect(won.status).toBe("won");
   });
 
@@ -122,11 +163,23 @@ describe("a state directory", () => {
     const stripe = client(fake);
     const customer = await stripe.customers.create({ name: "Acme" });
     const card = await stripe.paymentMethods.attach("pm_card_visa", { customer: customer.id });
-    await stripe.paymentIntents.create({ amount: 500, currency: "usd", customer: customer.id, payment_method: card.id, off_session: true, confirm: true });
+    await stripe.paymentIntents.create({
+      amount: 500,
+      currency: "usd",
+      customer: customer.id,
+      payment_method: card.id,
+      off_session: true,
+      confirm: true,
+    });
     await fake.close();
     servers.splice(servers.indexOf(fake), 1);
     const file = path.join(dir, "state.json");
-    const { charges: _charges, refunds: _refunds, disputes: _disputes, ...older } = JSON.parse(fs.readFileSync(file, "utf8")) as Record<string, unknown>;
+    const {
+      charges: _charges,
+      refunds: _refunds,
+      disputes: _disputes,
+      ...older
+    } = JSON.parse(fs.readFileSync(file, "utf8")) as Record<string, unknown>;
     fs.writeFileSync(file, JSON.stringify(older));
     const restarted = await start({ stateDir: dir });
     expect(restarted.restored).toBe(true);
@@ -144,7 +197,14 @@ describe("a state directory", () => {
     const stripe = client(fake);
     const customer = await stripe.customers.create({ name: "Acme" });
     const card = await stripe.paymentMethods.attach("pm_card_fake_processing", { customer: customer.id });
-    const intent = await stripe.paymentIntents.create({ amount: 500, currency: "usd", customer: customer.id, payment_method: card.id, off_session: true, confirm: true });
+    const intent = await stripe.paymentIntents.create({
+      amount: 500,
+      currency: "usd",
+      customer: customer.id,
+      payment_method: card.id,
+      off_session: true,
+      confirm: true,
+    });
     expect(intent.status).toBe("processing");
     expect((await stripe.paymentIntents.retrieve(intent.id)).status).toBe("succeeded");
     // A second server reads the directory while the first still runs, as after a crash.
@@ -163,11 +223,16 @@ describe("a state directory", () => {
   });
 
   it("refuses a state file it cannot read, says which and what to do, and leaves it as it was", async () => {
-    for (const content of ["{\"version\":1,\"secretKey\":\"sk_te", JSON.stringify({ version: 1, secretKey: "sk_test_x", webhookSecret: "whsec_x", clockOffsetMs: 0 })]) {
+    for (const content of [
+      '{"version":1,"secretKey":"sk_te',
+      JSON.stringify({ version: 1, secretKey: "sk_test_x", webhookSecret: "whsec_x", clockOffsetMs: 0 }),
+    ]) {
       const dir = stateDir();
       fs.mkdirSync(dir, { recursive: true });
       fs.writeFileSync(path.join(dir, "state.json"), content);
-      await expect(start({ stateDir: dir })).rejects.toThrow(/state\.json cannot be read \(.+\)\. Move it away to start empty, or start with --in-memory\./);
+      await expect(start({ stateDir: dir })).rejects.toThrow(
+        /state\.json cannot be read \(.+\)\. Move it away to start empty, or start with --in-memory\./,
+      );
       expect(fs.readFileSync(path.join(dir, "state.json"), "utf8")).toBe(content);
     }
   });
@@ -206,7 +271,9 @@ describe("the log", () => {
         "POST /v1/customers 200 idempotency-key=k-1 (replayed)",
         "GET /v1/customers 401",
       ]);
-      expect(lines.filter((line) => line.startsWith("webhook"))).toEqual([expect.stringMatching(/^webhook customer\.created evt_\w+ -> 204$/)]);
+      expect(lines.filter((line) => line.startsWith("webhook"))).toEqual([
+        expect.stringMatching(/^webhook customer\.created evt_\w+ -> 204$/),
+      ]);
       for (const secret of [fake.apiKey ?? "", fake.webhookSecret ?? "", "sk_test_wrong"]) {
         expect(lines.join("\n")).not.toContain(secret);
       }

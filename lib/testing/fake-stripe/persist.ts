@@ -34,7 +34,17 @@ export interface SavedState {
   idempotency: [string, StoredKey][];
 }
 
-const LISTS = ["customers", "methods", "products", "prices", "intents", "sessions", "setupIntents", "events", "idempotency"] as const;
+const LISTS = [
+  "customers",
+  "methods",
+  "products",
+  "prices",
+  "intents",
+  "sessions",
+  "setupIntents",
+  "events",
+  "idempotency",
+] as const;
 /** Lists a state file from before refunds and disputes does not have: absent reads as empty. */
 const LATER_LISTS = ["charges", "refunds", "disputes"] as const;
 
@@ -56,9 +66,12 @@ export function readState(dir: string): SavedState | null {
   } catch (error) {
     throw refuse(`not JSON: ${(error as Error).message}`);
   }
-  if (typeof state !== "object" || state === null || state.version !== VERSION) throw refuse(`not a version ${VERSION} state`);
-  if (typeof state.secretKey !== "string" || !state.secretKey.startsWith("sk_test_")) throw refuse("no sk_test_ secret key");
-  if (typeof state.webhookSecret !== "string" || typeof state.clockOffsetMs !== "number") throw refuse("no webhook secret or clock");
+  if (typeof state !== "object" || state === null || state.version !== VERSION)
+    throw refuse(`not a version ${VERSION} state`);
+  if (typeof state.secretKey !== "string" || !state.secretKey.startsWith("sk_test_"))
+    throw refuse("no sk_test_ secret key");
+  if (typeof state.webhookSecret !== "string" || typeof state.clockOffsetMs !== "number")
+    throw refuse("no webhook secret or clock");
   for (const list of LISTS) if (!Array.isArray(state[list])) throw refuse(`no ${list} list`);
   for (const list of LATER_LISTS) {
     if (state[list] === undefined) state[list] = [];
@@ -87,7 +100,11 @@ export function restoreState(state: SavedState, store: Store, keys: IdempotencyK
   keys.restore(state.idempotency);
 }
 
-function snapshot(store: Store, keys: IdempotencyKeys, secrets: { secretKey: string; webhookSecret: string }): SavedState {
+function snapshot(
+  store: Store,
+  keys: IdempotencyKeys,
+  secrets: { secretKey: string; webhookSecret: string },
+): SavedState {
   return {
     version: VERSION,
     ...secrets,
@@ -124,7 +141,12 @@ export class StateFile {
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   }
 
-  static of(dir: string, store: Store, keys: IdempotencyKeys, secrets: { secretKey: string; webhookSecret: string }): StateFile {
+  static of(
+    dir: string,
+    store: Store,
+    keys: IdempotencyKeys,
+    secrets: { secretKey: string; webhookSecret: string },
+  ): StateFile {
     return new StateFile(dir, () => snapshot(store, keys, secrets));
   }
 

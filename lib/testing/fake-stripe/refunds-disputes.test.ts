@@ -64,7 +64,14 @@ describe("charges", () => {
     const intent = await paid();
     expect(intent.latest_charge).toMatch(/^ch_/);
     const charge = await stripe.charges.retrieve(String(intent.latest_charge));
-    expect(charge).toMatchObject({ object: "charge", amount: 1000, amount_refunded: 0, refunded: false, payment_intent: intent.id, customer: intent.customer });
+    expect(charge).toMatchObject({
+      object: "charge",
+      amount: 1000,
+      amount_refunded: 0,
+      refunded: false,
+      payment_intent: intent.id,
+      customer: intent.customer,
+    });
   });
 });
 
@@ -73,7 +80,14 @@ describe("refunds", () => {
     const intent = await paid();
     const before = fake.control.events().length;
     const refund = await stripe.refunds.create({ payment_intent: intent.id, metadata: { refund_id: "rf_1" } });
-    expect(refund).toMatchObject({ object: "refund", amount: 1000, status: "succeeded", payment_intent: intent.id, currency: "usd", metadata: { refund_id: "rf_1" } });
+    expect(refund).toMatchObject({
+      object: "refund",
+      amount: 1000,
+      status: "succeeded",
+      payment_intent: intent.id,
+      currency: "usd",
+      metadata: { refund_id: "rf_1" },
+    });
     expect(typesSince(before)).toEqual(["refund.created", "charge.refunded"]);
     const refunded = fake.control.events().at(-1)?.data.object as Stripe.Charge;
     expect([refunded.amount_refunded, refunded.refunded]).toEqual([1000, true]);
@@ -85,7 +99,11 @@ describe("refunds", () => {
     await stripe.refunds.create({ payment_intent: intent.id, amount: 300 });
     await stripe.refunds.create({ charge: String(intent.latest_charge), amount: 200 });
     const tooLarge = await thrown(() => stripe.refunds.create({ payment_intent: intent.id, amount: 501 }));
-    expect([tooLarge.statusCode, tooLarge.type, tooLarge.code]).toEqual([400, "StripeInvalidRequestError", "amount_too_large"]);
+    expect([tooLarge.statusCode, tooLarge.type, tooLarge.code]).toEqual([
+      400,
+      "StripeInvalidRequestError",
+      "amount_too_large",
+    ]);
     const rest = await stripe.refunds.create({ payment_intent: intent.id });
     expect(rest.amount).toBe(500);
     const none = await thrown(() => stripe.refunds.create({ payment_intent: intent.id, amount: 1 }));
@@ -97,7 +115,8 @@ describe("refunds", () => {
     const intent = await paid();
     const other = await paid();
     const ids = [];
-    for (const amount of [100, 200, 300]) ids.push((await stripe.refunds.create({ payment_intent: intent.id, amount })).id);
+    for (const amount of [100, 200, 300])
+      ids.push((await stripe.refunds.create({ payment_intent: intent.id, amount })).id);
     await stripe.refunds.create({ payment_intent: other.id, amount: 100 });
     const page = await stripe.refunds.list({ payment_intent: intent.id, limit: 2 });
     expect([page.data.map((refund) => refund.id), page.has_more]).toEqual([[ids[2], ids[1]], true]);
@@ -110,7 +129,14 @@ describe("refunds", () => {
     const customer = await stripe.customers.create({ name: "Acme" });
     const method = await stripe.paymentMethods.attach("pm_card_chargeCustomerFail", { customer: customer.id });
     const declined = await thrown(() =>
-      stripe.paymentIntents.create({ amount: 500, currency: "usd", customer: customer.id, payment_method: method.id, off_session: true, confirm: true }),
+      stripe.paymentIntents.create({
+        amount: 500,
+        currency: "usd",
+        customer: customer.id,
+        payment_method: method.id,
+        off_session: true,
+        confirm: true,
+      }),
     );
     const unpaid = await thrown(() => stripe.refunds.create({ payment_intent: declined.payment_intent?.id ?? "" }));
     expect([unpaid.statusCode, unpaid.code]).toEqual([400, "payment_intent_unexpected_state"]);
@@ -120,8 +146,14 @@ describe("refunds", () => {
 
   it("replays a refund under the same idempotency key: one refund", async () => {
     const intent = await paid();
-    const first = await stripe.refunds.create({ payment_intent: intent.id, amount: 400 }, { idempotencyKey: "refund_rf_same" });
-    const again = await stripe.refunds.create({ payment_intent: intent.id, amount: 400 }, { idempotencyKey: "refund_rf_same" });
+    const first = await stripe.refunds.create(
+      { payment_intent: intent.id, amount: 400 },
+      { idempotencyKey: "refund_rf_same" },
+    );
+    const again = await stripe.refunds.create(
+      { payment_intent: intent.id, amount: 400 },
+      { idempotencyKey: "refund_rf_same" },
+    );
     expect(again.id).toBe(first.id);
     expect(again.lastResponse.headers["idempotent-replayed"]).toBe("true");
     expect(fake.control.refunds({ paymentIntent: intent.id })).toHaveLength(1);
@@ -131,15 +163,23 @@ describe("refunds", () => {
     const intent = await paid();
     // stripe-node re-sends a reset connection once, under the same key, even with retries off.
     fake.control.fault({ method: "POST", path: "/v1/refunds", kind: "execute_then_drop", times: 2 });
-    const dropped = await thrown(() => stripe.refunds.create({ payment_intent: intent.id, amount: 100 }, { idempotencyKey: "refund_rf_drop" }));
+    const dropped = await thrown(() =>
+      stripe.refunds.create({ payment_intent: intent.id, amount: 100 }, { idempotencyKey: "refund_rf_drop" }),
+    );
     expect(dropped.type).toBe("StripeConnectionError");
     fake.control.fault({ method: "POST", path: "/v1/refunds", kind: "execute_then_delay", delayMs: 1_500 });
     const timedOut = await thrown(() =>
-      client({ timeout: 300 }).refunds.create({ payment_intent: intent.id, amount: 200 }, { idempotencyKey: "refund_rf_timeout" }),
+      client({ timeout: 300 }).refunds.create(
+        { payment_intent: intent.id, amount: 200 },
+        { idempotencyKey: "refund_rf_timeout" },
+      ),
     );
     expect(timedOut.type).toBe("StripeConnectionError");
     expect(fake.control.refunds({ paymentIntent: intent.id }).map((refund) => refund.amount)).toEqual([100, 200]);
-    const replayed = await stripe.refunds.create({ payment_intent: intent.id, amount: 200 }, { idempotencyKey: "refund_rf_timeout" });
+    const replayed = await stripe.refunds.create(
+      { payment_intent: intent.id, amount: 200 },
+      { idempotencyKey: "refund_rf_timeout" },
+    );
     expect(replayed.lastResponse.headers["idempotent-replayed"]).toBe("true");
     expect(fake.control.refunds({ paymentIntent: intent.id })).toHaveLength(2);
   });
@@ -150,11 +190,21 @@ describe("disputes", () => {
     const before = fake.control.events().length;
     const intent = await paid("pm_card_createDispute", 2500);
     expect(intent.status).toBe("succeeded");
-    expect(typesSince(before).slice(-3)).toEqual(["payment_intent.succeeded", "charge.dispute.created", "charge.dispute.funds_withdrawn"]);
+    expect(typesSince(before).slice(-3)).toEqual([
+      "payment_intent.succeeded",
+      "charge.dispute.created",
+      "charge.dispute.funds_withdrawn",
+    ]);
     const { data } = await stripe.disputes.list({ payment_intent: intent.id });
     expect(data).toHaveLength(1);
     const dispute = data[0] as Stripe.Dispute;
-    expect(dispute).toMatchObject({ status: "needs_response", amount: 2500, currency: "usd", payment_intent: intent.id, charge: intent.latest_charge });
+    expect(dispute).toMatchObject({
+      status: "needs_response",
+      amount: 2500,
+      currency: "usd",
+      payment_intent: intent.id,
+      charge: intent.latest_charge,
+    });
     expect(dispute.balance_transactions.map((transaction) => transaction.amount)).toEqual([-2500]);
     expect(await stripe.disputes.retrieve(dispute.id)).toMatchObject({ id: dispute.id, status: "needs_response" });
     expect((await stripe.charges.retrieve(String(intent.latest_charge))).disputed).toBe(true);
@@ -164,11 +214,20 @@ describe("disputes", () => {
     const intent = await paid("pm_card_createDispute");
     const [dispute] = fake.control.disputes({ paymentIntent: intent.id });
     const before = fake.control.events().length;
-    const won = await stripe.disputes.update(dispute?.id ?? "", { evidence: { uncategorized_text: "winning_evidence" }, submit: true });
+    const won = await stripe.disputes.update(dispute?.id ?? "", {
+      evidence: { uncategorized_text: "winning_evidence" },
+      submit: true,
+    });
     expect(won.status).toBe("won");
     expect(won.balance_transactions.map((transaction) => transaction.amount)).toEqual([-1000, 1000]);
-    expect(typesSince(before)).toEqual(["charge.dispute.updated", "charge.dispute.closed", "charge.dispute.funds_reinstated"]);
-    const closed = await thrown(() => stripe.disputes.update(won.id, { evidence: { uncategorized_text: "losing_evidence" }, submit: true }));
+    expect(typesSince(before)).toEqual([
+      "charge.dispute.updated",
+      "charge.dispute.closed",
+      "charge.dispute.funds_reinstated",
+    ]);
+    const closed = await thrown(() =>
+      stripe.disputes.update(won.id, { evidence: { uncategorized_text: "losing_evidence" }, submit: true }),
+    );
     expect([closed.statusCode, closed.type]).toEqual([400, "StripeInvalidRequestError"]);
   });
 
@@ -176,7 +235,10 @@ describe("disputes", () => {
     const intent = await paid("pm_card_createDispute");
     const [dispute] = fake.control.disputes({ paymentIntent: intent.id });
     const before = fake.control.events().length;
-    const lost = await stripe.disputes.update(dispute?.id ?? "", { evidence: { uncategorized_text: "losing_evidence" }, submit: true });
+    const lost = await stripe.disputes.update(dispute?.id ?? "", {
+      evidence: { uncategorized_text: "losing_evidence" },
+      submit: true,
+    });
     expect(lost.status).toBe("lost");
     expect(lost.balance_transactions.map((transaction) => transaction.amount)).toEqual([-1000]);
     expect(typesSince(before)).toEqual(["charge.dispute.updated", "charge.dispute.closed"]);
@@ -187,7 +249,10 @@ describe("disputes", () => {
     const id = fake.control.disputes({ paymentIntent: intent.id })[0]?.id ?? "";
     const staged = await stripe.disputes.update(id, { evidence: { uncategorized_text: "winning_evidence" } });
     expect(staged.status).toBe("needs_response");
-    const reviewed = await stripe.disputes.update(id, { evidence: { uncategorized_text: "receipts attached" }, submit: true });
+    const reviewed = await stripe.disputes.update(id, {
+      evidence: { uncategorized_text: "receipts attached" },
+      submit: true,
+    });
     expect(reviewed.status).toBe("under_review");
   });
 

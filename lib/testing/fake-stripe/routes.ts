@@ -1,10 +1,24 @@
 import { type Answer, type Ctx, ok, StripeFakeError } from "./answers";
 import { listPage } from "./lists";
-import { createSession, retrieveSession, retrieveSetupIntent } from "./resources/checkout";
 import { retrieveCharge } from "./resources/charges";
-import { createCustomer, deleteCustomer, listCustomers, retrieveCustomer, searchCustomers, updateCustomer } from "./resources/customers";
-import { cancelIntent, confirmIntent, createIntent, listIntents, retrieveIntent, searchIntents } from "./resources/payment-intents";
+import { createSession, retrieveSession, retrieveSetupIntent } from "./resources/checkout";
+import {
+  createCustomer,
+  deleteCustomer,
+  listCustomers,
+  retrieveCustomer,
+  searchCustomers,
+  updateCustomer,
+} from "./resources/customers";
 import { listDisputes, retrieveDispute, updateDispute } from "./resources/disputes";
+import {
+  cancelIntent,
+  confirmIntent,
+  createIntent,
+  listIntents,
+  retrieveIntent,
+  searchIntents,
+} from "./resources/payment-intents";
 import {
   attach,
   detach,
@@ -13,8 +27,15 @@ import {
   retrieveMethod,
   updateMethod,
 } from "./resources/payment-methods";
+import {
+  createPrice,
+  createProduct,
+  listPrices,
+  retrievePrice,
+  retrieveProduct,
+  updatePrice,
+} from "./resources/prices";
 import { createRefund, listRefunds, retrieveRefund } from "./resources/refunds";
-import { createPrice, createProduct, listPrices, retrievePrice, retrieveProduct, updatePrice } from "./resources/prices";
 import type { Store } from "./store";
 
 /*

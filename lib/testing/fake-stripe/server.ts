@@ -3,9 +3,9 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Answer, Ctx, Reply } from "./answers";
 import { createControl, type FakeStripeControl, type FakeStripeParts, type RequestLogEntry, testApi } from "./control";
+import { type DeliveryLogEntry, newWebhookSecret } from "./events";
 import { delayAfter, type Fault, Faults, faultAfter, faultBefore } from "./faults";
 import { parseForm } from "./form";
-import { type DeliveryLogEntry, newWebhookSecret } from "./events";
 import { IdempotencyKeys } from "./idempotency";
 import { stripeId } from "./objects";
 import { serveFavicon, servePage } from "./pages";
@@ -78,7 +78,10 @@ export async function startFakeStripe(given: FakeStripeOptions = {}): Promise<Fa
   if (saved) restoreState(saved, store, parts.keys);
   const state =
     options.stateDir && options.apiKey && options.webhookSecret
-      ? StateFile.of(options.stateDir, store, parts.keys, { secretKey: options.apiKey, webhookSecret: options.webhookSecret })
+      ? StateFile.of(options.stateDir, store, parts.keys, {
+          secretKey: options.apiKey,
+          webhookSecret: options.webhookSecret,
+        })
       : null;
   const control = createControl(parts);
   const server = http.createServer((request, response) => {
@@ -131,7 +134,8 @@ function requestLine(request: http.IncomingMessage, response: http.ServerRespons
 }
 
 function deliveryLine(log: (line: string) => void): (entry: DeliveryLogEntry) => void {
-  return (entry) => log(`webhook ${entry.type} ${entry.eventId} -> ${entry.status === -1 ? "unreachable" : entry.status}`);
+  return (entry) =>
+    log(`webhook ${entry.type} ${entry.eventId} -> ${entry.status === -1 ? "unreachable" : entry.status}`);
 }
 
 async function handle(
@@ -148,7 +152,11 @@ async function handle(
   const requestId = stripeId("req");
   const send = (status: number, payload: unknown, headers: Record<string, string> = {}) => {
     // setHeader (not writeHead's object) keeps them readable for the request's log line.
-    for (const [name, value] of Object.entries({ "Content-Type": "application/json", "Request-Id": requestId, ...headers })) {
+    for (const [name, value] of Object.entries({
+      "Content-Type": "application/json",
+      "Request-Id": requestId,
+      ...headers,
+    })) {
       response.setHeader(name, value);
     }
     response.writeHead(status);
@@ -161,7 +169,12 @@ async function handle(
     return state?.save();
   }
   if (url.pathname.startsWith("/_test/")) {
-    const answer = await testApi(control, method, url.pathname, body ? (JSON.parse(body) as Record<string, unknown>) : {});
+    const answer = await testApi(
+      control,
+      method,
+      url.pathname,
+      body ? (JSON.parse(body) as Record<string, unknown>) : {},
+    );
     if (method !== "GET") await state?.save();
     return send(answer.status, answer.body);
   }
@@ -182,7 +195,14 @@ async function handle(
   const ctx: Ctx = { method, path: url.pathname, query: parseForm(url.search.slice(1)), form, params: [] };
   const idempotencyKey = method === "POST" ? (headerOf(request, "idempotency-key") ?? null) : null;
   const fault = parts.faults.take(method, url.pathname);
-  const entry: RequestLogEntry = { method, path: url.pathname, idempotencyKey, replayed: false, status: 0, fault: fault?.kind ?? null };
+  const entry: RequestLogEntry = {
+    method,
+    path: url.pathname,
+    idempotencyKey,
+    replayed: false,
+    status: 0,
+    fault: fault?.kind ?? null,
+  };
   parts.requests.push(entry);
   const reply = await call(parts, ctx, key, entry, fault);
   if (method !== "GET" || SETTLES_WHEN_READ.test(url.pathname)) await state?.save();
@@ -196,7 +216,13 @@ async function handle(
  * replays or refuses; otherwise the route runs, the key keeps its answer, and a fault may still
  * drop the connection or answer 500 after it ran.
  */
-async function call(parts: FakeStripeParts, ctx: Ctx, apiKey: string, entry: RequestLogEntry, fault: Fault | undefined): Promise<Reply> {
+async function call(
+  parts: FakeStripeParts,
+  ctx: Ctx,
+  apiKey: string,
+  entry: RequestLogEntry,
+  fault: Fault | undefined,
+): Promise<Reply> {
   const refused = await faultBefore(fault);
   if (refused) return refused;
   const key = entry.idempotencyKey;

@@ -105,7 +105,15 @@ export class Store {
 
   /** Forgets every object and event, and puts the clock back (the webhook endpoint and holds stay). */
   clear(): void {
-    for (const map of [this.customers, this.methods, this.products, this.prices, this.intents, this.sessions, this.setupIntents]) {
+    for (const map of [
+      this.customers,
+      this.methods,
+      this.products,
+      this.prices,
+      this.intents,
+      this.sessions,
+      this.setupIntents,
+    ]) {
       map.clear();
     }
     for (const map of [this.charges, this.refunds, this.disputes]) {

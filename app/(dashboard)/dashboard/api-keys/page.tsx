@@ -25,9 +25,9 @@ export default async function ApiKeysPage() {
         title="API keys"
         description={
           <>
-            Keys authenticate your REST requests: send <code className="font-mono text-xs">Authorization: Bearer &lt;key&gt;</code>.
-            Anyone with a purchase key can buy Points for your organisation, so keep keys secret; a read-only key
-            can read and quote but never buy.
+            Keys authenticate your REST requests: send{" "}
+            <code className="font-mono text-xs">Authorization: Bearer &lt;key&gt;</code>. Anyone with a purchase key can
+            buy Points for your organisation, so keep keys secret; a read-only key can read and quote but never buy.
           </>
         }
       />
@@ -57,7 +57,11 @@ export default async function ApiKeysPage() {
                     <p className="flex flex-wrap items-center gap-2">
                       <span className="font-mono text-sm font-semibold text-slate-900">{key.prefix}…</span>
                       {key.revokedAt ? <Badge tone="red">Revoked</Badge> : <Badge tone="green">Active</Badge>}
-                      {key.scope === "read" ? <Badge tone="blue">Read only</Badge> : <Badge tone="indigo">Purchase</Badge>}
+                      {key.scope === "read" ? (
+                        <Badge tone="blue">Read only</Badge>
+                      ) : (
+                        <Badge tone="indigo">Purchase</Badge>
+                      )}
                     </p>
                     <dl className="mt-1.5 grid gap-x-6 gap-y-1 text-xs text-slate-600 sm:grid-flow-col">
                       <div>
@@ -72,7 +76,9 @@ export default async function ApiKeysPage() {
                       </div>
                       <div>
                         <dt className="inline">Last used </dt>
-                        <dd className="inline text-slate-800">{key.lastUsedAt ? formatDateTime(key.lastUsedAt) : "Never"}</dd>
+                        <dd className="inline text-slate-800">
+                          {key.lastUsedAt ? formatDateTime(key.lastUsedAt) : "Never"}
+                        </dd>
                       </div>
                       {key.revokedAt && (
                         <div>

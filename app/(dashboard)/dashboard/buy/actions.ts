@@ -16,14 +16,18 @@ import { trackInFlight } from "@/lib/server/lifecycle";
  */
 
 const purchaseForm = z.object({
-  points: z.string().regex(/^\d{1,9}$/).transform(Number),
+  points: z
+    .string()
+    .regex(/^\d{1,9}$/)
+    .transform(Number),
   currency: z.string(),
   payment_source_id: z.string(),
   reference: z.string(),
 });
 
 /** A purchase another billing provider charged: the operator was told in the log. */
-const PAYMENT_ELSEWHERE = "This payment cannot be completed right now; nothing was charged. Contact support if it stays so.";
+const PAYMENT_ELSEWHERE =
+  "This payment cannot be completed right now; nothing was charged. Contact support if it stays so.";
 
 const FORM_CHANGED = "The purchase form was incomplete or changed; start a new purchase.";
 

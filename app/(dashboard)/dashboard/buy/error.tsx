@@ -9,7 +9,14 @@ import { PageHeader } from "@/components/ui/card";
  * render. The purchase may have been made, so the honest next step is to send the same form again:
  * it carries the same reference, so the service answers with the first purchase instead of charging.
  */
-export default function BuyError({ reset, retry }: { error: Error & { digest?: string }; reset: () => void; retry?: () => void }) {
+export default function BuyError({
+  reset,
+  retry,
+}: {
+  error: Error & { digest?: string };
+  reset: () => void;
+  retry?: () => void;
+}) {
   return (
     <>
       <PageHeader title="Buy Points" />

@@ -1,23 +1,23 @@
 import type { Metadata } from "next";
 import Form from "next/form";
 import Link from "next/link";
+import { BillingProblemNotice } from "@/components/dashboard/billing-problem-notice";
 import { BuyBundlePicker } from "@/components/dashboard/buy-bundle-picker";
 import { BuyCurrencySwitch } from "@/components/dashboard/buy-currency-switch";
 import { BuyMethodPicker } from "@/components/dashboard/buy-method-picker";
 import { BuyPurchaseForm } from "@/components/dashboard/buy-purchase-form";
 import { BuySteps } from "@/components/dashboard/buy-steps";
-import { BillingProblemNotice } from "@/components/dashboard/billing-problem-notice";
 import { Alert } from "@/components/ui/alert";
 import { buttonClasses } from "@/components/ui/button";
 import { Card, PageHeader } from "@/components/ui/card";
+import { type Currency, REFERENCE_MAX_LENGTH, REFERENCE_PATTERN } from "@/lib/catalog";
 import { dashboardContext } from "@/lib/dashboard/context";
 import { formatDateTime, formatMoney, formatPoints } from "@/lib/format";
 import { randomString } from "@/lib/ids";
 import { isBillingProblem } from "@/lib/points/billing-problems";
-import { getTopUpByReference } from "@/lib/points/top-ups";
 import { type BuyOptions, buyCurrency, getBuyOptions } from "@/lib/points/buy-options";
-import { type Currency, REFERENCE_MAX_LENGTH, REFERENCE_PATTERN } from "@/lib/catalog";
 import { PointsError } from "@/lib/points/errors";
+import { getTopUpByReference } from "@/lib/points/top-ups";
 import { buyPoints } from "./actions";
 
 export const metadata: Metadata = { title: "Buy Points · Points" };
@@ -99,7 +99,12 @@ export default async function BuyPage({ searchParams }: { searchParams: Promise<
 
   if (wantsConfirm && bundle && method) {
     const amount = formatMoney(bundle.amount, currency);
-    const changeQuery = new URLSearchParams({ currency, ref: reference, points: String(bundle.points), method: method.id });
+    const changeQuery = new URLSearchParams({
+      currency,
+      ref: reference,
+      points: String(bundle.points),
+      method: method.id,
+    });
     // A confirmation reopened (the back button, a bookmark) after its reference was used: pressing Buy
     // would only answer that purchase again, so the page says what happened instead of offering to pay.
     const spent = await getTopUpByReference(runtime.db, organization.id, reference);
@@ -142,54 +147,57 @@ export default async function BuyPage({ searchParams }: { searchParams: Promise<
             </Alert>
           )}
           {!spent && (
-          <Card title="Confirm your purchase" description="Check the details: your card is charged when you press Buy.">
-            <div className="grid gap-6 md:grid-cols-[1fr_auto] md:items-start">
-              <dl className="grid gap-x-8 gap-y-4 text-sm sm:grid-cols-2" data-testid="purchase-summary">
-                <div>
-                  <dt className="text-slate-500">Bundle</dt>
-                  <dd className="mt-0.5 text-lg font-semibold tabular-nums">{formatPoints(bundle.points)} Points</dd>
+            <Card
+              title="Confirm your purchase"
+              description="Check the details: your card is charged when you press Buy."
+            >
+              <div className="grid gap-6 md:grid-cols-[1fr_auto] md:items-start">
+                <dl className="grid gap-x-8 gap-y-4 text-sm sm:grid-cols-2" data-testid="purchase-summary">
+                  <div>
+                    <dt className="text-slate-500">Bundle</dt>
+                    <dd className="mt-0.5 text-lg font-semibold tabular-nums">{formatPoints(bundle.points)} Points</dd>
+                  </div>
+                  <div>
+                    <dt className="text-slate-500">Amount charged</dt>
+                    <dd className="mt-0.5 text-lg font-semibold tabular-nums" data-testid="confirm-amount">
+                      {amount}
+                    </dd>
+                  </div>
+                  <div>
+                    <dt className="text-slate-500">Card charged</dt>
+                    <dd className="mt-0.5 font-medium" data-testid="confirm-card">
+                      {method.label}
+                    </dd>
+                  </div>
+                  <div>
+                    <dt className="text-slate-500">Balance after payment</dt>
+                    <dd className="mt-0.5 font-medium tabular-nums">
+                      {formatPoints(organization.pointsBalance + bundle.points)} Points
+                    </dd>
+                  </div>
+                  <div className="sm:col-span-2">
+                    <dt className="text-slate-500">Reference</dt>
+                    <dd className="mt-0.5 break-all font-mono text-xs text-slate-700">{reference}</dd>
+                    <dd className="mt-1 text-xs text-slate-500">
+                      It identifies this purchase: pressing Buy again, or retrying after an error, never charges twice.
+                    </dd>
+                  </div>
+                </dl>
+                <div className="flex flex-col gap-3 md:min-w-56">
+                  {isAdmin && (
+                    <BuyPurchaseForm
+                      action={buyPoints}
+                      fields={{ points: bundle.points, currency, paymentSourceId: method.id, reference }}
+                      submitLabel={`Buy ${formatPoints(bundle.points)} Points for ${amount}`}
+                      fullWidth
+                    />
+                  )}
+                  <Link href={`/dashboard/buy?${changeQuery.toString()}`} className={buttonClasses("secondary")}>
+                    Change
+                  </Link>
                 </div>
-                <div>
-                  <dt className="text-slate-500">Amount charged</dt>
-                  <dd className="mt-0.5 text-lg font-semibold tabular-nums" data-testid="confirm-amount">
-                    {amount}
-                  </dd>
-                </div>
-                <div>
-                  <dt className="text-slate-500">Card charged</dt>
-                  <dd className="mt-0.5 font-medium" data-testid="confirm-card">
-                    {method.label}
-                  </dd>
-                </div>
-                <div>
-                  <dt className="text-slate-500">Balance after payment</dt>
-                  <dd className="mt-0.5 font-medium tabular-nums">
-                    {formatPoints(organization.pointsBalance + bundle.points)} Points
-                  </dd>
-                </div>
-                <div className="sm:col-span-2">
-                  <dt className="text-slate-500">Reference</dt>
-                  <dd className="mt-0.5 break-all font-mono text-xs text-slate-700">{reference}</dd>
-                  <dd className="mt-1 text-xs text-slate-500">
-                    It identifies this purchase: pressing Buy again, or retrying after an error, never charges twice.
-                  </dd>
-                </div>
-              </dl>
-              <div className="flex flex-col gap-3 md:min-w-56">
-                {isAdmin && (
-                  <BuyPurchaseForm
-                    action={buyPoints}
-                    fields={{ points: bundle.points, currency, paymentSourceId: method.id, reference }}
-                    submitLabel={`Buy ${formatPoints(bundle.points)} Points for ${amount}`}
-                    fullWidth
-                  />
-                )}
-                <Link href={`/dashboard/buy?${changeQuery.toString()}`} className={buttonClasses("secondary")}>
-                  Change
-                </Link>
               </div>
-            </div>
-          </Card>
+            </Card>
           )}
         </div>
       </>

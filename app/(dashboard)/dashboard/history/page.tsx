@@ -7,7 +7,7 @@ import { buttonClasses } from "@/components/ui/button";
 import { Card, PageHeader } from "@/components/ui/card";
 import { dashboardContext } from "@/lib/dashboard/context";
 import { PointsError } from "@/lib/points/errors";
-import { listTopUps, paymentMethodLabels, parseHistoryFilters, type TopUpPage } from "@/lib/points/history";
+import { listTopUps, parseHistoryFilters, paymentMethodLabels, type TopUpPage } from "@/lib/points/history";
 
 export const metadata: Metadata = { title: "History · Points" };
 

@@ -43,11 +43,20 @@ export default async function LimitsPage() {
           {usage.balance.limit === null ? (
             <NoLimit />
           ) : (
-            <UsageMeter label="Balance against the maximum" used={usage.balance.used} limit={usage.balance.limit} unit="Points" />
+            <UsageMeter
+              label="Balance against the maximum"
+              used={usage.balance.used}
+              limit={usage.balance.limit}
+              unit="Points"
+            />
           )}
           <p className="mt-2 text-xs text-slate-500">
-            Balance {formatPoints(usage.balance.pointsBalance)} + {formatPoints(usage.balance.pendingPoints)} in purchases not
-            settled yet{usage.balance.disputedPoints > 0 ? ` + ${formatPoints(usage.balance.disputedPoints)} held by disputes` : ""}.
+            Balance {formatPoints(usage.balance.pointsBalance)} + {formatPoints(usage.balance.pendingPoints)} in
+            purchases not settled yet
+            {usage.balance.disputedPoints > 0
+              ? ` + ${formatPoints(usage.balance.disputedPoints)} held by disputes`
+              : ""}
+            .
           </p>
         </LimitCard>
 
@@ -60,11 +69,11 @@ export default async function LimitsPage() {
             <NoLimit />
           ) : (
             <UsageMeter
-                label="Purchases in the current window"
-                used={usage.frequency.used ?? 0}
-                limit={frequency.count}
-                unit={`purchases in the last ${describeSeconds(frequency.windowSeconds)}`}
-              />
+              label="Purchases in the current window"
+              used={usage.frequency.used ?? 0}
+              limit={frequency.count}
+              unit={`purchases in the last ${describeSeconds(frequency.windowSeconds)}`}
+            />
           )}
         </LimitCard>
 
@@ -77,12 +86,17 @@ export default async function LimitsPage() {
             <>
               <NoLimit />
               <p className="mt-2 text-sm text-slate-700">
-                <span className="font-semibold tabular-nums">{formatPoints(usage.daily.used)}</span> Points bought or awaiting
-                payment in the last 24 hours.
+                <span className="font-semibold tabular-nums">{formatPoints(usage.daily.used)}</span> Points bought or
+                awaiting payment in the last 24 hours.
               </p>
             </>
           ) : (
-            <UsageMeter label="Points in the last 24 hours" used={usage.daily.used} limit={usage.daily.limit} unit="Points in the last 24 hours" />
+            <UsageMeter
+              label="Points in the last 24 hours"
+              used={usage.daily.used}
+              limit={usage.daily.limit}
+              unit="Points in the last 24 hours"
+            />
           )}
         </LimitCard>
       </div>
@@ -91,9 +105,23 @@ export default async function LimitsPage() {
   );
 }
 
-function LimitCard({ title, rule, testId, children }: { title: string; rule: string; testId: string; children: ReactNode }) {
+function LimitCard({
+  title,
+  rule,
+  testId,
+  children,
+}: {
+  title: string;
+  rule: string;
+  testId: string;
+  children: ReactNode;
+}) {
   return (
-    <section className="flex flex-col rounded-xl border border-slate-200 bg-white p-5 shadow-sm" data-testid={testId} aria-label={title}>
+    <section
+      className="flex flex-col rounded-xl border border-slate-200 bg-white p-5 shadow-sm"
+      data-testid={testId}
+      aria-label={title}
+    >
       <h2 className="text-sm font-semibold text-slate-900">{title}</h2>
       <div className="mt-3 flex-1">{children}</div>
       <p className="mt-4 border-t border-slate-100 pt-3 text-xs text-slate-500">{rule}</p>

@@ -36,7 +36,9 @@ export const manageMemberAction = adminAction(
   async ({ userId, intent, role }, { user, runtime }): Promise<NonNullable<ManageMemberState>> => {
     if (intent === "reset") {
       const reset = await resetMemberPassword(runtime.db, user.organizationId, userId);
-      return reset.ok ? { ok: true, done: "reset", email: reset.email, password: reset.password } : { ok: false, error: reset.message };
+      return reset.ok
+        ? { ok: true, done: "reset", email: reset.email, password: reset.password }
+        : { ok: false, error: reset.message };
     }
     const changed =
       intent === "remove"

@@ -49,14 +49,18 @@ export default async function MembersPage() {
                 <div className="min-w-0">
                   <p className="truncate text-sm font-medium text-slate-900">
                     {member.email}
-                    {member.id === user.userId && <span className="ml-2 text-xs font-normal text-slate-500">(you)</span>}
+                    {member.id === user.userId && (
+                      <span className="ml-2 text-xs font-normal text-slate-500">(you)</span>
+                    )}
                   </p>
                   <p className="text-xs text-slate-500">Added {formatDateTime(member.createdAt)}</p>
                 </div>
                 {/* An admin sees the role in its select; a badge beside it would say it twice. */}
                 {!canEdit && (
                   <span className="w-fit" data-testid="member-role">
-                    <Badge tone={member.role === "admin" ? "indigo" : "slate"}>{member.role === "admin" ? "Admin" : "Member"}</Badge>
+                    <Badge tone={member.role === "admin" ? "indigo" : "slate"}>
+                      {member.role === "admin" ? "Admin" : "Member"}
+                    </Badge>
                   </span>
                 )}
                 {canEdit && (

@@ -1,9 +1,14 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { createOrganization } from "@/lib/points/organizations";
 import { addUser } from "@/lib/points/members";
-import { listProvisionedPaymentMethods } from "@/lib/points/organizations";
+import { createOrganization, listProvisionedPaymentMethods } from "@/lib/points/organizations";
 import type { Services } from "@/lib/points/services";
-import { backendsAndProviders, createTestContext, patchProvider, type ProviderTestContext, withProvider } from "@/lib/testing/harness";
+import {
+  backendsAndProviders,
+  createTestContext,
+  type ProviderTestContext,
+  patchProvider,
+  withProvider,
+} from "@/lib/testing/harness";
 import { errorLinesSpy } from "@/lib/testing/observability";
 
 /*
@@ -54,8 +59,15 @@ describe.each(backendsAndProviders())("Remove card (the action) on %s with %s", 
   });
 
   async function organisationWithCards() {
-    const created = await createOrganization(ctx, { name: "Removal Ltd", cards: ["visa", "mastercard"], defaultCardIndex: 0 });
-    const member = await addUser(ctx, created.organization.id, { email: `m-${created.organization.id.toLowerCase()}@example.com`, role: "member" });
+    const created = await createOrganization(ctx, {
+      name: "Removal Ltd",
+      cards: ["visa", "mastercard"],
+      defaultCardIndex: 0,
+    });
+    const member = await addUser(ctx, created.organization.id, {
+      email: `m-${created.organization.id.toLowerCase()}@example.com`,
+      role: "member",
+    });
     return { ...created, member };
   }
 
@@ -77,7 +89,10 @@ describe.each(backendsAndProviders())("Remove card (the action) on %s with %s", 
 
     app.redirectedTo = null;
     const again = await act(ctx, org.admin.userId, visa);
-    expect(again).toEqual({ ok: false, error: expect.stringMatching(/^This card is no longer saved in this organisation/) });
+    expect(again).toEqual({
+      ok: false,
+      error: expect.stringMatching(/^This card is no longer saved in this organisation/),
+    });
     expect(app.redirectedTo).toBeNull();
     expect(logged).not.toHaveBeenCalled();
   });
@@ -88,7 +103,10 @@ describe.each(backendsAndProviders())("Remove card (the action) on %s with %s", 
     const before = await savedIds(theirs.organization);
     for (const id of [theirs.paymentMethods[1]?.id ?? "", "not a card", ""]) {
       const answer = await act(ctx, mine.admin.userId, id);
-      expect(answer).toEqual({ ok: false, error: expect.stringMatching(/^This card is no longer saved in this organisation/) });
+      expect(answer).toEqual({
+        ok: false,
+        error: expect.stringMatching(/^This card is no longer saved in this organisation/),
+      });
     }
     expect(await savedIds(theirs.organization)).toEqual(before);
     expect(logged).not.toHaveBeenCalled();
@@ -98,7 +116,10 @@ describe.each(backendsAndProviders())("Remove card (the action) on %s with %s", 
     const org = await organisationWithCards();
     const before = await savedIds(org.organization);
     const visa = org.paymentMethods[0]?.id ?? "";
-    expect(await act(ctx, org.member.userId, visa)).toEqual({ ok: false, error: "Only an admin of this organisation can do that." });
+    expect(await act(ctx, org.member.userId, visa)).toEqual({
+      ok: false,
+      error: "Only an admin of this organisation can do that.",
+    });
     expect(await act(ctx, null, visa)).toEqual({ ok: false, error: "Your session has ended; sign in again." });
     expect(await savedIds(org.organization)).toEqual(before);
     expect(app.redirectedTo).toBeNull();
@@ -117,7 +138,10 @@ describe.each(backendsAndProviders())("Remove card (the action) on %s with %s", 
       }),
     );
     const answer = await act(down, org.admin.userId, org.paymentMethods[1]?.id ?? "");
-    expect(answer).toEqual({ ok: false, error: expect.stringMatching(/^The billing provider did not answer, so the card was not removed/) });
+    expect(answer).toEqual({
+      ok: false,
+      error: expect.stringMatching(/^The billing provider did not answer, so the card was not removed/),
+    });
     expect(await savedIds(org.organization)).toEqual(before);
     expect(app.redirectedTo).toBeNull();
     expect(logged).toHaveBeenCalledTimes(1);

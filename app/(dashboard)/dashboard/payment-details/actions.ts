@@ -10,7 +10,9 @@ import { addTestCard } from "@/lib/points/test-cards";
 
 export type AddTestCardState = ActionState<{ label: string; usable: boolean }>;
 
-const testCardForm = z.object({ kind: z.string({ error: "Choose a test card." }).min(1, "Choose a test card.").max(40) });
+const testCardForm = z.object({
+  kind: z.string({ error: "Choose a test card." }).min(1, "Choose a test card.").max(40),
+});
 
 /** Payment details → Add test card (the simulated provider only). */
 export const addTestCardAction = adminAction(testCardForm, async ({ kind }, { user, runtime }) => {

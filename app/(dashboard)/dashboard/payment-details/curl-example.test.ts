@@ -10,7 +10,11 @@ describe("curlExample", () => {
   });
 
   it("the example request carries the method's ID and a placeholder, never a real key", () => {
-    const example = curlExample({ baseUrl: "https://points.example.com", paymentSourceId: "pm_sim_abc", currency: "GBP" });
+    const example = curlExample({
+      baseUrl: "https://points.example.com",
+      paymentSourceId: "pm_sim_abc",
+      currency: "GBP",
+    });
     expect(example).toContain("https://points.example.com/v3/points/top-ups");
     expect(example).toContain('"payment_source_id":"pm_sim_abc"');
     expect(example).toContain('"currency":"GBP"');

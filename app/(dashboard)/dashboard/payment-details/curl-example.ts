@@ -1,5 +1,5 @@
-import { randomString } from "@/lib/ids";
 import type { Currency } from "@/lib/catalog";
+import { randomString } from "@/lib/ids";
 
 /**
  * A ready-to-paste purchase with this method, never with a real key. Its reference is new each

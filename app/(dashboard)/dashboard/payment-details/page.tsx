@@ -10,8 +10,8 @@ import { BillingProblemNotice } from "@/components/dashboard/billing-problem-not
 import { Alert } from "@/components/ui/alert";
 import { buttonClasses } from "@/components/ui/button";
 import { Card, PageHeader } from "@/components/ui/card";
-import { requireUser } from "@/lib/dashboard/session";
 import { deploymentUrl } from "@/lib/dashboard/deployment-url";
+import { requireUser } from "@/lib/dashboard/session";
 import { getPaymentDetails } from "@/lib/points/payment-details";
 import { TEST_CARD_CHOICES, testCardBehaviour } from "@/lib/points/test-cards";
 import { getRuntime } from "@/lib/server/runtime";
@@ -44,7 +44,9 @@ export default async function PaymentDetailsPage({
       <div className="space-y-6">
         {added === "1" && <Alert tone="success">Your card was saved and can be used at once.</Alert>}
         {removed === "1" && (
-          <Alert tone="success">The card was removed: it is no longer offered or charged. Past purchases keep it.</Alert>
+          <Alert tone="success">
+            The card was removed: it is no longer offered or charged. Past purchases keep it.
+          </Alert>
         )}
         {removed === "default" && (
           <Alert tone="success">
@@ -57,7 +59,9 @@ export default async function PaymentDetailsPage({
         )}
         {!showIds && (
           <Alert tone="warning" title="API Point purchases are disabled">
-            <p>Payment method IDs for API purchases are shown here once an admin enables API Point purchases and saves.</p>
+            <p>
+              Payment method IDs for API purchases are shown here once an admin enables API Point purchases and saves.
+            </p>
             <Link href="/dashboard/settings" className={buttonClasses("secondary", "mt-3")}>
               Go to Settings
             </Link>
@@ -82,7 +86,10 @@ export default async function PaymentDetailsPage({
               <p className="text-sm text-slate-600">
                 The API charges the <strong className="font-semibold text-slate-900">default</strong> when a request
                 names no <code className="font-mono text-xs">payment_source_id</code>. Change it in{" "}
-                <Link href="/dashboard/settings" className="font-medium text-indigo-700 underline-offset-2 hover:underline">
+                <Link
+                  href="/dashboard/settings"
+                  className="font-medium text-indigo-700 underline-offset-2 hover:underline"
+                >
                   Settings
                 </Link>
                 .
@@ -94,7 +101,9 @@ export default async function PaymentDetailsPage({
                 {...method}
                 showId={showIds}
                 behaviour={testCardBehaviour(method.kind)}
-                curl={showIds ? curlExample({ baseUrl, paymentSourceId: method.id, currency: details.currency }) : undefined}
+                curl={
+                  showIds ? curlExample({ baseUrl, paymentSourceId: method.id, currency: details.currency }) : undefined
+                }
                 remove={
                   canEdit ? (
                     <RemoveCardForm paymentMethodId={method.id} label={method.label} action={removeCardAction} />
@@ -106,14 +115,19 @@ export default async function PaymentDetailsPage({
         )}
 
         {details.status === "ok" && details.unusable.length > 0 && (
-          <Card title="Not usable for purchases" description="Expired cards stay saved until removed, but are never listed by the API or charged.">
+          <Card
+            title="Not usable for purchases"
+            description="Expired cards stay saved until removed, but are never listed by the API or charged."
+          >
             <ul className="divide-y divide-slate-100 text-sm">
               {details.unusable.map((method) => (
                 <li key={method.id} className="flex flex-wrap items-center justify-between gap-3 py-2">
                   <span className="text-slate-700">
                     {method.label} <span className="text-xs font-medium text-rose-700">Expired</span>
                   </span>
-                  {canEdit && <RemoveCardForm paymentMethodId={method.id} label={method.label} action={removeCardAction} />}
+                  {canEdit && (
+                    <RemoveCardForm paymentMethodId={method.id} label={method.label} action={removeCardAction} />
+                  )}
                 </li>
               ))}
             </ul>

@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { ReadOnlyNotice } from "@/components/dashboard/account/read-only-notice";
-import { BillingProblemNotice } from "@/components/dashboard/billing-problem-notice";
 import { SettingsForm } from "@/components/dashboard/account/settings-form";
+import { BillingProblemNotice } from "@/components/dashboard/billing-problem-notice";
 import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Card, PageHeader } from "@/components/ui/card";
@@ -75,7 +75,10 @@ export default async function SettingsPage() {
           {settings.apiPurchasesEnabled && settings.apiAvailable && (
             <p className="mt-4 text-sm text-slate-600">
               Payment method IDs for <code className="font-mono text-xs">payment_source_id</code> are on{" "}
-              <Link href="/dashboard/payment-details" className="font-medium text-indigo-700 underline-offset-2 hover:underline">
+              <Link
+                href="/dashboard/payment-details"
+                className="font-medium text-indigo-700 underline-offset-2 hover:underline"
+              >
                 Payment details
               </Link>
               .

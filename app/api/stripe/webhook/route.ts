@@ -1,7 +1,7 @@
 // POST /api/stripe/webhook – Stripe's events about payments and saved cards, verified by signature
 import { stripeEnv } from "@/lib/env";
-import { metrics } from "@/lib/observability/metrics";
 import { log } from "@/lib/observability/log";
+import { metrics } from "@/lib/observability/metrics";
 import { handleBillingEvent, isDeferredEvent } from "@/lib/points/billing-events";
 import { getRuntime } from "@/lib/server/runtime";
 
@@ -22,16 +22,31 @@ export async function POST(request: Request): Promise<Response> {
   const { event } = verdict;
   try {
     const receipt = await handleBillingEvent(runtime, event);
-    return Response.json({ received: true, event_id: receipt.eventId, type: receipt.type, result: receipt.result, detail: receipt.detail ?? null });
+    return Response.json({
+      received: true,
+      event_id: receipt.eventId,
+      type: receipt.type,
+      result: receipt.result,
+      detail: receipt.detail ?? null,
+    });
   } catch (error) {
     if (isDeferredEvent(error)) {
       // Kept until its purchase settles (the reconciler applies it then); Stripe delivers it again too.
-      log().warn({ eventId: event.id, type: event.type, detail: error.detail }, "Stripe event deferred until its purchase settles");
-      return Response.json({ error: "The event waits for its purchase to settle; it will be applied then." }, { status: 500 });
+      log().warn(
+        { eventId: event.id, type: event.type, detail: error.detail },
+        "Stripe event deferred until its purchase settles",
+      );
+      return Response.json(
+        { error: "The event waits for its purchase to settle; it will be applied then." },
+        { status: 500 },
+      );
     }
     // Transient (the database, Stripe): a 500 makes Stripe deliver the event again later.
     metrics().eventFailures.inc({ provider: "stripe" });
-    console.error(`Stripe event ${event.id} (${event.type}) failed; Stripe will redeliver it:`, error instanceof Error ? error.message : error);
+    console.error(
+      `Stripe event ${event.id} (${event.type}) failed; Stripe will redeliver it:`,
+      error instanceof Error ? error.message : error,
+    );
     return Response.json({ error: "The event could not be handled now; it will be retried." }, { status: 500 });
   }
 }

@@ -9,7 +9,11 @@ export const dynamic = "force-dynamic";
 export function GET(request: Request): Promise<Response> {
   return handleApi(request, async (requestId) => {
     const runtime = await getRuntime();
-    const { organization, key } = await authenticateApiCaller(runtime.db, request.headers.get("authorization"), runtime.clock);
+    const { organization, key } = await authenticateApiCaller(
+      runtime.db,
+      request.headers.get("authorization"),
+      runtime.clock,
+    );
     const balance = await getBalance(runtime.db, organization, runtime.clock.now(), key);
     return successResponse(200, toBalanceJson(balance), requestId);
   });

@@ -21,7 +21,11 @@ export function POST(request: Request): Promise<Response> {
     );
     const topUpRequest = parseTopUpRequest(await readJsonBody(request));
     const result = await trackInFlight(() =>
-      purchasePoints(runtime, { organization, request: topUpRequest, source: "api", apiKey: key }, { leaseMs: runtime.leaseMs }),
+      purchasePoints(
+        runtime,
+        { organization, request: topUpRequest, source: "api", apiKey: key },
+        { leaseMs: runtime.leaseMs },
+      ),
     );
     return purchaseResponse(result, requestId);
   });

@@ -78,7 +78,8 @@ export function chargeIntent(store: Store, intent: Stripe.PaymentIntent, id = st
     currency: intent.currency,
     customer: typeof intent.customer === "string" ? intent.customer : (intent.customer?.id ?? null),
     paymentIntent: intent.id,
-    paymentMethod: typeof intent.payment_method === "string" ? intent.payment_method : (intent.payment_method?.id ?? null),
+    paymentMethod:
+      typeof intent.payment_method === "string" ? intent.payment_method : (intent.payment_method?.id ?? null),
     metadata: { ...intent.metadata },
     description: intent.description,
   });

@@ -8,7 +8,8 @@ import { attachTo, resolveMethod } from "./payment-methods";
 
 // POST /v1/checkout/sessions (setup mode only)
 export function createSession(store: Store, { form }: Ctx): Answer<Stripe.Checkout.Session> {
-  if (str(form, "mode") !== "setup") throw invalid("This test server offers Checkout in setup mode only.", { param: "mode" });
+  if (str(form, "mode") !== "setup")
+    throw invalid("This test server offers Checkout in setup mode only.", { param: "mode" });
   const customer = required(form, "customer");
   store.customer(customer, "customer");
   const successUrl = required(form, "success_url");
@@ -52,7 +53,12 @@ export function completeSession(store: Store, id: string, token: string): Stripe
   const customer = typeof session.customer === "string" ? session.customer : "";
   const methodId = resolveMethod(store, token);
   attachTo(store, methodId, customer);
-  const setup = setupIntentObject({ id: stripeId("seti"), created: store.clock.seconds(), customer, paymentMethod: methodId });
+  const setup = setupIntentObject({
+    id: stripeId("seti"),
+    created: store.clock.seconds(),
+    customer,
+    paymentMethod: methodId,
+  });
   store.setupIntents.set(setup.id, setup);
   store.events.emit("setup_intent.succeeded", setup);
   session.setup_intent = setup.id;

@@ -26,7 +26,10 @@ export function createCustomer(store: Store, { form }: Ctx): Answer<Stripe.Custo
 }
 
 // GET /v1/customers/:id: a deleted customer is still retrieved, as a stub saying so.
-export function retrieveCustomer(store: Store, { params: [id = ""], query }: Ctx): Answer<Stripe.Customer | Stripe.DeletedCustomer> {
+export function retrieveCustomer(
+  store: Store,
+  { params: [id = ""], query }: Ctx,
+): Answer<Stripe.Customer | Stripe.DeletedCustomer> {
   const expand = expansions(query);
   if (store.deletedCustomers.has(id)) return ok({ id, object: "customer", deleted: true });
   return ok(wireCustomer(store, store.customer(id), expand));
@@ -119,7 +122,10 @@ function expansions(params: FormObject, prefix: "" | "data." = ""): Set<string> 
 function wireCustomer(store: Store, customer: Stripe.Customer, expand: Set<string>): Stripe.Customer {
   const methodId = customer.invoice_settings.default_payment_method;
   if (!expand.has("invoice_settings.default_payment_method") || typeof methodId !== "string") return customer;
-  return { ...customer, invoice_settings: { ...customer.invoice_settings, default_payment_method: store.method(methodId).method } };
+  return {
+    ...customer,
+    invoice_settings: { ...customer.invoice_settings, default_payment_method: store.method(methodId).method },
+  };
 }
 
 function setDefault(store: Store, customer: Stripe.Customer, methodId: string): void {
@@ -132,4 +138,3 @@ function setDefault(store: Store, customer: Stripe.Customer, methodId: string): 
   }
   customer.invoice_settings.default_payment_method = methodId;
 }
-

@@ -20,7 +20,9 @@ export function openDispute(store: Store, charge: Stripe.Charge): Stripe.Dispute
   const created = store.clock.seconds();
   const id = stripeId("du");
   const dispute = disputeObject({ id, created, charge });
-  dispute.balance_transactions.push(balanceTransaction(id, -charge.amount, charge.currency, created, "Chargeback withdrawal"));
+  dispute.balance_transactions.push(
+    balanceTransaction(id, -charge.amount, charge.currency, created, "Chargeback withdrawal"),
+  );
   store.disputes.set(dispute.id, dispute);
   charge.disputed = true;
   store.events.emit("charge.dispute.created", dispute);
@@ -47,7 +49,9 @@ export function retrieveDispute(store: Store, { params: [id = ""] }: Ctx): Answe
 export function updateDispute(store: Store, { params: [id = ""], form }: Ctx): Answer<Stripe.Dispute> {
   const dispute = store.dispute(id);
   if (CLOSED.includes(dispute.status)) {
-    throw invalid(`This dispute is already closed (status ${dispute.status}); it can no longer be updated.`, { param: "evidence" });
+    throw invalid(`This dispute is already closed (status ${dispute.status}); it can no longer be updated.`, {
+      param: "evidence",
+    });
   }
   const text = str(obj(form, "evidence") ?? {}, "uncategorized_text");
   if (text !== undefined) {
@@ -90,7 +94,13 @@ export function updateDispute(store: Store, { params: [id = ""], form }: Ctx): A
   return ok(dispute);
 }
 
-function balanceTransaction(disputeId: string, amount: number, currency: string, created: number, description: string): Stripe.BalanceTransaction {
+function balanceTransaction(
+  disputeId: string,
+  amount: number,
+  currency: string,
+  created: number,
+  description: string,
+): Stripe.BalanceTransaction {
   return {
     id: stripeId("txn"),
     object: "balance_transaction",

@@ -9,12 +9,18 @@ import { chargeIntent } from "./charges";
 import { openDispute } from "./disputes";
 import { resolveMethod } from "./payment-methods";
 
-type Decline = { code: string; decline_code?: string; message: string; type?: Stripe.PaymentIntent.LastPaymentError.Type };
+type Decline = {
+  code: string;
+  decline_code?: string;
+  message: string;
+  type?: Stripe.PaymentIntent.LastPaymentError.Type;
+};
 
 // POST /v1/payment_intents
 export function createIntent(store: Store, { form }: Ctx): Answer<Stripe.PaymentIntent | StripeErrorBody> {
   const amount = int(form, "amount");
-  if (amount === undefined) throw invalid("Missing required param: amount.", { code: "parameter_missing", param: "amount" });
+  if (amount === undefined)
+    throw invalid("Missing required param: amount.", { code: "parameter_missing", param: "amount" });
   if (amount < 50) throw invalid("Amount must be at least 50 cents.", { code: "amount_too_small", param: "amount" });
   const currency = required(form, "currency");
   if (currency !== currency.toLowerCase()) throw invalid(`Invalid currency: ${currency}.`, { param: "currency" });
@@ -28,7 +34,10 @@ export function createIntent(store: Store, { form }: Ctx): Answer<Stripe.Payment
       throw invalid(`The provided PaymentMethod ${methodId} belongs to another customer.`, { param: "payment_method" });
     }
     if (!owner && !TEST_CARD_TOKENS[token ?? ""]) {
-      throw invalid(`The provided PaymentMethod was previously used without being attached to a Customer or was detached from a Customer, and may not be used again.`, { param: "payment_method" });
+      throw invalid(
+        `The provided PaymentMethod was previously used without being attached to a Customer or was detached from a Customer, and may not be used again.`,
+        { param: "payment_method" },
+      );
     }
   }
   const intent = paymentIntentObject({
@@ -54,12 +63,16 @@ export function createIntent(store: Store, { form }: Ctx): Answer<Stripe.Payment
 export function retrieveIntent(store: Store, { params: [id = ""] }: Ctx): Answer<Stripe.PaymentIntent> {
   const intent = store.intent(id);
   const methodId = typeof intent.payment_method === "string" ? intent.payment_method : null;
-  if (intent.status === "processing" && methodId && store.methods.get(methodId)?.card.settlesWhenAsked) succeed(store, intent);
+  if (intent.status === "processing" && methodId && store.methods.get(methodId)?.card.settlesWhenAsked)
+    succeed(store, intent);
   return ok(intent);
 }
 
 // POST /v1/payment_intents/:id/confirm
-export function confirmIntent(store: Store, { params: [id = ""], form }: Ctx): Answer<Stripe.PaymentIntent | StripeErrorBody> {
+export function confirmIntent(
+  store: Store,
+  { params: [id = ""], form }: Ctx,
+): Answer<Stripe.PaymentIntent | StripeErrorBody> {
   const intent = store.intent(id);
   if (intent.status !== "requires_payment_method" && intent.status !== "requires_confirmation") {
     throw invalid(`This PaymentIntent's status is ${intent.status}; it cannot be confirmed.`, {
@@ -75,7 +88,13 @@ export function confirmIntent(store: Store, { params: [id = ""], form }: Ctx): A
 // POST /v1/payment_intents/:id/cancel
 export function cancelIntent(store: Store, { params: [id = ""], form }: Ctx): Answer<Stripe.PaymentIntent> {
   const intent = store.intent(id);
-  const cancellable = ["requires_payment_method", "requires_capture", "requires_confirmation", "requires_action", "processing"];
+  const cancellable = [
+    "requires_payment_method",
+    "requires_capture",
+    "requires_confirmation",
+    "requires_action",
+    "processing",
+  ];
   if (!cancellable.includes(intent.status)) {
     throw invalid(
       `You cannot cancel this PaymentIntent because it has a status of ${intent.status}. Only a PaymentIntent with one of the following statuses may be canceled: ${cancellable.join(", ")}.`,
@@ -84,7 +103,8 @@ export function cancelIntent(store: Store, { params: [id = ""], form }: Ctx): An
   }
   intent.status = "canceled";
   intent.canceled_at = store.clock.seconds();
-  intent.cancellation_reason = (str(form, "cancellation_reason") as Stripe.PaymentIntent.CancellationReason | undefined) ?? null;
+  intent.cancellation_reason =
+    (str(form, "cancellation_reason") as Stripe.PaymentIntent.CancellationReason | undefined) ?? null;
   intent.next_action = null;
   store.events.emit("payment_intent.canceled", intent);
   return ok(intent);
@@ -104,7 +124,10 @@ export function listIntents(store: Store, ctx: Ctx): Answer<Stripe.ApiList<Strip
 export function searchIntents(store: Store, { query }: Ctx): Answer<Stripe.ApiSearchResult<Stripe.PaymentIntent>> {
   const text = str(query, "query") ?? "";
   const data = [...store.intents.values()].filter((intent) =>
-    matchesQuery(text, intent.metadata, { customer: typeof intent.customer === "string" ? intent.customer : null, status: intent.status }),
+    matchesQuery(text, intent.metadata, {
+      customer: typeof intent.customer === "string" ? intent.customer : null,
+      status: intent.status,
+    }),
   );
   return ok(searchResult(data, "/v1/payment_intents/search"));
 }
@@ -118,7 +141,8 @@ export function finishAuthentication(store: Store, id: string, succeeded: boolea
     decline(store, intent, {
       type: "invalid_request_error",
       code: "payment_intent_authentication_failure",
-      message: "The provided PaymentMethod has failed authentication. You can provide payment_method_data or a new PaymentMethod to attempt to fulfill this PaymentIntent again.",
+      message:
+        "The provided PaymentMethod has failed authentication. You can provide payment_method_data or a new PaymentMethod to attempt to fulfill this PaymentIntent again.",
     });
   }
   return intent;
@@ -129,16 +153,28 @@ export function settleProcessing(store: Store, id: string, succeeded: boolean): 
   const intent = store.intent(id);
   if (intent.status !== "processing") throw new Error(`${id} is ${intent.status}, not processing`);
   if (succeeded) succeed(store, intent);
-  else decline(store, intent, { code: "card_declined", decline_code: "generic_decline", message: "Your card was declined." });
+  else
+    decline(store, intent, {
+      code: "card_declined",
+      decline_code: "generic_decline",
+      message: "Your card was declined.",
+    });
   return intent;
 }
 
 /** One confirmation attempt with the intent's card, as Stripe runs it. */
-function attempt(store: Store, intent: Stripe.PaymentIntent, form: FormObject): Answer<Stripe.PaymentIntent | StripeErrorBody> {
+function attempt(
+  store: Store,
+  intent: Stripe.PaymentIntent,
+  form: FormObject,
+): Answer<Stripe.PaymentIntent | StripeErrorBody> {
   const offSession = bool(form, "off_session") ?? false;
   const returnUrl = str(form, "return_url");
   const methodId = methodIdOf(intent);
-  if (!methodId) throw invalid("You cannot confirm this PaymentIntent because it's missing a payment method.", { code: "payment_intent_unexpected_state" });
+  if (!methodId)
+    throw invalid("You cannot confirm this PaymentIntent because it's missing a payment method.", {
+      code: "payment_intent_unexpected_state",
+    });
   const { card, method } = store.method(methodId);
   const charge = card.expired ? { code: "expired_card", message: "Your card has expired." } : card.charge;
   intent.last_payment_error = null;
@@ -154,7 +190,9 @@ function attempt(store: Store, intent: Stripe.PaymentIntent, form: FormObject): 
   if (charge === "authentication_required") {
     if (!offSession) {
       if (!returnUrl) {
-        throw invalid("A return_url is needed to confirm this PaymentIntent: it requires authentication.", { param: "return_url" });
+        throw invalid("A return_url is needed to confirm this PaymentIntent: it requires authentication.", {
+          param: "return_url",
+        });
       }
       intent.status = "requires_action";
       const url = `${store.baseUrl}/_pages/3ds/${intent.id}?return_url=${encodeURIComponent(returnUrl)}`;
@@ -165,7 +203,11 @@ function attempt(store: Store, intent: Stripe.PaymentIntent, form: FormObject): 
     return cardError(
       store,
       intent,
-      { code: "authentication_required", decline_code: "authentication_required", message: "Your card was declined. This transaction requires authentication." },
+      {
+        code: "authentication_required",
+        decline_code: "authentication_required",
+        message: "Your card was declined. This transaction requires authentication.",
+      },
       method,
     );
   }
@@ -203,7 +245,12 @@ function decline(store: Store, intent: Stripe.PaymentIntent, error: Decline): vo
 }
 
 /** A declined attempt: the intent exists, left needing a payment method, and the answer is 402. */
-function cardError(store: Store, intent: Stripe.PaymentIntent, error: Decline, method: Stripe.PaymentMethod): Answer<StripeErrorBody> {
+function cardError(
+  store: Store,
+  intent: Stripe.PaymentIntent,
+  error: Decline,
+  method: Stripe.PaymentMethod,
+): Answer<StripeErrorBody> {
   decline(store, intent, error);
   return {
     status: 402,

@@ -46,7 +46,14 @@ export function attach(store: Store, { params: [idOrToken = ""], form }: Ctx): A
     // Stripe checks the card when attaching; its decline cards fail here, and are stored as such.
     throw new StripeFakeError(
       402,
-      { error: { type: "card_error", ...card.attach, param: "", doc_url: "https://stripe.com/docs/error-codes/card-declined" } },
+      {
+        error: {
+          type: "card_error",
+          ...card.attach,
+          param: "",
+          doc_url: "https://stripe.com/docs/error-codes/card-declined",
+        },
+      },
       false,
     );
   }
@@ -57,7 +64,8 @@ export function attach(store: Store, { params: [idOrToken = ""], form }: Ctx): A
 // POST /v1/payment_methods/:id/detach
 export function detach(store: Store, { params: [id = ""] }: Ctx): Answer<Stripe.PaymentMethod> {
   const { method } = store.method(id);
-  if (!method.customer) throw invalid(`The payment method you provided is not attached to a customer so detachment is impossible.`);
+  if (!method.customer)
+    throw invalid(`The payment method you provided is not attached to a customer so detachment is impossible.`);
   const customer = store.customers.get(typeof method.customer === "string" ? method.customer : method.customer.id);
   if (customer?.invoice_settings.default_payment_method === id) customer.invoice_settings.default_payment_method = null;
   method.customer = null;
@@ -75,7 +83,8 @@ export function updateMethod(store: Store, { params: [id = ""], form }: Ctx): An
     if (!method.customer) throw invalid("You must save this PaymentMethod to a customer before you can update it.");
     const month = int(card, "exp_month");
     const year = int(card, "exp_year");
-    if (month !== undefined && (month < 1 || month > 12)) throw invalid("Your card's expiration month is invalid.", { param: "card[exp_month]" });
+    if (month !== undefined && (month < 1 || month > 12))
+      throw invalid("Your card's expiration month is invalid.", { param: "card[exp_month]" });
     if (month !== undefined) method.card.exp_month = month;
     if (year !== undefined) method.card.exp_year = year;
   }
@@ -93,7 +102,12 @@ export function listMethodsOfCustomer(store: Store, ctx: Ctx): Answer<Stripe.Api
   return listMethods(store, ctx, required(ctx.query, "customer"), "customer");
 }
 
-function listMethods(store: Store, ctx: Ctx, customerId: string, param: string): Answer<Stripe.ApiList<Stripe.PaymentMethod>> {
+function listMethods(
+  store: Store,
+  ctx: Ctx,
+  customerId: string,
+  param: string,
+): Answer<Stripe.ApiList<Stripe.PaymentMethod>> {
   store.customer(customerId, param);
   const type = str(ctx.query, "type");
   const methods = [...store.methods.values()]

@@ -8,7 +8,12 @@ import type { Store, StoredPrice } from "../store";
 // POST /v1/products
 export function createProduct(store: Store, { form }: Ctx): Answer<Stripe.Product> {
   const name = required(form, "name");
-  const product = productObject({ id: str(form, "id") ?? stripeId("prod"), created: store.clock.seconds(), name, metadata: metadataOf(form) });
+  const product = productObject({
+    id: str(form, "id") ?? stripeId("prod"),
+    created: store.clock.seconds(),
+    name,
+    metadata: metadataOf(form),
+  });
   if (store.products.has(product.id)) throw invalid(`Product already exists.`, { code: "resource_already_exists" });
   store.products.set(product.id, product);
   return ok(product);
@@ -39,7 +44,8 @@ export function createPrice(store: Store, { form }: Ctx): Answer<WirePrice> {
   const options: Record<string, WireCurrencyOption> = {};
   for (const [option, value] of Object.entries(obj(form, "currency_options") ?? {})) {
     const unit = typeof value === "object" && !Array.isArray(value) ? int(value, "unit_amount") : undefined;
-    if (unit === undefined) throw invalid(`Invalid currency_options[${option}].`, { param: `currency_options[${option}]` });
+    if (unit === undefined)
+      throw invalid(`Invalid currency_options[${option}].`, { param: `currency_options[${option}]` });
     options[option] = currencyOption(unit);
   }
   const price = priceObject({
@@ -72,7 +78,8 @@ export function updatePrice(store: Store, { params: [id = ""], form }: Ctx): Ans
   if (typeof lookupKey === "string") {
     const holder = [...store.prices.values()].find((other) => other !== entry && other.price.lookup_key === lookupKey);
     if (holder && lookupKey) {
-      if (!bool(form, "transfer_lookup_key")) throw invalid("A price already uses that lookup key.", { param: "lookup_key" });
+      if (!bool(form, "transfer_lookup_key"))
+        throw invalid("A price already uses that lookup key.", { param: "lookup_key" });
       holder.price.lookup_key = null;
     }
     entry.price.lookup_key = lookupKey || null;
@@ -104,5 +111,10 @@ function wirePrice(entry: StoredPrice, withOptions: boolean): WirePrice {
 }
 
 function currencyOption(unitAmount: number): WireCurrencyOption {
-  return { custom_unit_amount: null, tax_behavior: "unspecified", unit_amount: unitAmount, unit_amount_decimal: String(unitAmount) };
+  return {
+    custom_unit_amount: null,
+    tax_behavior: "unspecified",
+    unit_amount: unitAmount,
+    unit_amount_decimal: String(unitAmount),
+  };
 }

@@ -29,11 +29,17 @@ export function createRefund(store: Store, { form }: Ctx): Answer<Stripe.Refund 
   }
   const dispute = [...store.disputes.values()].find((candidate) => candidate.charge === charge.id);
   if (dispute && dispute.status !== "won" && dispute.status !== "warning_closed") {
-    throw invalid(`Charge ${charge.id} has been charged back; cannot issue a refund.`, { code: "charge_disputed", charge: charge.id });
+    throw invalid(`Charge ${charge.id} has been charged back; cannot issue a refund.`, {
+      code: "charge_disputed",
+      charge: charge.id,
+    });
   }
   const left = charge.amount - charge.amount_refunded;
   if (left <= 0) {
-    throw invalid(`Charge ${charge.id} has already been refunded.`, { code: "charge_already_refunded", charge: charge.id });
+    throw invalid(`Charge ${charge.id} has already been refunded.`, {
+      code: "charge_already_refunded",
+      charge: charge.id,
+    });
   }
   if (amount !== undefined && amount > left) {
     throw invalid(
@@ -76,7 +82,8 @@ export function retrieveRefund(store: Store, { params: [id = ""] }: Ctx): Answer
 function chargeToRefund(store: Store, intentId: string | undefined, chargeId: string | undefined): Stripe.Charge {
   if (intentId && chargeId) throw invalid("You can only pass one of charge or payment_intent.", { param: "charge" });
   if (chargeId) return store.charge(chargeId, "charge");
-  if (!intentId) throw invalid("One of the following params should be provided for this request: payment_intent or charge.");
+  if (!intentId)
+    throw invalid("One of the following params should be provided for this request: payment_intent or charge.");
   const intent = store.intent(intentId, "payment_intent");
   const latest = typeof intent.latest_charge === "string" ? intent.latest_charge : intent.latest_charge?.id;
   if (intent.status !== "succeeded" || !latest) {

@@ -14,8 +14,8 @@ import { formatDateTime, formatMoney, formatPoints } from "@/lib/format";
 import { type AfterPaymentEntry, loadAfterPayment } from "@/lib/points/after-payment/view";
 import { needsAttention } from "@/lib/points/attention";
 import { paymentMethodLabels, purchaseCardLabel } from "@/lib/points/history";
-import { getTopUp } from "@/lib/points/top-ups";
 import { getPointsBalance } from "@/lib/points/ledger";
+import { getTopUp } from "@/lib/points/top-ups";
 import { buyPoints, completeAuthentication, startProviderAuthentication } from "../actions";
 
 export const metadata: Metadata = { title: "Purchase · Points" };
@@ -73,7 +73,10 @@ export default async function PurchasePage({
               </div>
             ) : (
               <div className="space-y-3">
-                <p>The card&apos;s bank asks the cardholder to confirm this payment on its own page; you come back here after.</p>
+                <p>
+                  The card&apos;s bank asks the cardholder to confirm this payment on its own page; you come back here
+                  after.
+                </p>
                 <BuyAuthenticationForm action={startProviderAuthentication} topUpId={topUp.id} mode="redirect" />
               </div>
             ))}
@@ -115,15 +118,15 @@ export default async function PurchasePage({
               <StatusBadge status={topUp.status} attention={needsAttention(topUp, new Date())} />
             </Detail>
             <Detail label="Points">{formatPoints(topUp.points)}</Detail>
-            <Detail label="Amount">
-              {formatMoney(topUp.amount, topUp.currency)}
-            </Detail>
+            <Detail label="Amount">{formatMoney(topUp.amount, topUp.currency)}</Detail>
             <Detail label="Payment method">
               {cardLabel}
               <span className="block break-all font-mono text-xs text-slate-500">{topUp.paymentSourceId}</span>
             </Detail>
             <Detail label="Source">
-              <Badge tone={topUp.source === "api" ? "slate" : "indigo"}>{topUp.source === "api" ? "API" : "Dashboard"}</Badge>
+              <Badge tone={topUp.source === "api" ? "slate" : "indigo"}>
+                {topUp.source === "api" ? "API" : "Dashboard"}
+              </Badge>
             </Detail>
             <Detail label="Reference">
               <span className="break-all font-mono text-xs">{topUp.reference}</span>

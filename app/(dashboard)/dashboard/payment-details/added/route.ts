@@ -20,4 +20,3 @@ export async function GET(request: Request): Promise<Response> {
   }
   return seeOther(`/dashboard/payment-details${added ? "?added=1" : ""}`);
 }
-

@@ -16,10 +16,11 @@ export async function GET(_request: Request, { params }: { params: Promise<{ top
   const user = await getSessionUser();
   if (!user) return seeOther("/signin");
   const runtime = await getRuntime();
-  await settleOnReturn(runtime, { organizationId: user.organizationId, topUpId, leaseMs: runtime.leaseMs }).catch((error: unknown) => {
-    // The page shows the purchase as it is; the webhook or the reconciler settles it.
-    console.error(`Settling ${topUpId} on return failed:`, error instanceof Error ? error.message : error);
-  });
+  await settleOnReturn(runtime, { organizationId: user.organizationId, topUpId, leaseMs: runtime.leaseMs }).catch(
+    (error: unknown) => {
+      // The page shows the purchase as it is; the webhook or the reconciler settles it.
+      console.error(`Settling ${topUpId} on return failed:`, error instanceof Error ? error.message : error);
+    },
+  );
   return seeOther(`/dashboard/buy/${encodeURIComponent(topUpId)}`);
 }
-
