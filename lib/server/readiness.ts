@@ -5,6 +5,7 @@ import { withDeadline } from "@/lib/billing/deadline";
 import { type BillingProvider, ProviderRefusedError } from "@/lib/billing/provider";
 import type { Db } from "@/lib/db/client";
 import { migrationsFolder as defaultMigrationsFolder } from "@/lib/db/migrate";
+import { rowsOf } from "@/lib/db/rows";
 import { stripeEnv } from "@/lib/env";
 import { log } from "@/lib/observability/log";
 import { isShuttingDown } from "./lifecycle";
@@ -165,12 +166,6 @@ async function newestAppliedMigration(db: Db): Promise<number | null> {
   );
   const value = newest[0]?.created_at;
   return value === null || value === undefined ? null : Number(value);
-}
-
-/** postgres.js answers rows as an array, PGlite as `{ rows }`. */
-function rowsOf<T>(result: unknown): T[] {
-  if (Array.isArray(result)) return result as T[];
-  return ((result as { rows?: T[] }).rows ?? []) as T[];
 }
 
 /**
