@@ -11,7 +11,7 @@ const pgbouncer = [process.env.PGBOUNCER_PATH, "/usr/sbin/pgbouncer", "/usr/bin/
   (file) => file && fs.existsSync(file),
 );
 const exclude = [
-  ...(process.env.TEST_DATABASE_URL ? [] : ["lib/**/*.pg.test.ts"]),
+  ...(process.env.TEST_DATABASE_URL ? [] : ["**/*.pg.test.ts"]),
   ...(process.env.TEST_DATABASE_URL && pgbouncer ? [] : ["lib/**/*.pooler.test.ts"]),
 ];
 

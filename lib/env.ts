@@ -5,6 +5,8 @@ const optionalString = z.preprocess(emptyAsUndefined, z.string().optional());
 
 const envSchema = z.object({
   DATABASE_URL: optionalString,
+  /** A read replica of DATABASE_URL's Postgres for lists, History and its export; the primary when unset. */
+  DATABASE_READ_URL: optionalString,
   PGLITE_DIR: optionalString,
   STRIPE_SECRET_KEY: optionalString,
   STRIPE_API_URL: z.preprocess(emptyAsUndefined, z.url().optional()),

@@ -14,6 +14,11 @@ export type Tx = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelati
 
 export interface Database {
   db: Db;
+  /**
+   * DATABASE_READ_URL's pool (a replica), for the reads that may lag the primary a moment: lists,
+   * History and its export. Absent when unset: those reads go to `db`.
+   */
+  readDb?: Db;
   kind: "postgres" | "pglite";
   /** Where it lives, for messages: a URL without its password, or the PGlite directory. */
   location: string;
@@ -23,6 +28,8 @@ export interface Database {
 export interface DatabaseOptions {
   /** A Postgres URL; when absent the embedded PGlite is used. */
   url?: string;
+  /** With `url`: a replica's URL, opened as `readDb` with a pool of its own. */
+  readUrl?: string;
   /** PGlite's data directory, or "memory://" for a throwaway database. */
   pgliteDir?: string;
   /** Connections in the postgres.js pool. */
@@ -33,6 +40,8 @@ export interface DatabaseOptions {
 
 /** What the service's Postgres connections call themselves (pg_stat_activity.application_name). */
 export const APPLICATION_NAME = "points-purchase";
+/** What the connections to DATABASE_READ_URL call themselves. */
+export const READ_APPLICATION_NAME = "points-purchase-read";
 
 /** Seconds a new connection may take to open before its queries fail (postgres.js waits 30 s by default). */
 export const CONNECT_TIMEOUT_SECONDS = 5;
@@ -60,11 +69,21 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     const max = options.maxConnections ?? 10;
     registerPool(max);
     const counted = counting(client);
+    const replica = options.readUrl
+      ? postgres(options.readUrl, {
+          max,
+          ...POSTGRES_OPTIONS,
+          connection: { application_name: READ_APPLICATION_NAME },
+        })
+      : null;
     return {
       db: drizzle(prepare ? preparing(counted) : counted, { schema }) as unknown as Db,
+      readDb: replica ? (drizzle(prepare ? preparing(replica) : replica, { schema }) as unknown as Db) : undefined,
       kind: "postgres",
       location: redactUrl(options.url),
-      close: () => client.end({ timeout: 5 }),
+      close: async () => {
+        await Promise.all([client.end({ timeout: 5 }), replica?.end({ timeout: 5 })]);
+      },
     };
   }
   const dir = options.pgliteDir ?? defaultPgliteDir();

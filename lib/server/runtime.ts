@@ -31,14 +31,17 @@ export function getRuntime(): Promise<Runtime> {
 }
 
 export async function createRuntime(options: { seed?: boolean } = {}): Promise<Runtime> {
-  const { DATABASE_URL, POINTS_LEASE_SECONDS } = env();
+  const { DATABASE_URL, DATABASE_READ_URL, POINTS_LEASE_SECONDS } = env();
+  if (DATABASE_READ_URL && !DATABASE_URL) {
+    throw new Error("DATABASE_READ_URL is a replica of DATABASE_URL's Postgres: set DATABASE_URL too, or unset it.");
+  }
   const leaseMs = (POINTS_LEASE_SECONDS ?? 90) * 1000;
   if (DATABASE_URL) await migratePostgres(DATABASE_URL);
-  const database = await openDatabase({ url: DATABASE_URL, pgliteDir: defaultPgliteDir() });
+  const database = await openDatabase({ url: DATABASE_URL, readUrl: DATABASE_READ_URL, pgliteDir: defaultPgliteDir() });
   if (database.kind === "pglite") await migratePglite(database.db);
   const provider = instrumentProvider(createBillingProvider(database.db, systemClock));
   assertLeaseCoversProvider(leaseMs, provider);
-  const services: Services = { db: database.db, provider, clock: systemClock };
+  const services: Services = { db: database.db, readDb: database.readDb, provider, clock: systemClock };
   const seeds = database.kind === "pglite" && options.seed !== false && !isProduction();
   const demo = seeds ? await seedDemo(services, path.dirname(database.location)) : null;
   return { ...services, database, demo, leaseMs };

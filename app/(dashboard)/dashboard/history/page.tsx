@@ -8,6 +8,7 @@ import { Card, PageHeader } from "@/components/ui/card";
 import { dashboardContext } from "@/lib/dashboard/context";
 import { PointsError } from "@/lib/points/errors";
 import { listTopUps, parseHistoryFilters, paymentMethodLabels, type TopUpPage } from "@/lib/points/history";
+import { readerOf } from "@/lib/points/services";
 
 export const metadata: Metadata = { title: "History · Points" };
 
@@ -37,7 +38,7 @@ export default async function HistoryPage({
   let page: TopUpPage | null = null;
   let pageError: string | null = null;
   try {
-    page = await listTopUps(runtime.db, organization.id, { ...filters, cursor, limit: PAGE_SIZE });
+    page = await listTopUps(readerOf(runtime), organization.id, { ...filters, cursor, limit: PAGE_SIZE });
   } catch (error) {
     if (!(error instanceof PointsError)) throw error;
     pageError = error.message;

@@ -3,6 +3,7 @@
 import { handleApi, otherMethods, purchaseResponse, readJsonBody, successResponse } from "@/lib/http/api";
 import { authenticateApiPurchase, authenticateApiRequest } from "@/lib/points/api-keys";
 import { purchasePoints } from "@/lib/points/purchase";
+import { readerOf } from "@/lib/points/services";
 import { toTopUpJson } from "@/lib/points/top-up-json";
 import { listTopUpsPage, parseTopUpListQuery } from "@/lib/points/top-up-list";
 import { parseTopUpRequest } from "@/lib/points/top-up-request";
@@ -36,7 +37,7 @@ export function GET(request: Request): Promise<Response> {
     const runtime = await getRuntime();
     const organization = await authenticateApiRequest(runtime.db, request.headers.get("authorization"), runtime.clock);
     const query = parseTopUpListQuery(new URL(request.url).searchParams);
-    const page = await listTopUpsPage(runtime.db, organization.id, query);
+    const page = await listTopUpsPage(readerOf(runtime), organization.id, query);
     return successResponse(200, { top_ups: page.topUps.map(toTopUpJson), has_more: page.hasMore }, requestId);
   });
 }

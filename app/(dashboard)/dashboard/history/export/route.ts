@@ -1,6 +1,7 @@
 // GET /dashboard/history/export – the signed-in organisation's top-ups as CSV, with the page's filters
 import { getSessionUser } from "@/lib/dashboard/session";
 import { parseHistoryFilters, streamTopUpsCsv } from "@/lib/points/history";
+import { readerOf } from "@/lib/points/services";
 import { getRuntime } from "@/lib/server/runtime";
 
 export const dynamic = "force-dynamic";
@@ -20,7 +21,7 @@ export async function GET(request: Request): Promise<Response> {
   const runtime = await getRuntime();
   const date = new Date().toISOString().slice(0, 10);
   const suffix = [filters.status, filters.source, filters.after].filter(Boolean).join("-");
-  return new Response(streamTopUpsCsv(runtime.db, user.organizationId, filters), {
+  return new Response(streamTopUpsCsv(readerOf(runtime), user.organizationId, filters), {
     headers: {
       "Content-Type": "text/csv; charset=utf-8",
       "Content-Disposition": `attachment; filename="top-ups-${date}${suffix ? `-${suffix}` : ""}.csv"`,
