@@ -32,6 +32,8 @@ export type PointsCommand =
       json: boolean;
       /** --stripe-customer: link this existing Stripe customer instead of creating one. */
       stripeCustomer?: string;
+      /** --admin-email: the first admin's sign-in email; a made-up one when absent. */
+      adminEmail?: string;
     }
   | {
       kind: "org-update";
@@ -114,7 +116,13 @@ export function parseCommand(argv: readonly string[]): PointsCommand {
 function parseOrgCreate(args: string[]): PointsCommand {
   const parsed = parseArgs(
     args,
-    [...orgFlags, cardFlag, { name: "name", kind: "value" }, { name: "stripe-customer", kind: "value" }],
+    [
+      ...orgFlags,
+      cardFlag,
+      { name: "name", kind: "value" },
+      { name: "stripe-customer", kind: "value" },
+      { name: "admin-email", kind: "value" },
+    ],
     "org create",
   );
   expectPositionals(parsed, [], "org create");
@@ -127,6 +135,7 @@ function parseOrgCreate(args: string[]): PointsCommand {
     }
   }
   const stripeCustomer = stripeCustomerFlag(parsed);
+  const adminEmail = flagValue(parsed, "admin-email");
   return {
     kind: "org-create",
     name,
@@ -134,6 +143,7 @@ function parseOrgCreate(args: string[]): PointsCommand {
     options: parseOrgOptions(parsed),
     json: parsed.switches.has("json"),
     ...(stripeCustomer !== undefined ? { stripeCustomer } : {}),
+    ...(adminEmail !== undefined ? { adminEmail } : {}),
   };
 }
 

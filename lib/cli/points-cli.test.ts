@@ -332,6 +332,27 @@ describe.each(backends())(
         });
       });
 
+      it("org create --admin-email makes that admin, who signs in with the password printed once; a taken email makes nothing", async () => {
+        const output = parseJsonOutput(
+          await points("org", "create", "--name", "Named Admin", "--admin-email", " Owner@Named.Example ", "--json"),
+        );
+        expect(output.admin).toMatchObject({ email: "owner@named.example" });
+        const password = String((output.admin as { password: string }).password);
+        await target.withDb(async (services) => {
+          const [admin] = await services.db.select().from(users).where(eq(users.email, "owner@named.example"));
+          expect(admin).toMatchObject({ organizationId: output.organization_id, role: "admin" });
+          expect(await verifyPassword(password, admin?.passwordHash ?? "")).toBe(true);
+        });
+        const before = await target.withDb((services) => snapshot(services.db));
+        const [taken, malformed] = await target.runAll([
+          ["org", "create", "--name", "Second", "--admin-email", "owner@named.example", "--card", "visa"],
+          ["org", "create", "--name", "Third", "--admin-email", "not an address"],
+        ]);
+        expectRefused(taken, /A user with the email owner@named\.example already exists/);
+        expectRefused(malformed, /"not an address" is not an email address/);
+        expect(await target.withDb((services) => snapshot(services.db))).toEqual(before);
+      });
+
       it("refuses what only the database can tell is wrong, exits non-zero with the reason, and changes nothing", async () => {
         const before = await target.withDb((services) => snapshot(services.db));
         const results = await target.runAll([

@@ -23,7 +23,7 @@ function cardKindLines(): string {
 export const USAGE = `Usage: npm run points -- <command>
 
 Commands:
-  org create --name NAME [options] [--stripe-customer cus_…] [--json]
+  org create --name NAME [options] [--admin-email E] [--stripe-customer cus_…] [--json]
   org update ORG_ID [options] [--stripe-customer cus_… | --new-stripe-customer] [--json]
     --currency USD|GBP|EUR|none         saved default currency
     --api-purchases enabled|disabled    (create: disabled)
@@ -38,6 +38,7 @@ ${cardKindLines()}
     --simulate-outage on|off            the simulated provider cannot list payment methods (502)
     --stripe-customer cus_…             update: relink to this existing customer (no other organisation's)
     --new-stripe-customer               update: relink to a new customer made at the provider
+    --admin-email E                     create: the first admin's sign-in email (else one is made up)
   key create ORG_ID [--scope purchase|read] [--daily-points-cap N] [--json]
                                         prints the new key once; scope purchase (default) may buy,
                                         read may only GET and quote; the cap limits this key's

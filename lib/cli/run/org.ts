@@ -30,6 +30,7 @@ export async function orgCreate(
     defaultCardIndex: command.options.defaultCardIndex,
     simulateOutage: command.options.simulateOutage,
     billingCustomerId: command.stripeCustomer,
+    adminEmail: command.adminEmail,
   });
   if (command.json) {
     printJson(io, {
