@@ -131,6 +131,13 @@ describe("parseTopUpRequest", () => {
       expect(Object.keys(fields)).toEqual(["reference"]);
       expect(fields.reference).toMatch(/1 to 100/);
     });
+
+    it("saying it is required only when it was left out, and what is wrong with one that was sent", () => {
+      expect(refusedFields({ points: 100 }).reference).toMatch(/^is required: 1 to 100 /);
+      for (const reference of [null, "", "order 1", "a".repeat(101), 12345]) {
+        expect(refusedFields({ ...valid, reference }).reference).toMatch(/^must be 1 to 100 /);
+      }
+    });
   });
 
   it("reports every offending field at once in details.fields", () => {

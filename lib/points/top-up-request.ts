@@ -23,8 +23,13 @@ const fieldMessages = {
   currency: `must be one of ${CURRENCIES.join(", ")}, or omitted to use the organisation's saved currency`,
   payment_source_id:
     "must be the ID of a saved payment method (from GET /v3/points/payment-methods), or omitted to use the default",
-  reference: `is required: 1 to ${REFERENCE_MAX_LENGTH} letters, digits, '.', '_', ':' or '-', unique per purchase`,
+  reference: `must be 1 to ${REFERENCE_MAX_LENGTH} letters, digits, '.', '_', ':' or '-', unique per purchase`,
 } as const;
+
+/** A field the body left out is named as missing, with what it takes; one that was sent, by what is wrong. */
+const missingMessages: Partial<Record<keyof typeof fieldMessages, string>> = {
+  reference: `is required: 1 to ${REFERENCE_MAX_LENGTH} letters, digits, '.', '_', ':' or '-', unique per purchase`,
+};
 
 const priceFields = new Set(["price", "amount", "unit_amount", "total", "cost"]);
 const customerFields = new Set(["customer", "customer_id", "organization_id", "organisation_id"]);
@@ -93,8 +98,9 @@ function parseStrictly<T>(schema: z.ZodType<T>, body: unknown): T {
       for (const key of issue.keys) fields[key] = unknownFieldMessage(key);
       continue;
     }
-    const field = String(issue.path[0] ?? "body");
-    fields[field] ??= fieldMessages[field as keyof typeof fieldMessages] ?? "is invalid";
+    const field = String(issue.path[0] ?? "body") as keyof typeof fieldMessages;
+    const missing = (body as Record<string, unknown>)[field] === undefined ? missingMessages[field] : undefined;
+    fields[field] ??= missing ?? fieldMessages[field] ?? "is invalid";
   }
   throw invalidRequest(fields);
 }
