@@ -77,8 +77,10 @@ test.describe("Buy Points as an admin", () => {
     await expect(page.getByRole("link", { name: "USD" })).toHaveAttribute("aria-current", "true");
     await expect(page.locator('label[for="bundle-100"]')).toContainText("$10.00");
     await expect(page.locator('label[for="bundle-7500"]')).toContainText("$525.00");
-    // The default card is preselected; expired cards are never offered.
+    // The default card is preselected; expired cards are never offered. With nothing bought yet, the
+    // smallest bundle is preselected, so Review purchase always has one.
     await expect(page.getByRole("radio", { name: /•••• 4242/ })).toBeChecked();
+    await expect(page.locator("#bundle-100")).toBeChecked();
     await page.screenshot({ path: path.join(SCREENSHOTS, "buy.png"), fullPage: true });
 
     await page.getByRole("link", { name: "GBP" }).click();
@@ -108,6 +110,13 @@ test.describe("Buy Points as an admin", () => {
     await page.screenshot({ path: path.join(SCREENSHOTS, "buy-paid.png"), fullPage: true });
     await page.goto("/dashboard");
     expect(await headerBalance(page)).toBe(before + 500);
+
+    // The next visit starts on the bundle just bought, and can be reviewed as it is.
+    await page.goto("/dashboard/buy");
+    await expect(page.locator("#bundle-500")).toBeChecked();
+    await page.getByRole("button", { name: "Review purchase" }).click();
+    await expect(page.getByRole("heading", { name: "Confirm your purchase" })).toBeVisible();
+    await expect(page.getByTestId("confirm-amount")).toHaveText("$45.00");
   });
 
   test("a declined card says why, and adds nothing", async ({ page }) => {

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { backends, createTestContext, type TestContext } from "@/lib/testing/harness";
 import { buyCurrency, getBuyOptions } from "./buy-options";
-import { createOrganization } from "./organizations";
+import { createOrganization, updateOrganization } from "./organizations";
 import { listUsablePaymentMethods, resolvePaymentMethod } from "./payment-methods";
+import { purchasePoints } from "./purchase";
 
 describe.each(backends())("Buy options on %s", (backend) => {
   let ctx: TestContext;
@@ -33,6 +34,42 @@ describe.each(backends())("Buy options on %s", (backend) => {
     expect(options.bundle).toBeUndefined();
     const within = await getBuyOptions(ctx, organization, { currency: "USD", points: 1000 });
     expect(within.bundle).toMatchObject({ points: 1000, unavailable: null, amount: expect.any(Number) });
+  });
+
+  it("starts the picker on the bundle asked for, else the last one bought if it can be bought, else the smallest", async () => {
+    const { organization } = await createOrganization(ctx, {
+      name: "Habit Co",
+      settings: { currency: "USD", apiPurchasesEnabled: true },
+      cards: ["visa"],
+      defaultCardIndex: 0,
+    });
+    expect((await getBuyOptions(ctx, organization, { currency: "USD" })).preselected).toBe(100);
+    for (const [points, reference] of [
+      [500, "habit-1"],
+      [2500, "habit-2"],
+    ] as const) {
+      const bought = await purchasePoints(ctx, { organization, request: { points, reference }, source: "dashboard" });
+      expect(bought.outcome).toBe("paid_now");
+      ctx.clock.advance(60_000);
+    }
+    expect((await getBuyOptions(ctx, organization, { currency: "USD" })).preselected).toBe(2500);
+    expect((await getBuyOptions(ctx, organization, { currency: "USD", points: 250 })).preselected).toBe(250);
+    // A declined purchase was not bought: the last paid one still leads.
+    const declined = await createOrganization(ctx, {
+      name: "Declined Co",
+      settings: { currency: "USD" },
+      cards: ["declined"],
+      defaultCardIndex: 0,
+    });
+    await purchasePoints(ctx, {
+      organization: declined.organization,
+      request: { points: 1000, reference: "no" },
+      source: "dashboard",
+    });
+    expect((await getBuyOptions(ctx, declined.organization, { currency: "USD" })).preselected).toBe(100);
+    // Once the last one is above the per-top-up limit, the smallest that can be bought.
+    const capped = await updateOrganization(ctx, organization.id, { settings: { maxPointsPerTopUp: 1000 } });
+    expect((await getBuyOptions(ctx, capped.organization, { currency: "USD" })).preselected).toBe(100);
   });
 
   it("chooses the card a purchase would: the one asked for if usable, else the default or the only card", async () => {

@@ -4,6 +4,7 @@ import { exceedsPerTopUpLimit } from "./limits";
 import { fallbackPaymentMethod, listUsablePaymentMethods, type PaymentMethod } from "./payment-methods";
 import { type BundlePrice, getBundlePrices } from "./prices";
 import type { Services } from "./services";
+import { lastPaidPoints } from "./top-ups";
 
 /** A bundle as the Buy page offers it: its price, and why it cannot be chosen, if it cannot. */
 export interface BundleOption extends BundlePrice {
@@ -18,6 +19,11 @@ export interface BuyOptions {
   bundle?: BundleOption & { amount: number };
   /** The card asked for if it is usable; with none asked for, the one a purchase would fall back to. */
   method?: PaymentMethod;
+  /**
+   * The bundle the picker starts on: the one asked for; else the one last bought, if it can be
+   * bought now; else the smallest that can. Undefined only when none can.
+   */
+  preselected?: number;
 }
 
 /** The currency the Buy page prices in: the one asked for, else the organisation's saved one, else USD. */
@@ -34,12 +40,13 @@ export function buyCurrency(organization: Pick<Organization, "currency">, reques
  */
 export async function getBuyOptions(
   services: Services,
-  organization: Pick<Organization, "billingCustomerId" | "maxPointsPerTopUp">,
+  organization: Pick<Organization, "id" | "billingCustomerId" | "maxPointsPerTopUp">,
   params: { currency: Currency; points?: number; methodId?: string },
 ): Promise<BuyOptions> {
-  const [prices, methods] = await Promise.all([
+  const [prices, methods, lastBought] = await Promise.all([
     getBundlePrices(services, params.currency),
     listUsablePaymentMethods(services, organization),
+    lastPaidPoints(services.db, organization.id),
   ]);
   const bundles = prices.map(
     (price): BundleOption => ({
@@ -52,10 +59,19 @@ export async function getBuyOptions(
   const method = params.methodId
     ? methods.find((candidate) => candidate.id === params.methodId)
     : fallbackPaymentMethod(methods);
+  const available = bundles.filter((option) => option.unavailable === null);
+  const preselected =
+    bundle?.points ??
+    available.find((option) => option.points === lastBought)?.points ??
+    available.reduce<number | undefined>(
+      (smallest, option) => Math.min(smallest ?? option.points, option.points),
+      undefined,
+    );
   return {
     bundles,
     methods,
     bundle: bundle && bundle.amount !== null ? { ...bundle, amount: bundle.amount } : undefined,
     method,
+    preselected,
   };
 }

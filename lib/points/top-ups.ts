@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, desc, eq } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
 import { type TopUp, topUps } from "@/lib/db/schema";
 
@@ -22,4 +22,15 @@ export async function getTopUpByReference(
     .from(topUps)
     .where(and(eq(topUps.organizationId, organizationId), eq(topUps.reference, reference)));
   return row;
+}
+
+/** The bundle of the organisation's latest paid purchase, if it has one. */
+export async function lastPaidPoints(db: Db, organizationId: string): Promise<number | undefined> {
+  const [row] = await db
+    .select({ points: topUps.points })
+    .from(topUps)
+    .where(and(eq(topUps.organizationId, organizationId), eq(topUps.status, "paid")))
+    .orderBy(desc(topUps.createdAt), desc(topUps.id))
+    .limit(1);
+  return row?.points;
 }

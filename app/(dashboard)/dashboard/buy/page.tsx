@@ -233,7 +233,7 @@ export default async function BuyPage({ searchParams }: { searchParams: Promise<
               <BuyBundlePicker
                 bundles={bundles}
                 currency={currency}
-                selected={bundle?.points}
+                selected={options.preselected}
                 maxPointsPerTopUp={organization.maxPointsPerTopUp}
                 disabled={!isAdmin}
               />
