@@ -32,6 +32,8 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: "forks",
+    // Three at once on two cores: a file often waits on Postgres, a test server or a child process.
+    maxWorkers: 3,
     // The service's log lines (lib/observability/log.ts) stay out of test output unless asked for.
     env: { LOG_LEVEL: process.env.LOG_LEVEL ?? "silent" },
     // vi.stubEnv lasts one test, so a shared process hands the next file the environment it had.
