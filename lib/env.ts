@@ -34,6 +34,10 @@ const envSchema = z.object({
   POINTS_HEADERS_TIMEOUT_SECONDS: z.preprocess(emptyAsUndefined, z.coerce.number().int().positive().optional()),
   /** "off" stops the per-instance reconciler timer. */
   POINTS_RECONCILE: z.preprocess(emptyAsUndefined, z.enum(["on", "off"]).optional()),
+  /** "1" lets webhook endpoints use http and private or loopback addresses: tests and development only. */
+  POINTS_WEBHOOKS_ALLOW_PRIVATE: z.preprocess(emptyAsUndefined, z.enum(["0", "1"]).optional()),
+  /** "off" stops this instance's webhook sender (another instance, or a worker, sends). */
+  POINTS_WEBHOOKS: z.preprocess(emptyAsUndefined, z.enum(["on", "off"]).optional()),
   /** "false" for transaction-mode poolers (PgBouncer), which cannot keep prepared statements. */
   DATABASE_PREPARE: z.preprocess(emptyAsUndefined, z.enum(["true", "false"]).optional()),
   /** Proxies in front that append to X-Forwarded-For; the client's address is the Nth entry from the right. */

@@ -15,6 +15,9 @@ const prefixes = {
   simRefund: "re_sim",
   simDispute: "du_sim",
   simEvent: "evt_sim",
+  event: "evt",
+  webhookEndpoint: "we",
+  webhookDelivery: "wd",
 } as const;
 
 export type IdKind = keyof typeof prefixes;

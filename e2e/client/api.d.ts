@@ -104,6 +104,26 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/v3/points/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List events
+         * @description The organisation's events after the sequence number `after`, oldest first; any key may read them. Sequences run 1, 2, 3… with no gap, so a receiver that was down, or that sees a gap in its webhooks, reads from its last number until `has_more` is false. Events are kept 30 days.
+         */
+        get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v3/openapi.json": {
         parameters: {
             query?: never;
@@ -173,7 +193,7 @@ export type components = {
                  * @description Stable, snake_case: branch on it.
                  * @enum {string}
                  */
-                code: "invalid_api_key" | "not_available" | "api_purchases_disabled" | "insufficient_scope" | "invalid_request" | "currency_required" | "payment_methods_unavailable" | "database_unavailable" | "billing_customer_missing" | "billing_credentials_refused" | "billing_provider_mismatch" | "invalid_payment_method" | "payment_method_required" | "no_payment_method" | "reference_conflict" | "purchase_in_progress" | "payment_failed" | "payment_action_required" | "payment_unresolved" | "limit_exceeded" | "frequency_limit_reached" | "daily_limit_reached" | "key_daily_limit_reached" | "currency_not_available" | "request_too_large" | "not_found" | "method_not_allowed" | "unauthorized" | "forbidden" | "internal_error";
+                code: "invalid_api_key" | "not_available" | "api_purchases_disabled" | "insufficient_scope" | "invalid_request" | "currency_required" | "payment_methods_unavailable" | "database_unavailable" | "billing_customer_missing" | "billing_credentials_refused" | "billing_provider_mismatch" | "invalid_payment_method" | "payment_method_required" | "no_payment_method" | "reference_conflict" | "purchase_in_progress" | "payment_failed" | "payment_action_required" | "payment_unresolved" | "limit_exceeded" | "frequency_limit_reached" | "daily_limit_reached" | "key_daily_limit_reached" | "currency_not_available" | "request_too_large" | "not_found" | "events_expired" | "method_not_allowed" | "unauthorized" | "forbidden" | "internal_error";
                 /** @description One sentence a person can act on. */
                 message: string;
                 /** @description Facts about the error, such as `fields` or `limit`. */
@@ -351,6 +371,36 @@ export type components = {
             payment_method: components["schemas"]["PaymentMethod"];
             /** @description The spendable balance the purchase would leave. */
             points_balance_after: number;
+        };
+        /** @description Something that changed in the organisation, as the feed and webhooks send it. */
+        Event: {
+            /**
+             * @description The event's id; also the `webhook-id` of its deliveries.
+             * @example evt_01JD4B8M2N3P4Q5R6S7T
+             */
+            id: string;
+            /**
+             * @description What happened.
+             * @enum {string}
+             */
+            type: "top_up.paid" | "top_up.failed" | "top_up.awaiting_payment" | "top_up.unresolved" | "top_up.refunded" | "top_up.dispute_opened" | "top_up.dispute_closed" | "payment_methods.updated" | "settings.updated" | "points.spent" | "balance.low" | "auto_recharge.failed";
+            /**
+             * @description 1, 2, 3… per organisation, in the order the changes were committed, with no gap: a missing number is an event not yet received.
+             * @example 42
+             */
+            sequence: number;
+            /**
+             * Format: date-time
+             * @description When the change was committed. ISO 8601, UTC.
+             * @example 2026-11-24T09:30:00.000Z
+             */
+            created_at: string;
+            /** @example org_01JD4B8M2N3P4Q5R6S7T */
+            organization_id: string;
+            /** @description For `top_up.*`: `top_up` (the TopUp as the API returns it) and `points_balance`. For `settings.updated`: `settings`. For `payment_methods.updated`: `change` (`added`, `removed`, `default`) and `payment_method_id`. */
+            data: {
+                [key: string]: unknown;
+            };
         };
     };
     responses: {
@@ -1691,6 +1741,219 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "payment_methods_unavailable" | "database_unavailable";
+                            /** @description One sentence a person can act on. */
+                            message: string;
+                            /** @description Facts about the error, such as `fields` or `limit`. */
+                            details: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listEvents: {
+        parameters: {
+            query?: {
+                /** @description A sequence number: answer the events after it (default 0, from the first). */
+                after?: number;
+                /** @description How many to answer, 1 to 100. */
+                limit?: number;
+            };
+            header?: {
+                /** @description Your id for this request, echoed back; one is made when absent or malformed. */
+                "X-Request-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of events. */
+            200: {
+                headers: {
+                    /** @description The request's id: yours when you sent a well-formed one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "success",
+                     *       "data": {
+                     *         "events": [
+                     *           {
+                     *             "id": "evt_01JD4B8M2N3P4Q5R6S7T",
+                     *             "type": "top_up.paid",
+                     *             "sequence": 42,
+                     *             "created_at": "2026-11-24T09:30:01.000Z",
+                     *             "organization_id": "org_01JD4B8M2N3P4Q5R6S7T",
+                     *             "data": {
+                     *               "top_up": {
+                     *                 "id": "tu_01JD4B8M2N3P4Q5R6S7T8V9W0X",
+                     *                 "reference": "order-1042",
+                     *                 "points": 1000,
+                     *                 "currency": "EUR",
+                     *                 "amount": 8900,
+                     *                 "payment_source_id": "pm_1QabcDEF",
+                     *                 "status": "paid",
+                     *                 "failure": null,
+                     *                 "source": "api",
+                     *                 "created_at": "2026-11-24T09:30:00.000Z",
+                     *                 "paid_at": "2026-11-24T09:30:01.000Z",
+                     *                 "refunded_points": 0,
+                     *                 "refunded_amount": 0,
+                     *                 "dispute": null
+                     *               },
+                     *               "points_balance": 9350
+                     *             }
+                     *           }
+                     *         ],
+                     *         "has_more": false
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        data: {
+                            events: components["schemas"]["Event"][];
+                            /** @description Whether there are more past this page. */
+                            has_more: boolean;
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `invalid_api_key`: No `Authorization: Bearer <key>`, or the key is unknown or revoked.
+             *
+             *     `api_purchases_disabled`: An admin has not enabled API purchases in the dashboard.
+             */
+            403: {
+                headers: {
+                    /** @description The request's id: yours when you sent a well-formed one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "error";
+                        error: {
+                            /**
+                             * @description Stable, snake_case: branch on it.
+                             * @enum {string}
+                             */
+                            code: "invalid_api_key" | "api_purchases_disabled";
+                            /** @description One sentence a person can act on. */
+                            message: string;
+                            /** @description Facts about the error, such as `fields` or `limit`. */
+                            details: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description `not_available`: The organisation is not eligible for API purchases (an operator setting). */
+            404: {
+                headers: {
+                    /** @description The request's id: yours when you sent a well-formed one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "error";
+                        error: {
+                            /**
+                             * @description Stable, snake_case: branch on it.
+                             * @enum {string}
+                             */
+                            code: "not_available";
+                            /** @description One sentence a person can act on. */
+                            message: string;
+                            /** @description Facts about the error, such as `fields` or `limit`. */
+                            details: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description `events_expired`: The events after `after` are older than 30 days and gone; `details.oldest_sequence` is the oldest kept. Read the current state, then continue from there. */
+            410: {
+                headers: {
+                    /** @description The request's id: yours when you sent a well-formed one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "error";
+                        error: {
+                            /**
+                             * @description Stable, snake_case: branch on it.
+                             * @enum {string}
+                             */
+                            code: "events_expired";
+                            /** @description One sentence a person can act on. */
+                            message: string;
+                            /** @description Facts about the error, such as `fields` or `limit`. */
+                            details: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_request`: The body or query is invalid: `details.fields` names every offending field and why. */
+            422: {
+                headers: {
+                    /** @description The request's id: yours when you sent a well-formed one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "error";
+                        error: {
+                            /**
+                             * @description Stable, snake_case: branch on it.
+                             * @enum {string}
+                             */
+                            code: "invalid_request";
+                            /** @description One sentence a person can act on. */
+                            message: string;
+                            /** @description Facts about the error, such as `fields` or `limit`. */
+                            details: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description `database_unavailable`: The service could not reach its database for a moment (a restart); retry with the same reference after `Retry-After` seconds, it never charges twice. */
+            502: {
+                headers: {
+                    /** @description The request's id: yours when you sent a well-formed one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "error";
+                        error: {
+                            /**
+                             * @description Stable, snake_case: branch on it.
+                             * @enum {string}
+                             */
+                            code: "database_unavailable";
                             /** @description One sentence a person can act on. */
                             message: string;
                             /** @description Facts about the error, such as `fields` or `limit`. */

@@ -21,6 +21,10 @@ export const TABLE_ROLES: Record<string, TableRole> = {
   top_ups: { kind: "distributed", by: "organization_id" },
   refunds: { kind: "distributed", by: "organization_id" },
   points_ledger: { kind: "distributed", by: "organization_id" },
+  events: { kind: "distributed", by: "organization_id" },
+  webhook_endpoints: { kind: "distributed", by: "organization_id" },
+  webhook_deliveries: { kind: "distributed", by: "organization_id" },
+  webhook_attempts: { kind: "distributed", by: "organization_id" },
   stripe_events: { kind: "local", why: "the provider's event ids, checked before the organisation is known" },
   deferred_billing_events: { kind: "local", why: "provider events waiting for a purchase, read by the reconciler" },
   sign_in_failures: {

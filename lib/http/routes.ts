@@ -9,6 +9,7 @@ export const API_ROUTES = [
   "/v3/points/payment-methods",
   "/v3/points/balance",
   "/v3/points/quotes",
+  "/v3/points/events",
   "/v3/openapi.json",
 ] as const;
 

@@ -6,11 +6,19 @@
 import { z } from "zod";
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiResponseObject } from "zod-openapi";
 import type { ErrorCode } from "@/lib/points/errors";
-import { balanceSchema, paymentMethodSchema, quoteSchema, topUpIdSchema, topUpSchema } from "@/lib/points/schemas";
+import { eventListQuerySchema } from "@/lib/points/event-list";
+import {
+  balanceSchema,
+  eventSchema,
+  paymentMethodSchema,
+  quoteSchema,
+  topUpIdSchema,
+  topUpSchema,
+} from "@/lib/points/schemas";
 import { topUpListQuerySchema } from "@/lib/points/top-up-list";
 import { quoteRequestSchema, topUpRequestSchema } from "@/lib/points/top-up-request";
 import { errorEnvelopeSchema, errorResponses, purchaseDataSchema, replayedHeader, requestIdHeader } from "./errors";
-import { exampleBalance, examplePaymentMethod, exampleQuote, exampleTopUp } from "./examples";
+import { exampleBalance, exampleEvent, examplePaymentMethod, exampleQuote, exampleTopUp } from "./examples";
 
 export const OPENAPI_PATH = "/v3/openapi.json";
 
@@ -173,6 +181,26 @@ const listPaymentMethods = operation({
   errors: [...KEY_CHECKS, ...PROVIDER_REFUSALS],
 });
 
+const listEvents = operation({
+  operationId: "listEvents",
+  summary: "List events",
+  description:
+    "The organisation's events after the sequence number `after`, oldest first; any key may read them. Sequences run 1, 2, 3… with no gap, so a receiver that was down, or that sees a gap in its webhooks, reads from its last number until `has_more` is false. Events are kept 30 days.",
+  tags: ["Events"],
+  requestParams: { query: eventListQuerySchema },
+  responses: {
+    "200": success(
+      "A page of events.",
+      z.object({
+        events: z.array(eventSchema),
+        has_more: z.boolean().meta({ description: "Whether there are more past this page." }),
+      }),
+      { events: [exampleEvent], has_more: false },
+    ),
+  },
+  errors: [...KEY_CHECKS, "invalid_request", "events_expired"],
+});
+
 const getBalance = operation({
   operationId: "getBalance",
   summary: "Read the balance and limits",
@@ -254,6 +282,7 @@ export function openApiDocument(): ReturnType<typeof createDocument> {
         { name: "Top-ups", description: "Buying Points, and the purchases made." },
         { name: "Payment methods", description: "The saved cards a purchase can charge." },
         { name: "Balance", description: "Points and limits." },
+        { name: "Events", description: "What changed, in order: the feed, and the body of each webhook." },
         { name: "Reference", description: "This document." },
       ],
       security: [{ apiKey: [] }],
@@ -263,6 +292,7 @@ export function openApiDocument(): ReturnType<typeof createDocument> {
         "/v3/points/payment-methods": { get: listPaymentMethods },
         "/v3/points/balance": { get: getBalance },
         "/v3/points/quotes": { post: createQuote },
+        "/v3/points/events": { get: listEvents },
         [OPENAPI_PATH]: { get: getOpenApi },
       },
       components: {

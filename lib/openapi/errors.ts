@@ -44,6 +44,8 @@ export const errorMeanings: Record<ErrorCode, string> = {
   currency_not_available: "The billing provider has no price for this bundle in this currency.",
   request_too_large: "The body is over 64 KiB.",
   not_found: "No such purchase for this organisation, or no such endpoint.",
+  events_expired:
+    "The events after `after` are older than 30 days and gone; `details.oldest_sequence` is the oldest kept. Read the current state, then continue from there.",
   method_not_allowed: "The endpoint does not serve this method; `Allow` lists the ones it does.",
   unauthorized: "Sign in first (dashboard only).",
   forbidden: "Not allowed for this user (dashboard only).",

@@ -1,4 +1,5 @@
 /** Example objects for the OpenAPI document, typed by the schemas' types so they keep their shape. */
+import type { EventJson } from "@/lib/points/events";
 import type { BalanceJson, PaymentMethodJson, QuoteJson, TopUpJson } from "@/lib/points/schemas";
 
 export const examplePaymentMethod: PaymentMethodJson = {
@@ -56,4 +57,13 @@ export const exampleQuote: QuoteJson = {
   payment_source_id: examplePaymentMethod.id,
   payment_method: examplePaymentMethod,
   points_balance_after: 9350,
+};
+
+export const exampleEvent: EventJson = {
+  id: "evt_01JD4B8M2N3P4Q5R6S7T",
+  type: "top_up.paid",
+  sequence: 42,
+  created_at: exampleTopUp.paid_at as string,
+  organization_id: "org_01JD4B8M2N3P4Q5R6S7T",
+  data: { top_up: exampleTopUp, points_balance: 9350 },
 };

@@ -5,7 +5,7 @@ import { log } from "@/lib/observability/log";
 import { syncDispute } from "./after-payment/disputes";
 import { syncRefunds } from "./after-payment/refunds";
 import { isUnresolved, UNRESOLVED_STATUSES } from "./limits";
-import { makeFirstCardDefault } from "./payment-methods";
+import { announceCardAdded, makeFirstCardDefault } from "./payment-methods";
 import { heldElsewhere, resolveTopUpWhenFree } from "./purchase";
 import type { Services } from "./services";
 
@@ -269,5 +269,8 @@ async function cardSetUp(services: Services, customerId: string, receipt: Receip
     .where(eq(organizations.billingCustomerId, customerId));
   if (!organization) return receipt("ignored", "no organisation has this customer");
   const made = await makeFirstCardDefault(services, customerId);
+  for (const method of await services.provider.listPaymentMethods(customerId)) {
+    await announceCardAdded(services, organization.id, method.id);
+  }
   return receipt("handled", made ? `default payment method set to ${made}` : "card saved");
 }

@@ -1,7 +1,7 @@
 import { billingProblemOf } from "./billing-problems";
 import { PointsError } from "./errors";
 import { getOrganization, requireOrganization } from "./organizations";
-import { makeFirstCardDefault } from "./payment-methods";
+import { announceCardAdded, makeFirstCardDefault } from "./payment-methods";
 import type { Services } from "./services";
 
 /**
@@ -37,5 +37,6 @@ export async function finishAddingCard(
   const methodId = await finish(organization.billingCustomerId, sessionId);
   if (!methodId) return false;
   await makeFirstCardDefault(services, organization.billingCustomerId);
+  await announceCardAdded(services, organization.id, methodId);
   return true;
 }

@@ -33,6 +33,7 @@ export const errorStatus = {
   currency_not_available: 422,
   request_too_large: 413,
   not_found: 404,
+  events_expired: 410,
   method_not_allowed: 405,
   unauthorized: 401,
   forbidden: 403,

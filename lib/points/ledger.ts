@@ -83,25 +83,33 @@ export async function recordMovement(tx: Db, movement: Movement): Promise<Moveme
 
 /**
  * A purchase's credit, the one balance change written as SQL (purchase/settle.ts records the
- * provider's answer and the credit in one statement): two CTEs, `credited` (the organisation's
- * balance bumped by the purchase's Points, returning the new balance) and `ledger` (the ledger's
- * purchase row, whose unique top_up_id makes a second credit fail instead of doubling Points), so
- * the balance always equals the ledger's sum as recordMovement keeps it. `purchases` names a CTE of
- * top_ups rows just updated; only those now `paid` are credited. `ledgerId` and `now` are SQL
- * expressions (parameters) for the ledger row's id and the time.
+ * provider's answer and the credit in one statement): two CTEs, `credited` (the organisation's row
+ * updated, its balance bumped by the Points of a purchase now paid, returning the new balance and
+ * event sequence) and `ledger` (the ledger's purchase row, whose unique top_up_id makes a second
+ * credit fail instead of doubling Points), so the balance always equals the ledger's sum as
+ * recordMovement keeps it. `purchases` names a CTE of top_ups rows just updated; only those now
+ * `paid` are credited. `ledgerId` and `now` are SQL expressions (parameters) for the ledger row's
+ * id and the time; `alsoSet` more assignments to the organisation's row (`o`), such as the event
+ * sequence (events.ts).
  */
-export function purchaseCreditSql(names: { purchases: string; ledgerId: string; now: string }): string {
-  const { purchases, ledgerId, now } = names;
+export function purchaseCreditSql(names: {
+  purchases: string;
+  ledgerId: string;
+  now: string;
+  alsoSet?: string;
+}): string {
+  const { purchases, ledgerId, now, alsoSet } = names;
   const kind: LedgerKind = "purchase";
   return `credited as (
-  update organizations o set points_balance = o.points_balance + u.points, updated_at = ${now}
-  from ${purchases} u where o.id = u.organization_id and u.status = 'paid'
-  returning o.points_balance
+  update organizations o
+  set points_balance = o.points_balance + case when u.status = 'paid' then u.points else 0 end, updated_at = ${now}${alsoSet ? `, ${alsoSet}` : ""}
+  from ${purchases} u where o.id = u.organization_id
+  returning o.points_balance, o.event_sequence
 ),
 ledger as (
   insert into points_ledger (id, organization_id, top_up_id, kind, delta, balance_after, reason, created_at)
   select ${ledgerId}, u.organization_id, u.id, '${kind}', u.points, c.points_balance, 'top_up', ${now}
-  from ${purchases} u cross join credited c
+  from ${purchases} u cross join credited c where u.status = 'paid'
 )`;
 }
 

@@ -8,6 +8,7 @@ import { type Organization, organizations } from "@/lib/db/schema";
 import { newId, randomString } from "@/lib/ids";
 import { type CreatedApiKey, createApiKey } from "./api-keys";
 import { PointsError, ProvisioningError } from "./errors";
+import { emitSettingsChange } from "./events";
 import { paymentMethodLabel } from "./payment-methods";
 import type { Services } from "./services";
 import { assertEmailUnused, insertUser, normaliseEmail } from "./users";
@@ -176,7 +177,7 @@ export async function updateOrganization(
         if (isUniqueViolation(error, "organizations_billing_customer_idx")) throw customerAlreadyLinked(customerId);
         throw error;
       });
-    return row ?? organization;
+    return row ? emitSettingsChange(tx, organization, row, services.clock.now()) : organization;
   });
   // After the transaction, whichever the provider is: a provider call never runs inside one.
   if (input.defaultCardIndex !== undefined) {

@@ -3,6 +3,7 @@ import { ProviderUnavailableError } from "@/lib/billing/provider";
 import { log } from "@/lib/observability/log";
 import { billingProblemOf } from "./billing-problems";
 import { PointsError } from "./errors";
+import { announce } from "./events";
 import { listProvisionedPaymentMethods, requireOrganization } from "./organizations";
 import type { Services } from "./services";
 
@@ -33,6 +34,10 @@ export async function removeCard(
         provider.callBudgetMs,
       ));
     if (!card || !removed) throw new PointsError("not_found", NOT_FOUND);
+    await announce(services, organization.id, "payment_methods.updated", {
+      change: "removed",
+      payment_method_id: card.id,
+    });
     return { label: card.label, wasDefault: card.isDefault };
   } catch (error) {
     if (error instanceof PointsError) throw error;

@@ -6,6 +6,7 @@
 import { z } from "zod";
 /// <reference types="zod-openapi" />
 import { BUNDLES, CURRENCIES, REFERENCE_MAX_LENGTH, TOP_UP_SOURCES, TOP_UP_STATUSES } from "@/lib/catalog";
+import { EVENT_TYPES } from "./events";
 
 const instant = (description: string) =>
   z.iso.datetime().meta({ description: `${description} ISO 8601, UTC.`, example: "2026-11-24T09:30:00.000Z" });
@@ -73,6 +74,27 @@ export const topUpSchema = z
     dispute: disputeSchema.nullable(),
   })
   .meta({ id: "TopUp", description: "A purchase of a bundle of Points." });
+
+export const eventSchema = z
+  .object({
+    id: z.string().meta({
+      description: "The event's id; also the `webhook-id` of its deliveries.",
+      example: "evt_01JD4B8M2N3P4Q5R6S7T",
+    }),
+    type: z.enum(EVENT_TYPES).meta({ description: "What happened." }),
+    sequence: z.number().int().min(1).meta({
+      description:
+        "1, 2, 3… per organisation, in the order the changes were committed, with no gap: a missing number is an event not yet received.",
+      example: 42,
+    }),
+    created_at: instant("When the change was committed."),
+    organization_id: z.string().meta({ example: "org_01JD4B8M2N3P4Q5R6S7T" }),
+    data: z.record(z.string(), z.unknown()).meta({
+      description:
+        "For `top_up.*`: `top_up` (the TopUp as the API returns it) and `points_balance`. For `settings.updated`: `settings`. For `payment_methods.updated`: `change` (`added`, `removed`, `default`) and `payment_method_id`.",
+    }),
+  })
+  .meta({ id: "Event", description: "Something that changed in the organisation, as the feed and webhooks send it." });
 
 export const paymentMethodSchema = z
   .object({

@@ -4,6 +4,7 @@ import { isCurrency } from "@/lib/catalog";
 import { organizations } from "@/lib/db/schema";
 import { type BillingProblemCode, isBillingProblem } from "./billing-problems";
 import { PointsError } from "./errors";
+import { announce, emitSettingsChange } from "./events";
 import { requireOrganization } from "./organizations";
 import { listUsablePaymentMethods, type PaymentMethod } from "./payment-methods";
 import type { Services } from "./services";
@@ -71,10 +72,12 @@ export async function saveSettings(
   }
   const organization = await requireOrganization(services.db, organizationId);
   const defaultId = input.defaultPaymentMethodId;
+  let defaultChanged = defaultId === null;
   if (typeof defaultId === "string") {
     // Only this organisation's usable methods qualify: another organisation's ID is refused the
     // same way as an unknown one, so the form cannot be used to probe for IDs.
     const methods = await listUsablePaymentMethods(services, organization);
+    defaultChanged = !methods.some((method) => method.id === defaultId && method.isDefault);
     if (!methods.some((method) => method.id === defaultId)) {
       throw fieldError("defaultPaymentMethodId", "Choose one of this organisation's usable saved payment methods.");
     }
@@ -83,6 +86,12 @@ export async function saveSettings(
   // The provider is told first, outside any transaction, whichever it is: if it refuses, nothing is saved.
   if (defaultId !== undefined) {
     await services.provider.setDefaultPaymentMethod(organization.billingCustomerId, defaultId);
+    if (defaultChanged) {
+      await announce(services, organizationId, "payment_methods.updated", {
+        change: "default",
+        payment_method_id: defaultId,
+      });
+    }
   }
   return services.db.transaction(async (tx) => {
     const [updated] = await tx
@@ -95,6 +104,7 @@ export async function saveSettings(
       .where(eq(organizations.id, organizationId))
       .returning();
     if (!updated) throw new Error(`Organisation ${organizationId} vanished while saving its settings.`);
+    await emitSettingsChange(tx, organization, updated, services.clock.now());
     return {
       apiPurchasesEnabled: updated.apiPurchasesEnabled,
       apiAvailable: updated.apiAvailable,

@@ -1,6 +1,7 @@
 import type { BillingProvider, TestMode } from "@/lib/billing/provider";
 import { isTestCardKind, TEST_CARDS, type TestCardKind } from "@/lib/billing/test-cards";
 import { PointsError } from "./errors";
+import { announce } from "./events";
 import { listProvisionedPaymentMethods, requireOrganization } from "./organizations";
 import { isExpired, type PaymentMethod, paymentMethodLabel } from "./payment-methods";
 import type { Services } from "./services";
@@ -71,6 +72,10 @@ export async function addTestCard(
   }
   const [added] = await services.provider.addCards({ customerId: organization.billingCustomerId, kinds: [kind] });
   if (!added) throw new Error("The provider did not add the test card.");
+  await announce(services, organization.id, "payment_methods.updated", {
+    change: "added",
+    payment_method_id: added.id,
+  });
   // An expired test card is saved like any other, but never listed by the API or charged.
   return { ...added, label: paymentMethodLabel(added), usable: !isExpired(added, services.clock.now()) };
 }

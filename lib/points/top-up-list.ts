@@ -187,7 +187,7 @@ export async function getTopUpOrThrow(db: Db, organizationId: string, topUpId: s
   return topUp;
 }
 
-function invalidQuery(fields: Record<string, string>): PointsError {
+export function invalidQuery(fields: Record<string, string>): PointsError {
   const names = Object.keys(fields);
   return new PointsError(
     "invalid_request",

@@ -1,7 +1,7 @@
-import { eq, sql } from "drizzle-orm";
+import { asc, eq, sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll } from "vitest";
 import type { Db } from "@/lib/db/client";
-import { organizations, pointsLedger, simPayments, topUps } from "@/lib/db/schema";
+import { events, organizations, pointsLedger, simPayments, topUps } from "@/lib/db/schema";
 import { type Backend, createTestContext, type ProviderName, type ProviderTestContext } from "./harness";
 import type { ProviderProbe } from "./provider-probe";
 
@@ -106,6 +106,51 @@ export async function expectBooksBalance(db: Db, organizationId: string): Promis
   expect(ledger.every((row) => row.kind === "usage" || (row.topUpId !== null && purchaseIds.has(row.topUpId)))).toBe(
     true,
   );
+  await expectEventsInOrder(db, organizationId, purchases);
+}
+
+/**
+ * The events of docs/contract.md §8 for one organisation: numbered 1 to N with no gap, N the
+ * organisation's counter (the first ones may have been deleted after 30 days); each paid top-up
+ * announced paid exactly once, each failed one failed exactly once, none of them both; each
+ * event's top-up is the organisation's own.
+ */
+export async function expectEventsInOrder(
+  db: Db,
+  organizationId: string,
+  purchases?: Array<{ id: string; status: string; reference: string }>,
+): Promise<void> {
+  const { expect } = await import("vitest");
+  const [org] = await db.select().from(organizations).where(eq(organizations.id, organizationId));
+  const rows = await db
+    .select()
+    .from(events)
+    .where(eq(events.organizationId, organizationId))
+    .orderBy(asc(events.sequence));
+  // Events older than 30 days are deleted: the ones kept are the last, still with no gap.
+  const first = rows[0]?.sequence ?? 1;
+  expect(
+    rows.map((row) => row.sequence),
+    "event sequences are 1, 2, 3… with no gap",
+  ).toEqual(rows.map((_, index) => first + index));
+  expect(rows.length + first - 1, "the organisation's counter is its last event's sequence").toBe(org?.eventSequence);
+  const topUpOf = (row: (typeof rows)[number]) => (row.data as { top_up?: { id?: string } }).top_up?.id;
+  const list = purchases ?? (await db.select().from(topUps).where(eq(topUps.organizationId, organizationId)));
+  const ids = new Set(list.map((topUp) => topUp.id));
+  for (const row of rows) {
+    const id = topUpOf(row);
+    if (id !== undefined)
+      expect(ids.has(id), `${row.type} #${row.sequence} names a top-up of the organisation`).toBe(true);
+  }
+  for (const topUp of first === 1 ? list : []) {
+    const announced = (type: string) => rows.filter((row) => row.type === type && topUpOf(row) === topUp.id).length;
+    expect(announced("top_up.paid"), `paid events of ${topUp.status} top-up ${topUp.reference}`).toBe(
+      topUp.status === "paid" ? 1 : 0,
+    );
+    expect(announced("top_up.failed"), `failed events of ${topUp.status} top-up ${topUp.reference}`).toBe(
+      topUp.status === "failed" ? 1 : 0,
+    );
+  }
 }
 
 /**

@@ -4,10 +4,12 @@
  */
 export * from "./events";
 export * from "./organizations";
+export * from "./outbox";
 export * from "./simulated";
 export * from "./top-ups";
 
 import type { apiKeys, organizations, users } from "./organizations";
+import type { events, webhookAttempts, webhookDeliveries, webhookEndpoints } from "./outbox";
 import type { simPaymentMethods, simPayments } from "./simulated";
 import type { pointsLedger, refunds, topUps } from "./top-ups";
 
@@ -21,3 +23,7 @@ export type LedgerEntry = typeof pointsLedger.$inferSelect;
 export type SimPaymentMethod = typeof simPaymentMethods.$inferSelect;
 export type SimPayment = typeof simPayments.$inferSelect;
 export type Refund = typeof refunds.$inferSelect;
+export type EventRow = typeof events.$inferSelect;
+export type WebhookEndpoint = typeof webhookEndpoints.$inferSelect;
+export type WebhookDelivery = typeof webhookDeliveries.$inferSelect;
+export type WebhookAttempt = typeof webhookAttempts.$inferSelect;

@@ -30,6 +30,11 @@ export const organizations = pgTable(
     dailyPointsLimit: integer("daily_points_limit"),
     /** The organisation's customer at the billing provider (cus_…). Never sent by clients. */
     billingCustomerId: text("billing_customer_id").notNull(),
+    /**
+     * The sequence of the organisation's last event (lib/points/events.ts): bumped in the transaction
+     * that writes the event, under this row's lock, so the numbers are 1, 2, 3… in commit order.
+     */
+    eventSequence: bigint("event_sequence", { mode: "number" }).notNull().default(0),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -6,6 +6,7 @@ import { newId } from "@/lib/ids";
 import { log } from "@/lib/observability/log";
 import { recordMovement } from "@/lib/points/ledger";
 import type { Services } from "@/lib/points/services";
+import { emitTopUpEvent } from "../events";
 import { pointsForRefundedAmount } from "./proportion";
 
 /**
@@ -67,6 +68,7 @@ async function applyRefund(
     now,
   });
   await recordAppliedRefund(tx, topUp, known, refund, points, now);
+  await emitTopUpEvent(tx, topUp, "top_up.refunded", now);
   if (moved.shortfall > 0) {
     log().warn(
       {

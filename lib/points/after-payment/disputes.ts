@@ -5,6 +5,7 @@ import { pointsLedger, type TopUp, topUps } from "@/lib/db/schema";
 import { log } from "@/lib/observability/log";
 import { recordMovement } from "@/lib/points/ledger";
 import type { Services } from "@/lib/points/services";
+import { emitTopUpEvent } from "../events";
 import { paidTopUpOfPayment } from "./paid-top-up";
 import { pointsForDisputedAmount } from "./proportion";
 
@@ -149,6 +150,10 @@ export async function syncDispute(
         updatedAt: now,
       })
       .where(eq(topUps.id, topUp.id));
+    if (known === null) await emitTopUpEvent(tx, topUp, "top_up.dispute_opened", now);
+    if (closed && (known === null || known.status === "open")) {
+      await emitTopUpEvent(tx, topUp, "top_up.dispute_closed", now);
+    }
     return {
       result: "handled" as const,
       detail: `top-up ${topUp.id}: dispute ${facts.status}, ${points} Points ${to}`,

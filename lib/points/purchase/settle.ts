@@ -9,6 +9,7 @@ import { newId, randomString } from "@/lib/ids";
 import { log } from "@/lib/observability/log";
 import { purchaseTransition } from "@/lib/observability/purchases";
 import { assertChargedHere } from "../charged-by";
+import { nextSequenceSql, type TopUpEventType, topUpEventDataSql } from "../events";
 import { purchaseCreditSql } from "../ledger";
 import { UNRESOLVED_STATUSES } from "../limits";
 import type { Services } from "../services";
@@ -162,8 +163,9 @@ async function recordOutcome(
   const known = outcome.status !== "processing";
   const change = statusChange(topUp, outcome, now);
   const keys = Object.keys(change) as Array<keyof typeof change>;
-  const shape = `${keys.join()}|${known}`;
-  const text = recordOutcomeTexts.get(shape) ?? recordOutcomeSql(keys, known);
+  const event = OUTCOME_EVENTS[outcome.status];
+  const shape = `${keys.join()}|${outcome.status}`;
+  const text = recordOutcomeTexts.get(shape) ?? recordOutcomeSql(keys, outcome.status);
   recordOutcomeTexts.set(shape, text);
   const values = keys.map((key) => {
     const value = change[key];
@@ -175,6 +177,8 @@ async function recordOutcome(
     outcome.paymentId,
     sqlTime(now),
     newId("ledger"),
+    newId("event"),
+    event.type,
     ...(known ? [] : [lockToken]),
     ...values,
   ]);
@@ -198,27 +202,59 @@ const readTopUp = rowReader(topUps);
 const recordOutcomeTexts = new Map<string, string>();
 
 /**
- * P4 as one statement, in the lock order of every other writer (the organisation's row, then the
- * purchase): the purchase's new status and, when it is paid, the credit (ledger.ts's
- * purchaseCreditSql: the balance bumped and the ledger's purchase row, whose unique top_up_id
- * makes a second credit fail instead of doubling Points).
- * Parameters: $1 organisation, $2 purchase, $3 payment id, $4 now, $5 the ledger row's id, then
- * ($6) the lease's token when the answer is unknown, then the status change's values.
+ * The event each answer announces, and when (a condition on `prior`, the purchase as it was): a
+ * purchase paid or failed is announced always (only an unresolved one can become so); one awaiting
+ * the cardholder once, when it starts to; an unknown answer once, the first time (not on each of
+ * the reconciler's retries after it).
  */
-function recordOutcomeSql(keys: Array<keyof TopUp>, known: boolean): string {
-  const first = known ? 6 : 7;
+const OUTCOME_EVENTS: Record<ChargeOutcome["status"], { type: TopUpEventType; when: string }> = {
+  succeeded: { type: "top_up.paid", when: "true" },
+  failed: { type: "top_up.failed", when: "true" },
+  requires_action: {
+    type: "top_up.awaiting_payment",
+    when: "exists (select 1 from prior where prior.status <> 'awaiting_payment')",
+  },
+  processing: {
+    type: "top_up.unresolved",
+    when: "exists (select 1 from prior where prior.status <> 'awaiting_payment' and prior.next_attempt_at is null)",
+  },
+};
+
+/**
+ * P4 as one statement, in the lock order of every other writer (the organisation's row, then the
+ * purchase): the purchase's new status; when it is paid, the credit (ledger.ts's
+ * purchaseCreditSql: the balance bumped and the ledger's purchase row, whose unique top_up_id
+ * makes a second credit fail instead of doubling Points); and the event that announces it
+ * (events.ts), numbered on the organisation's row. `prior` reads the purchase under its lock, so
+ * the event's condition sees the purchase as the last writer left it.
+ * Parameters: $1 organisation, $2 purchase, $3 payment id, $4 now, $5 the ledger row's id, $6 the
+ * event's id, $7 its type, then ($8) the lease's token when the answer is unknown, then the status
+ * change's values.
+ */
+function recordOutcomeSql(keys: Array<keyof TopUp>, status: ChargeOutcome["status"]): string {
+  const known = status !== "processing";
+  const first = known ? 8 : 9;
   const sets = keys.map((key, index) => `"${TOP_UP_COLUMNS[key].name}" = $${first + index}`);
-  const unresolved = UNRESOLVED_STATUSES.map((status) => `'${status}'`).join(", ");
+  const unresolved = UNRESOLVED_STATUSES.map((value) => `'${value}'`).join(", ");
+  const { when } = OUTCOME_EVENTS[status];
   return `with org as (
   select points_balance from organizations where id = $1 for update
+),
+prior as (
+  select status, next_attempt_at from top_ups where id = $2 and exists (select 1 from org) for update
 ),
 updated as (
   update top_ups set ${sets.join(", ")}, provider_payment_id = coalesce(provider_payment_id, $3),
     lock_token = null, locked_until = null, updated_at = $4
-  where id = $2 and status in (${unresolved})${known ? "" : " and lock_token = $6"} and exists (select 1 from org)
+  where id = $2 and status in (${unresolved})${known ? "" : " and lock_token = $8"} and exists (select 1 from prior)
   returning *
 ),
-${purchaseCreditSql({ purchases: "updated", ledgerId: "$5", now: "$4" })}
+${purchaseCreditSql({ purchases: "updated", ledgerId: "$5", now: "$4", alsoSet: nextSequenceSql(when) })},
+event as (
+  insert into events (organization_id, sequence, id, type, data, created_at)
+  select u.organization_id, c.event_sequence, $6, $7, ${topUpEventDataSql("u", "c.points_balance")}, $4
+  from updated u cross join credited c where ${when}
+)
 select updated.*, coalesce((select points_balance from credited), (select points_balance from org)) as new_points_balance
 from updated`;
 }

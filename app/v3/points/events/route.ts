@@ -1,0 +1,23 @@
+// GET /v3/points/events – the organisation's events after a sequence number, oldest first
+import { handleApi, otherMethods, successResponse } from "@/lib/http/api";
+import { authenticateApiRequest } from "@/lib/points/api-keys";
+import { toEventJson } from "@/lib/points/event-json";
+import { parseEventListQuery } from "@/lib/points/event-list";
+import { listEvents } from "@/lib/points/events";
+import { getRuntime } from "@/lib/server/runtime";
+
+export const dynamic = "force-dynamic";
+
+export function GET(request: Request): Promise<Response> {
+  return handleApi(request, async (requestId) => {
+    const runtime = await getRuntime();
+    const organization = await authenticateApiRequest(runtime.db, request.headers.get("authorization"), runtime.clock);
+    const query = parseEventListQuery(new URL(request.url).searchParams);
+    const page = await listEvents(runtime.db, organization.id, query);
+    return successResponse(200, { events: page.events.map(toEventJson), has_more: page.hasMore }, requestId);
+  });
+}
+
+const { notAllowed, options } = otherMethods("GET", "Use GET to read the organisation's events at /v3/points/events.");
+
+export { notAllowed as POST, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE, options as OPTIONS };

@@ -1,0 +1,235 @@
+import { and, asc, desc, eq, gt, sql } from "drizzle-orm";
+import type { Db } from "@/lib/db/client";
+import { rowsOf } from "@/lib/db/rows";
+import { type EventRow, events, type Organization, organizations } from "@/lib/db/schema";
+import { newId } from "@/lib/ids";
+import { PointsError } from "./errors";
+
+/** docs/contract.md §8's event types. The last three arrive with spending and auto-recharge. */
+export const EVENT_TYPES = [
+  "top_up.paid",
+  "top_up.failed",
+  "top_up.awaiting_payment",
+  "top_up.unresolved",
+  "top_up.refunded",
+  "top_up.dispute_opened",
+  "top_up.dispute_closed",
+  "payment_methods.updated",
+  "settings.updated",
+  "points.spent",
+  "balance.low",
+  "auto_recharge.failed",
+] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+export type TopUpEventType = Extract<EventType, `top_up.${string}`>;
+
+/** How long events are kept for the feed; an older `after` answers 410 events_expired. */
+export const EVENTS_KEPT_MS = 30 * 24 * 60 * 60 * 1000;
+
+export interface EventJson {
+  id: string;
+  type: EventType;
+  sequence: number;
+  created_at: string;
+  organization_id: string;
+  data: Record<string, unknown>;
+}
+
+/**
+ * The event data of a top-up's event, as SQL: the purchase's row as written (`to_jsonb`) and the
+ * balance. Every writer of a top-up's event uses this, and toEventJson turns it into the API's
+ * TopUp, so a TopUp in an event is shaped by the same function as everywhere else.
+ */
+export function topUpEventDataSql(topUpAlias: string, balance: string): string {
+  return `jsonb_build_object('top_up', to_jsonb(${topUpAlias}), 'points_balance', ${balance})`;
+}
+
+/**
+ * The organisation's next sequence, as the SET clause of an update of its row (aliased `o`) that
+ * the statement writing the event makes: under that row's lock, so numbers follow commit order.
+ */
+export function nextSequenceSql(when = "true"): string {
+  return `event_sequence = o.event_sequence + case when ${when} then 1 else 0 end`;
+}
+
+/**
+ * Appends an event in the caller's transaction: the organisation's row is updated first (its
+ * counter bumped, which takes its lock as every other writer does first), then the event written
+ * with that number. Rolled back with the transaction, it leaves no event and no number.
+ */
+export async function emitEvent(
+  tx: Db,
+  organizationId: string,
+  type: EventType,
+  data: Record<string, unknown>,
+  now: Date,
+): Promise<number> {
+  const result = await tx.execute(sql`
+    with o as (
+      update organizations o set ${sql.raw(nextSequenceSql())} where id = ${organizationId} returning event_sequence
+    )
+    insert into events (organization_id, sequence, id, type, data, created_at)
+    select ${organizationId}, o.event_sequence, ${newId("event")}, ${type}, ${JSON.stringify(data)}::jsonb, ${now.toISOString()}
+    from o
+    returning sequence`);
+  const [row] = rowsOf<{ sequence: string | number }>(result);
+  if (!row) throw new Error(`Organisation ${organizationId} vanished while writing an event.`);
+  return Number(row.sequence);
+}
+
+/** A top-up's event, in the caller's transaction: the purchase as this transaction has written it, and the balance. */
+export async function emitTopUpEvent(
+  tx: Db,
+  topUp: { id: string; organizationId: string },
+  type: TopUpEventType,
+  now: Date,
+): Promise<number> {
+  const result = await tx.execute(sql`
+    with o as (
+      update organizations o set ${sql.raw(nextSequenceSql())}
+      where id = ${topUp.organizationId} and exists (select 1 from top_ups where id = ${topUp.id})
+      returning event_sequence, points_balance
+    )
+    insert into events (organization_id, sequence, id, type, data, created_at)
+    select ${topUp.organizationId}, o.event_sequence, ${newId("event")}, ${type},
+      ${sql.raw(topUpEventDataSql("t", "o.points_balance"))}, ${now.toISOString()}
+    from o cross join top_ups t where t.id = ${topUp.id}
+    returning sequence`);
+  const [row] = rowsOf<{ sequence: string | number }>(result);
+  if (!row) throw new Error(`Top-up ${topUp.id} vanished while writing its event.`);
+  return Number(row.sequence);
+}
+
+export const DEFAULT_EVENTS_LIMIT = 50;
+export const MAX_EVENTS_LIMIT = 100;
+
+export interface EventsPage {
+  events: EventRow[];
+  hasMore: boolean;
+}
+
+/**
+ * The organisation's events after a sequence number, oldest first. When events after `after` were
+ * already deleted (older than 30 days), the receiver cannot fill its gap from here: 410
+ * events_expired, with the oldest sequence still kept.
+ */
+export async function listEvents(
+  db: Db,
+  organizationId: string,
+  query: { after: number; limit: number },
+): Promise<EventsPage> {
+  const rows = await db
+    .select()
+    .from(events)
+    .where(and(eq(events.organizationId, organizationId), gt(events.sequence, query.after)))
+    .orderBy(asc(events.sequence))
+    .limit(query.limit + 1);
+  const first = rows[0];
+  if (first && first.sequence > query.after + 1) throw eventsExpired(first.sequence);
+  if (!first) {
+    const [org] = await db
+      .select({ eventSequence: organizations.eventSequence })
+      .from(organizations)
+      .where(eq(organizations.id, organizationId));
+    if (org && org.eventSequence > query.after) throw eventsExpired(org.eventSequence + 1);
+  }
+  return { events: rows.slice(0, query.limit), hasMore: rows.length > query.limit };
+}
+
+function eventsExpired(oldest: number): PointsError {
+  return new PointsError(
+    "events_expired",
+    `Events are kept for 30 days and those after this sequence are gone; the oldest kept is ${oldest}. Read the current state (GET /v3/points/top-ups, /v3/points/balance) and continue from after=${oldest - 1}.`,
+    { details: { oldest_sequence: oldest } },
+  );
+}
+
+/** Deletes events older than 30 days, a bounded batch at a time (their deliveries go with them). */
+export async function pruneEvents(db: Db, now: Date, batch = 1000): Promise<number> {
+  const cutoff = new Date(now.getTime() - EVENTS_KEPT_MS);
+  const result = await db.execute(sql`
+    delete from events where (organization_id, sequence) in (
+      select organization_id, sequence from events where created_at < ${cutoff.toISOString()} limit ${batch}
+    ) returning 1`);
+  return rowsOf(result).length;
+}
+
+/** The events of one organisation, newest first, for the dashboard and tests. */
+export async function recentEvents(db: Db, organizationId: string, limit = 50): Promise<EventRow[]> {
+  return db
+    .select()
+    .from(events)
+    .where(eq(events.organizationId, organizationId))
+    .orderBy(desc(events.sequence))
+    .limit(limit);
+}
+
+/**
+ * A change made outside this database (at the billing provider: a card added, removed, made the
+ * default) announced in a transaction of its own, once it is made. With `once`, an event of this
+ * type whose data has the same `change` and `payment_method_id` is not written again (the card
+ * setup's return page and the provider's webhook both see the same card).
+ */
+export async function announce(
+  services: { db: Db; clock: { now(): Date } },
+  organizationId: string,
+  type: EventType,
+  data: Record<string, unknown>,
+  options: { once?: boolean } = {},
+): Promise<void> {
+  await services.db.transaction(async (tx) => {
+    await tx
+      .select({ id: organizations.id })
+      .from(organizations)
+      .where(eq(organizations.id, organizationId))
+      .for("update");
+    if (options.once) {
+      const [seen] = await tx
+        .select({ sequence: events.sequence })
+        .from(events)
+        .where(
+          and(
+            eq(events.organizationId, organizationId),
+            eq(events.type, type),
+            sql`${events.data} @> ${JSON.stringify(data)}::jsonb`,
+          ),
+        )
+        .limit(1);
+      if (seen) return;
+    }
+    await emitEvent(tx, organizationId, type, data, services.clock.now());
+  });
+}
+
+/** An organisation's settings as `settings.updated` carries them: what an admin or an operator can change. */
+export function settingsEventData(organization: Organization): Record<string, unknown> {
+  return {
+    settings: {
+      api_purchases_enabled: organization.apiPurchasesEnabled,
+      api_available: organization.apiAvailable,
+      currency: organization.currency,
+      max_points_per_top_up: organization.maxPointsPerTopUp,
+      max_points_balance: organization.maxPointsBalance,
+      frequency_limit:
+        organization.frequencyLimitCount !== null && organization.frequencyLimitWindowSeconds !== null
+          ? { count: organization.frequencyLimitCount, window_seconds: organization.frequencyLimitWindowSeconds }
+          : null,
+      daily_points_limit: organization.dailyPointsLimit,
+    },
+  };
+}
+
+/**
+ * `settings.updated` in the caller's transaction, when the settings it carries changed; returns
+ * the organisation as it now is (its event counter moved).
+ */
+export async function emitSettingsChange(
+  tx: Db,
+  before: Organization,
+  after: Organization,
+  now: Date,
+): Promise<Organization> {
+  const data = settingsEventData(after);
+  if (JSON.stringify(settingsEventData(before)) === JSON.stringify(data)) return after;
+  return { ...after, eventSequence: await emitEvent(tx, after.id, "settings.updated", data, now) };
+}
