@@ -16,6 +16,7 @@ const LAYERS = [
   "auth",
   "billing",
   "points",
+  "webhooks",
   "openapi",
   "server",
   "http",
