@@ -66,11 +66,13 @@ export async function trackInFlight<T>(work: () => Promise<T>): Promise<T> {
 export function startBackgroundLoop(
   name: string,
   everyMs: number,
-  run: (stopping: () => boolean) => Promise<void>,
+  run: (stopping: () => boolean) => Promise<unknown>,
+  /** What the loop started and did not wait for (a sender's requests in flight), awaited when it stops. */
+  drain?: () => Promise<void>,
 ): void {
   const current = state();
   if (current.shuttingDown) return;
-  let running: Promise<void> | null = null;
+  let running: Promise<unknown> | null = null;
   const timer = setInterval(() => {
     if (running || current.shuttingDown) return;
     running = run(isShuttingDown)
@@ -90,6 +92,7 @@ export function startBackgroundLoop(
     stop: async () => {
       clearInterval(timer);
       await running;
+      await drain?.();
     },
   });
 }

@@ -2,8 +2,11 @@ import { authSecret } from "@/lib/auth/secret";
 import { type Env, env } from "@/lib/env";
 import { log } from "@/lib/observability/log";
 import { retryDeferredEvents } from "@/lib/points/billing-events";
+import { pruneEvents } from "@/lib/points/events";
 import { deliverPendingEvents } from "@/lib/points/provider-events";
 import { reconcileTopUps } from "@/lib/points/purchase";
+import { allowPrivateTargets } from "@/lib/webhooks/endpoints";
+import { WebhookSender } from "@/lib/webhooks/sender";
 import { checkBillingCredentials, printBanner } from "./banner";
 import { adoptHttpServers, connectionSettings } from "./http-servers";
 import { onClose, shutdown, startBackgroundLoop } from "./lifecycle";
@@ -44,6 +47,7 @@ export async function startServer(): Promise<void> {
     void checkBillingCredentials(runtime);
     startReconciler(runtime);
     startEventDelivery(runtime);
+    startWebhookSender(runtime);
   } catch (error) {
     log().fatal(
       { event: "startup_failed" },
@@ -105,6 +109,7 @@ function startReconciler(runtime: Runtime): void {
         `Reconciler: ${settled.map((result) => `${result.topUp.id} ${result.topUp.status}`).join(", ")}`,
       );
     }
+    await pruneEvents(runtime.db, runtime.clock.now());
     const deferred = await retryDeferredEvents(runtime, { stopping });
     if (deferred.applied.length > 0) {
       log().info(
@@ -125,4 +130,23 @@ function startEventDelivery(runtime: Runtime): void {
   startBackgroundLoop("Event delivery", DELIVER_EVENTS_EVERY_MS, async () => {
     await deliverPendingEvents(runtime);
   });
+}
+
+/** How often each instance looks for events to send: a delivery leaves within this of its commit. */
+const SEND_WEBHOOKS_EVERY_MS = 200;
+
+/**
+ * Every instance sends webhooks: each delivery is claimed by one sender at a time (lib/webhooks),
+ * so more instances only add senders. A shutdown stops claiming and waits for the sends in flight
+ * (each ends within its 15 s deadline, inside the drain).
+ */
+function startWebhookSender(runtime: Runtime): void {
+  if (env().POINTS_WEBHOOKS === "off") return;
+  const sender = new WebhookSender(runtime, { allowPrivate: allowPrivateTargets() });
+  startBackgroundLoop(
+    "Webhook delivery",
+    SEND_WEBHOOKS_EVERY_MS,
+    () => sender.tick(),
+    () => sender.idle(),
+  );
 }

@@ -1,0 +1,64 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { Webhook } from "standardwebhooks";
+
+/*
+ * A webhook receiver for tests: a real HTTP server on loopback that keeps what it was sent and
+ * verifies signatures with the standardwebhooks package (the specification's own implementation).
+ */
+
+export interface Received {
+  id: string;
+  timestamp: string;
+  signature: string;
+  body: string;
+  at: number;
+}
+
+/** A receiving HTTP server on loopback; `answer` decides each response's status. */
+export async function startReceiver() {
+  const received: Received[] = [];
+  let answer: (request: Received) => number | "hang" = () => 200;
+  const server = http.createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on("data", (chunk: Buffer) => chunks.push(chunk));
+    request.on("end", () => {
+      const got: Received = {
+        id: String(request.headers["webhook-id"]),
+        timestamp: String(request.headers["webhook-timestamp"]),
+        signature: String(request.headers["webhook-signature"]),
+        body: Buffer.concat(chunks).toString("utf8"),
+        at: Date.now(),
+      };
+      received.push(got);
+      const status = answer(got);
+      if (status === "hang") return;
+      response.writeHead(status).end("ok");
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/hooks`,
+    received,
+    answerWith(next: typeof answer) {
+      answer = next;
+    },
+    /** Each body verified with the standardwebhooks package under `secret`, parsed. */
+    verified(secret: string) {
+      const webhook = new Webhook(secret);
+      return received.map((got) =>
+        webhook.verify(got.body, {
+          "webhook-id": got.id,
+          "webhook-timestamp": got.timestamp,
+          "webhook-signature": got.signature,
+        }),
+      ) as Array<{ id: string; type: string; sequence: number; data: Record<string, unknown> }>;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

@@ -1,0 +1,328 @@
+import { and, eq, inArray, sql } from "drizzle-orm";
+import type { Clock } from "@/lib/clock";
+import type { Db } from "@/lib/db/client";
+import { rowsOf } from "@/lib/db/rows";
+import {
+  type EventRow,
+  events,
+  type WebhookDelivery,
+  type WebhookEndpoint,
+  webhookAttempts,
+  webhookDeliveries,
+  webhookEndpoints,
+} from "@/lib/db/schema";
+import { randomString } from "@/lib/ids";
+import { toEventJson } from "@/lib/points/event-json";
+import { disableEndpoint, RETRY_FOR_MS, signingSecrets } from "./endpoints";
+import { sendWebhook, type WebhookResponse } from "./send";
+import { webhookSignature } from "./signing";
+import type { Resolver } from "./target";
+
+/**
+ * After the nth failed attempt, the wait before the next: the first retry within 10 s, then
+ * growing (as Standard Webhooks' reference schedule), every 12 hours at the end, until the
+ * delivery is three days old.
+ */
+export const RETRY_DELAYS_MS = [
+  5_000,
+  60_000,
+  5 * 60_000,
+  30 * 60_000,
+  2 * 3_600_000,
+  5 * 3_600_000,
+  10 * 3_600_000,
+  12 * 3_600_000,
+] as const;
+
+export function retryDelayMs(attemptsMade: number): number {
+  return RETRY_DELAYS_MS[Math.min(attemptsMade, RETRY_DELAYS_MS.length) - 1] ?? RETRY_DELAYS_MS[0];
+}
+
+/** A sender's claim on a delivery: longer than a send's 15 s deadline, so no two senders overlap. */
+export const CLAIM_MS = 45_000;
+
+interface DeliveryServices {
+  db: Db;
+  clock: Clock;
+}
+
+/**
+ * Turns committed events into deliveries, for every enabled endpoint that has events past its mark:
+ * each endpoint is taken with SKIP LOCKED (one instance does it at a time), its deliveries inserted
+ * (one per event of a type it wants; the unique key makes a repeat a no-op), its mark moved.
+ * Returns how many deliveries were made.
+ */
+export async function fanOut(services: DeliveryServices, batch = 1000): Promise<number> {
+  const now = services.clock.now();
+  const behind = rowsOf<{ organization_id: string; id: string }>(
+    await services.db.execute(sql`
+      select e.organization_id, e.id from webhook_endpoints e join organizations o on o.id = e.organization_id
+      where e.status = 'enabled' and o.event_sequence > e.fanned_out_through
+      limit 200`),
+  );
+  let made = 0;
+  for (const endpoint of behind) {
+    made += await services.db.transaction(async (tx) => {
+      const [row] = await tx
+        .select({ fannedOutThrough: webhookEndpoints.fannedOutThrough, eventTypes: webhookEndpoints.eventTypes })
+        .from(webhookEndpoints)
+        .where(
+          and(
+            eq(webhookEndpoints.organizationId, endpoint.organization_id),
+            eq(webhookEndpoints.id, endpoint.id),
+            eq(webhookEndpoints.status, "enabled"),
+          ),
+        )
+        .for("update", { skipLocked: true });
+      if (!row) return 0;
+      const from = row.fannedOutThrough;
+      const [last] = rowsOf<{ sequence: string | number | null }>(
+        await tx.execute(sql`
+          select max(sequence) as sequence from (
+            select sequence from events where organization_id = ${endpoint.organization_id} and sequence > ${from}
+            order by sequence limit ${batch}
+          ) page`),
+      );
+      const through = last?.sequence === null || last?.sequence === undefined ? from : Number(last.sequence);
+      if (through === from) return 0;
+      const inserted = rowsOf(
+        await tx.execute(sql`
+          insert into webhook_deliveries
+            (organization_id, id, endpoint_id, event_sequence, event_id, status, next_attempt_at, give_up_at, created_at, updated_at)
+          select ev.organization_id, 'wd_' || replace(gen_random_uuid()::text, '-', ''), ${endpoint.id}, ev.sequence, ev.id,
+            'pending', ${now.toISOString()}, ${new Date(now.getTime() + RETRY_FOR_MS).toISOString()},
+            ${now.toISOString()}, ${now.toISOString()}
+          from events ev
+          where ev.organization_id = ${endpoint.organization_id} and ev.sequence > ${from} and ev.sequence <= ${through}
+            and (${row.eventTypes === null} or ev.type = any(${sql.raw(eventTypesArray(row.eventTypes))}))
+          on conflict do nothing
+          returning 1`),
+      ).length;
+      await tx
+        .update(webhookEndpoints)
+        .set({ fannedOutThrough: through })
+        .where(
+          and(eq(webhookEndpoints.organizationId, endpoint.organization_id), eq(webhookEndpoints.id, endpoint.id)),
+        );
+      return inserted;
+    });
+  }
+  return made;
+}
+
+function eventTypesArray(types: string[] | null): string {
+  const safe = (types ?? []).filter((type) => /^[a-z_.]+$/.test(type));
+  return `array[${safe.map((type) => `'${type}'`).join(", ")}]::text[]`;
+}
+
+export interface ClaimedDelivery {
+  delivery: WebhookDelivery;
+  endpoint: WebhookEndpoint;
+  event: EventRow;
+  lockToken: string;
+}
+
+/**
+ * Claims deliveries that are due, oldest first: at most `max`, and at most `perEndpoint` in flight
+ * for one endpoint across every sender, so that a slow receiver holds only its own slots. Each is
+ * claimed for CLAIM_MS under a token (the row locked with SKIP LOCKED while claiming), so two
+ * senders never send the same delivery at the same moment.
+ */
+export async function claimDeliveries(
+  services: DeliveryServices,
+  options: { max: number; perEndpoint: number },
+): Promise<ClaimedDelivery[]> {
+  if (options.max <= 0) return [];
+  const now = services.clock.now();
+  const nowText = now.toISOString();
+  const lockToken = randomString(24);
+  const claimed = rowsOf<{ organization_id: string; id: string }>(
+    await services.db.execute(sql`
+      with busy as (
+        select organization_id, endpoint_id, count(*) as n from webhook_deliveries
+        where status = 'pending' and locked_until > ${nowText}
+        group by organization_id, endpoint_id
+      ),
+      due as (
+        select d.organization_id, d.id, d.next_attempt_at,
+          row_number() over (partition by d.organization_id, d.endpoint_id order by d.next_attempt_at, d.event_sequence) as place,
+          coalesce(b.n, 0) as in_flight
+        from webhook_deliveries d
+        join webhook_endpoints e on e.organization_id = d.organization_id and e.id = d.endpoint_id and e.status = 'enabled'
+        left join busy b on b.organization_id = d.organization_id and b.endpoint_id = d.endpoint_id
+        where d.status = 'pending' and d.next_attempt_at <= ${nowText}
+          and (d.locked_until is null or d.locked_until <= ${nowText})
+      ),
+      chosen as (
+        select d.organization_id, d.id from webhook_deliveries d
+        where (d.organization_id, d.id) in (
+          select organization_id, id from due where place + in_flight <= ${options.perEndpoint}
+          order by next_attempt_at limit ${options.max}
+        )
+        and d.status = 'pending' and (d.locked_until is null or d.locked_until <= ${nowText})
+        for update skip locked
+      )
+      update webhook_deliveries d
+      set locked_until = ${new Date(now.getTime() + CLAIM_MS).toISOString()}, lock_token = ${lockToken},
+        attempts = d.attempts + 1, updated_at = ${nowText}
+      from chosen where d.organization_id = chosen.organization_id and d.id = chosen.id
+      returning d.organization_id, d.id`),
+  );
+  if (claimed.length === 0) return [];
+  const deliveries = await services.db
+    .select()
+    .from(webhookDeliveries)
+    .where(
+      and(
+        eq(webhookDeliveries.lockToken, lockToken),
+        inArray(
+          webhookDeliveries.id,
+          claimed.map((row) => row.id),
+        ),
+      ),
+    );
+  const endpointIds = [...new Set(deliveries.map((delivery) => delivery.endpointId))];
+  const endpoints = await services.db.select().from(webhookEndpoints).where(inArray(webhookEndpoints.id, endpointIds));
+  const eventRows = await services.db
+    .select()
+    .from(events)
+    .where(
+      inArray(
+        events.id,
+        deliveries.map((delivery) => delivery.eventId),
+      ),
+    );
+  const out: ClaimedDelivery[] = [];
+  for (const delivery of deliveries) {
+    const endpoint = endpoints.find(
+      (row) => row.id === delivery.endpointId && row.organizationId === delivery.organizationId,
+    );
+    const event = eventRows.find(
+      (row) => row.organizationId === delivery.organizationId && row.sequence === delivery.eventSequence,
+    );
+    if (endpoint && event) out.push({ delivery, endpoint, event, lockToken });
+  }
+  return out;
+}
+
+export interface SendOptions {
+  allowPrivate: boolean;
+  resolver?: Resolver;
+  timeoutMs?: number;
+  /** The wall clock the signature's timestamp is taken from (receivers compare it with theirs). */
+  wallClock?: () => number;
+}
+
+/** The request a delivery makes: the event as JSON, signed as Standard Webhooks says. */
+export function deliveryRequest(claimed: ClaimedDelivery, now: Date, wallClockMs: number) {
+  const body = JSON.stringify(toEventJson(claimed.event));
+  const timestamp = Math.floor(wallClockMs / 1000);
+  const headers = {
+    "webhook-id": claimed.event.id,
+    "webhook-timestamp": String(timestamp),
+    "webhook-signature": webhookSignature(signingSecrets(claimed.endpoint, now), claimed.event.id, timestamp, body),
+  };
+  return { body, headers };
+}
+
+export type DeliveryResult = "delivered" | "retrying" | "given_up" | "endpoint_disabled";
+
+/** Sends one claimed delivery and records the attempt and what follows from it. */
+export async function sendClaimed(
+  services: DeliveryServices,
+  claimed: ClaimedDelivery,
+  options: SendOptions,
+): Promise<DeliveryResult> {
+  const { body, headers } = deliveryRequest(claimed, services.clock.now(), (options.wallClock ?? Date.now)());
+  const response = await sendWebhook({
+    url: claimed.endpoint.url,
+    headers,
+    body,
+    allowPrivate: options.allowPrivate,
+    resolver: options.resolver,
+    timeoutMs: options.timeoutMs,
+  });
+  return recordAttempt(services, claimed, response);
+}
+
+function isDelivered(response: WebhookResponse): boolean {
+  return response.status !== null && response.status >= 200 && response.status < 300;
+}
+
+/**
+ * One attempt, recorded in one transaction: its row in the delivery log; the delivery delivered,
+ * scheduled again, or given up after three days; the endpoint's failing streak, and the endpoint
+ * disabled on a 410 or after three days of nothing but failures.
+ */
+export async function recordAttempt(
+  services: DeliveryServices,
+  claimed: ClaimedDelivery,
+  response: WebhookResponse,
+): Promise<DeliveryResult> {
+  const now = services.clock.now();
+  const { delivery, endpoint } = claimed;
+  const delivered = isDelivered(response);
+  const gone = response.status === 410;
+  const error = delivered ? null : (response.error ?? `answered ${response.status}`);
+  return services.db.transaction(async (tx) => {
+    await tx
+      .insert(webhookAttempts)
+      .values({
+        organizationId: delivery.organizationId,
+        deliveryId: delivery.id,
+        attempt: delivery.attempts,
+        at: now,
+        responseStatus: response.status,
+        durationMs: response.durationMs,
+        error: error?.slice(0, 500) ?? null,
+      })
+      .onConflictDoNothing();
+    const givenUp = !delivered && (gone || now >= delivery.giveUpAt);
+    const nextAttemptAt = delivered || givenUp ? null : new Date(now.getTime() + retryDelayMs(delivery.attempts));
+    await tx
+      .update(webhookDeliveries)
+      .set({
+        status: delivered ? "delivered" : givenUp ? "failed" : "pending",
+        nextAttemptAt,
+        deliveredAt: delivered ? now : null,
+        lastResponseStatus: response.status,
+        lastError: error?.slice(0, 500) ?? null,
+        lockToken: null,
+        lockedUntil: null,
+        updatedAt: now,
+      })
+      .where(
+        and(
+          eq(webhookDeliveries.organizationId, delivery.organizationId),
+          eq(webhookDeliveries.id, delivery.id),
+          eq(webhookDeliveries.lockToken, claimed.lockToken),
+        ),
+      );
+    const where = and(
+      eq(webhookEndpoints.organizationId, endpoint.organizationId),
+      eq(webhookEndpoints.id, endpoint.id),
+    );
+    if (delivered) {
+      await tx.update(webhookEndpoints).set({ failingSince: null }).where(where);
+      return "delivered";
+    }
+    if (gone) {
+      await disableEndpoint(tx, endpoint, "the endpoint answered 410 Gone", now);
+      return "endpoint_disabled";
+    }
+    const [current] = await tx
+      .update(webhookEndpoints)
+      .set({ failingSince: sql`coalesce(${webhookEndpoints.failingSince}, ${now.toISOString()}::timestamptz)` })
+      .where(where)
+      .returning();
+    if (
+      current?.status === "enabled" &&
+      current.failingSince &&
+      now.getTime() - current.failingSince.getTime() >= RETRY_FOR_MS
+    ) {
+      await disableEndpoint(tx, endpoint, "every delivery failed for 3 days", now);
+      return "endpoint_disabled";
+    }
+    return givenUp ? "given_up" : "retrying";
+  });
+}
