@@ -14,6 +14,7 @@ import {
   parsePositiveInteger,
   UsageError,
 } from "./args";
+import { parseWebhookCommand, type WebhookCommand } from "./webhook-commands";
 
 /** The organisation options shared by `org create` and `org update`, already validated. */
 export interface OrgOptions {
@@ -50,7 +51,8 @@ export type PointsCommand =
   | { kind: "top-up-refund"; topUpId: string; points?: number; reason?: string; key?: string; json: boolean }
   | { kind: "dispute-settle"; topUpId: string; outcome: "won" | "lost"; json: boolean }
   | { kind: "org-spend"; organizationId: string; points: number; json: boolean }
-  | { kind: "stripe-setup-prices"; json: boolean };
+  | { kind: "stripe-setup-prices"; json: boolean }
+  | WebhookCommand;
 
 const json: FlagSpec = { name: "json", kind: "switch" };
 
@@ -103,8 +105,13 @@ export function parseCommand(argv: readonly string[]): PointsCommand {
     case "stripe":
       if (second === "setup-prices") return parseStripeSetupPrices(rest);
       break;
+    case "webhook": {
+      const command = parseWebhookCommand(second, rest);
+      if (command) return command;
+      break;
+    }
   }
-  const known = ["org", "key", "user", "stripe", "top-up", "dispute"].includes(first);
+  const known = ["org", "key", "user", "stripe", "top-up", "dispute", "webhook"].includes(first);
   throw new UsageError(
     known && second === undefined
       ? `"${first}" needs a subcommand.`

@@ -12,6 +12,7 @@ import { CommandRefused, messageOf } from "./run/shared";
 import { stripeSetupPrices } from "./run/stripe";
 import { topUpRefund } from "./run/top-up";
 import { userAdd } from "./run/user";
+import { webhook } from "./run/webhook";
 import { USAGE } from "./usage";
 
 /** Exit codes: 0 done, 1 refused or failed (nothing changed), 2 the command line is wrong. */
@@ -99,5 +100,7 @@ async function execute(command: Exclude<PointsCommand, { kind: "help" }>, runtim
       return disputeSettle(command, runtime, io);
     case "org-spend":
       return orgSpend(command, runtime, io);
+    default:
+      return webhook(command, runtime, io);
   }
 }

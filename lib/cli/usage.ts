@@ -53,6 +53,14 @@ ${cardKindLines()}
   org spend ORG_ID --points N [--json]  records Points spent on what they buy
   reconcile [--json]                    settles purchases left unresolved, and those awaiting payment
   reconcile --report [--json]           lists purchases unresolved for over an hour; changes nothing
+  webhook add ORG_ID --url URL [--events TYPE,TYPE…] [--json]
+                                        a public https endpoint receives the organisation's events,
+                                        signed (Standard Webhooks); its secret is printed once
+  webhook list ORG_ID [--json]
+  webhook rotate ENDPOINT_ID [--json]   a new secret, printed once; the old one signs for 24 hours
+  webhook disable|enable|delete ENDPOINT_ID [--json]
+  webhook deliveries ENDPOINT_ID [--json]
+                                        each event's delivery: status, attempts, answer, next try
   stripe setup-prices [--json]          creates or updates Stripe's Points product and prices (STRIPE_SECRET_KEY)
   help                                  this text
 
