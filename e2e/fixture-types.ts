@@ -44,6 +44,7 @@ export const FIXTURE_ORGANIZATIONS = [
   "readmeLimits",
   "webhooks",
   "reads",
+  "events",
   "balanceQuotes",
   "typedClient",
   "compression",
@@ -70,6 +71,11 @@ export interface E2eFixtures {
    * was started with, and its AUTH_SECRET, which the log must never show.
    */
   observability?: { logFile: string; metricsToken: string; authSecret: string };
+  /**
+   * e2e/api/events.spec.ts: the `events` organisation's webhook endpoint, at a loopback port its
+   * spec listens on (the server runs with POINTS_WEBHOOKS_ALLOW_PRIVATE=1), and its secret.
+   */
+  events?: { receiverPort: number; endpointId: string; secret: string };
   /** With E2E_PROVIDER=stripe: the Stripe-compatible test server the app bills through. */
   stripe?: { apiUrl: string; secretKey: string; webhookSecret: string };
 }

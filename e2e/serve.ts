@@ -22,6 +22,7 @@ import { createApiKey, revokeApiKey } from "@/lib/points/api-keys";
 import { type CreateOrganizationInput, createOrganization } from "@/lib/points/organizations";
 import { type FakeStripe, newWebhookSecret, startFakeStripe } from "@/lib/testing/fake-stripe/server";
 import { createScratchDatabase, simulatedServices } from "@/lib/testing/scratch-database";
+import { addEndpoint } from "@/lib/webhooks/endpoints";
 import { provisionScopedKeysFixtures } from "./api/scoped-keys.fixtures";
 import { provisionAccountFixtures } from "./dashboard/account.fixtures";
 import { provisionAfterPaymentFixtures } from "./dashboard/after-payment.fixtures";
@@ -102,6 +103,8 @@ const scenarios: Record<FixtureOrganizationName, Omit<CreateOrganizationInput, "
   webhooks: { settings: enabledUsd, cards: ["visa", "authentication_required"], defaultCardIndex: 0 },
   // e2e/api/read-top-ups: purchases only its spec makes, so listing them all is deterministic.
   reads: { settings: enabledUsd, cards: ["visa", "declined", "authentication_required"], defaultCardIndex: 0 },
+  // e2e/api/events.spec.ts: purchases only its spec makes, announced to a webhook endpoint its spec listens at.
+  events: { settings: enabledUsd, cards: ["visa", "declined"], defaultCardIndex: 0 },
   // e2e/api/typed-client.spec.ts: a journey through the client generated from the OpenAPI document.
   typedClient: { settings: enabledUsd, cards: ["visa", "declined"], defaultCardIndex: 0 },
   // e2e/api/compression.spec.ts: purchases enough for a list over 1 KiB.
@@ -219,6 +222,11 @@ async function provision(backend: Backend, stripe: StripeBackend | null): Promis
     }
     const main = organizations.main;
     if (!main) throw new Error("The main organisation was not provisioned.");
+    const receiverPort = PORT + 70;
+    const hooked = await addEndpoint(services, organizations.events?.id ?? "", {
+      url: `http://127.0.0.1:${receiverPort}/hooks`,
+      allowPrivate: true,
+    });
     const revoked = await createApiKey(database.db, main.id, systemClock);
     if (!(await revokeApiKey(database.db, revoked.keyId, systemClock))) throw new Error("The key was not revoked.");
     return {
@@ -226,6 +234,7 @@ async function provision(backend: Backend, stripe: StripeBackend | null): Promis
       database: backend.kind,
       organizations: organizations as Record<FixtureOrganizationName, FixtureOrganization>,
       revokedKey: revoked.apiKey,
+      events: { receiverPort, endpointId: hooked.endpoint.id, secret: hooked.secret },
       buy: await provisionBuyFixtures(services),
       account: await provisionAccountFixtures(services),
       afterPayment: { ...(await provisionAfterPaymentFixtures(services)) },
@@ -315,6 +324,8 @@ async function main(): Promise<void> {
     NEXTAUTH_URL: process.env.NEXTAUTH_URL ?? `http://127.0.0.1:${PORT}`,
     // No balancer in front: Playwright's SIGTERM at the end of the run need not wait to close the listener.
     POINTS_SHUTDOWN_DELAY_SECONDS: "0",
+    // e2e/api/events.spec.ts receives the webhooks on loopback.
+    POINTS_WEBHOOKS_ALLOW_PRIVATE: "1",
     ...(stripe?.env ?? {}),
   };
   // The fixtures live only in the database prepared above; nothing else may be opened.

@@ -85,6 +85,7 @@ const inexact: { name: string; targets: string[] }[] = [
       "/v3/points/payment-methods/",
       "/v3/points/balance/",
       "/v3/points/quotes/",
+      "/v3/points/events/",
       `${OPENAPI}/`,
     ],
   },

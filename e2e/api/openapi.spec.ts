@@ -21,6 +21,7 @@ test.describe("GET /v3/openapi.json", () => {
     expect(Object.keys(served.paths).sort()).toEqual([
       "/v3/openapi.json",
       "/v3/points/balance",
+      "/v3/points/events",
       "/v3/points/payment-methods",
       "/v3/points/quotes",
       "/v3/points/top-ups",

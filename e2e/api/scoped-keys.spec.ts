@@ -65,6 +65,19 @@ test.describe("a read key", () => {
       200,
     );
     expect(balance.points_balance).toBeGreaterThanOrEqual(100);
+    let events: { type: string; data: { top_up?: { id: string } } }[] = [];
+    for (let after = 0, more = true; more; ) {
+      const page = await expectSuccess(
+        await request.get(`/v3/points/events?after=${after}&limit=100`, { headers: bearer(keys.readKey) }),
+        200,
+      );
+      events = [...events, ...(page.events as typeof events)];
+      after = (page.events as { sequence: number }[]).at(-1)?.sequence ?? after;
+      more = page.has_more as boolean;
+    }
+    expect(events.filter((event) => event.data.top_up?.id === bought.top_up.id).map((event) => event.type)).toEqual([
+      "top_up.paid",
+    ]);
     const quoted = await expectSuccess(await quote(request, keys.readKey, { points: 250 }), 200);
     expect(quoted.quote).toMatchObject({ points: 250, currency: "USD", payment_source_id: keys.cards.visa });
   });
