@@ -47,6 +47,7 @@ export const ACCOUNT_SCENARIOS = [
   "doubleRemoval",
   "sessions",
   "accessibility",
+  "webhooks",
 ] as const;
 
 export type AccountScenario = (typeof ACCOUNT_SCENARIOS)[number];
@@ -104,6 +105,8 @@ export async function provisionAccountFixtures(services: Services): Promise<Reco
       defaultCardIndex: 0,
     },
     other: { settings: usd, cards: ["visa", "mastercard"], defaultCardIndex: 0 },
+    // An endpoint added, tested, rotated, disabled and deleted on the Webhooks page.
+    webhooks: { settings: usd, cards: ["visa"], defaultCardIndex: 0 },
     // One card removed from two tabs: the second tab is told so, not shown an error page.
     doubleRemoval: { settings: usd, cards: ["visa", "mastercard"], defaultCardIndex: 0 },
     // A member signed in elsewhere while an admin resets their password and changes their role.

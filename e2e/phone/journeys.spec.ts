@@ -31,7 +31,17 @@ async function expectFitsTheScreen(page: Page, where: string): Promise<void> {
 const nav = (page: Page) => page.getByRole("navigation", { name: "Dashboard" });
 
 test("every tab can be reached by touch, and no page scrolls sideways", async ({ page }) => {
-  const tabs = ["Overview", "Buy Points", "History", "Payment details", "Settings", "API keys", "Limits", "Members"];
+  const tabs = [
+    "Overview",
+    "Buy Points",
+    "History",
+    "Payment details",
+    "Settings",
+    "API keys",
+    "Webhooks",
+    "Limits",
+    "Members",
+  ];
   for (const name of tabs) {
     // The tabs wrap onto more lines rather than scroll: each is on screen without a hidden swipe.
     const tab = nav(page).getByRole("link", { name, exact: true });

@@ -326,3 +326,37 @@ export async function recordAttempt(
     return givenUp ? "given_up" : "retrying";
   });
 }
+
+/**
+ * "Send test event": one `webhook.test` delivery to the endpoint now, signed like every other, and
+ * its answer. It is not an event of the organisation (no sequence, not in the feed, not retried),
+ * so a receiver checking for gaps ignores it.
+ */
+export async function sendTestEvent(
+  services: DeliveryServices,
+  endpoint: WebhookEndpoint,
+  options: SendOptions,
+): Promise<WebhookResponse> {
+  const now = services.clock.now();
+  const id = `evt_test_${randomString(16)}`;
+  const body = JSON.stringify({
+    id,
+    type: "webhook.test",
+    created_at: now.toISOString(),
+    organization_id: endpoint.organizationId,
+    data: { endpoint_id: endpoint.id },
+  });
+  const timestamp = Math.floor((options.wallClock ?? Date.now)() / 1000);
+  return sendWebhook({
+    url: endpoint.url,
+    headers: {
+      "webhook-id": id,
+      "webhook-timestamp": String(timestamp),
+      "webhook-signature": webhookSignature(signingSecrets(endpoint, now), id, timestamp, body),
+    },
+    body,
+    allowPrivate: options.allowPrivate,
+    resolver: options.resolver,
+    timeoutMs: options.timeoutMs,
+  });
+}

@@ -18,6 +18,7 @@ const NAV = [
   ["/dashboard/payment-details", "Payment details"],
   ["/dashboard/settings", "Settings"],
   ["/dashboard/api-keys", "API keys"],
+  ["/dashboard/webhooks", "Webhooks"],
   ["/dashboard/limits", "Limits"],
   ["/dashboard/members", "Members"],
 ] as const;

@@ -1,0 +1,123 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import path from "node:path";
+import type { Page } from "@playwright/test";
+import { Webhook } from "standardwebhooks";
+import { axeViolations } from "../accessibility";
+import { expect, test } from "../fixtures";
+import { TOP_UPS } from "../utils";
+import { SCREENSHOTS } from "./buy.fixtures";
+import { accountFixtures, signIn } from "./journey-helpers";
+
+/*
+ * The Webhooks page as an admin uses it: add an endpoint (the secret shown once), send a test
+ * event, see a purchase's delivery in the log, rotate, disable and enable, delete; and a member
+ * reading it. The receiver is this spec's, on loopback (the server runs with
+ * POINTS_WEBHOOKS_ALLOW_PRIVATE=1); each delivery is verified with the standardwebhooks package.
+ */
+
+const org = () => accountFixtures().webhooks;
+const received: Array<{ headers: http.IncomingHttpHeaders; body: string }> = [];
+let server: http.Server;
+let url = "";
+
+test.beforeAll(async () => {
+  server = http.createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on("data", (chunk: Buffer) => chunks.push(chunk));
+    request.on("end", () => {
+      received.push({ headers: request.headers, body: Buffer.concat(chunks).toString("utf8") });
+      response.writeHead(200).end("ok");
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/points-hooks`;
+});
+
+test.afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+});
+
+function verify(secret: string, got: { headers: http.IncomingHttpHeaders; body: string }) {
+  return new Webhook(secret).verify(got.body, {
+    "webhook-id": String(got.headers["webhook-id"]),
+    "webhook-timestamp": String(got.headers["webhook-timestamp"]),
+    "webhook-signature": String(got.headers["webhook-signature"]),
+  }) as { type: string; sequence?: number; data: Record<string, unknown> };
+}
+
+const endpoint = (page: Page) => page.getByTestId("webhook-endpoint");
+
+test("an admin adds an endpoint, tests it, sees deliveries, rotates, disables, enables and deletes it", async ({
+  page,
+  request,
+  browser,
+}) => {
+  await signIn(page, org().admin);
+  await page
+    .getByRole("navigation", { name: "Dashboard" })
+    .getByRole("link", { name: "Webhooks", exact: true })
+    .click();
+  await expect(page.getByRole("heading", { name: "Webhooks", level: 1 })).toBeVisible();
+  await expect(page.getByText("No endpoints yet.")).toBeVisible();
+
+  await page.getByLabel("Endpoint URL").fill("http://");
+  await page.getByRole("button", { name: "Add endpoint" }).click();
+  await expect(page.locator("#webhook-url-error")).toBeVisible();
+
+  await page.getByLabel("Endpoint URL").fill(url);
+  await page.getByRole("checkbox", { name: "top_up.paid" }).check();
+  await page.getByRole("button", { name: "Add endpoint" }).click();
+  const secret = (await page.getByTestId("new-webhook-secret-value").textContent()) ?? "";
+  expect(secret).toMatch(/^whsec_/);
+  await expect(endpoint(page)).toHaveCount(1);
+  await expect(page.getByText("top_up.paid · added")).toBeVisible();
+
+  await endpoint(page).getByRole("button", { name: "Send test event" }).click();
+  await expect(endpoint(page).getByText(/Test event delivered: answered 200/)).toBeVisible();
+  const test = received.at(-1);
+  expect(test && verify(secret, test)).toMatchObject({ type: "webhook.test" });
+
+  const bought = await request.post(TOP_UPS, {
+    headers: { Authorization: `Bearer ${org().apiKey}` },
+    data: { points: 100, reference: `hook-${Date.now()}` },
+  });
+  expect(bought.status()).toBe(201);
+  await expect
+    .poll(async () => {
+      await page.reload();
+      return endpoint(page).getByTestId("webhook-delivery").first().textContent();
+    })
+    .toMatch(/top_up\.paid.*delivered/);
+  const paid = received.find((got) => got.body.includes('"top_up.paid"'));
+  expect(paid && verify(secret, paid)).toMatchObject({ type: "top_up.paid", data: { points_balance: 100 } });
+  expect(await axeViolations(page)).toEqual([]);
+  await page.screenshot({ path: path.join(SCREENSHOTS, "webhooks.png"), fullPage: true });
+
+  await endpoint(page).getByRole("button", { name: "Rotate secret" }).click();
+  const rotated = (await page.getByTestId("rotated-webhook-secret-value").textContent()) ?? "";
+  expect(rotated).toMatch(/^whsec_/);
+  expect(rotated).not.toBe(secret);
+
+  // A member sees the endpoint and its log, and can change nothing.
+  const memberContext = await browser.newContext();
+  const memberPage = await memberContext.newPage();
+  await signIn(memberPage, org().member);
+  await memberPage.goto("/dashboard/webhooks");
+  await expect(memberPage.getByText(/You are signed in as a member/)).toBeVisible();
+  await expect(endpoint(memberPage).getByRole("button", { name: "Send test event" })).toBeDisabled();
+  await expect(memberPage.getByRole("button", { name: "Add endpoint" })).toBeDisabled();
+  await expect(endpoint(memberPage).getByTestId("webhook-delivery").first()).toContainText("delivered");
+  await memberContext.close();
+
+  await endpoint(page).getByRole("button", { name: "Disable" }).click();
+  await expect(endpoint(page).getByText("Nothing is sent to this endpoint")).toBeVisible();
+  await expect(page.getByText("Disabled", { exact: true })).toBeVisible();
+  await endpoint(page).getByRole("button", { name: "Enable" }).click();
+  await expect(page.getByText("Enabled", { exact: true })).toBeVisible();
+
+  await endpoint(page).getByRole("button", { name: "Delete" }).click();
+  await endpoint(page).getByRole("button", { name: "Yes, delete" }).click();
+  await expect(page.getByText("No endpoints yet.")).toBeVisible();
+});
