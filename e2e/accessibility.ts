@@ -68,8 +68,10 @@ export function dashboardPages(purchases: Awaited<ReturnType<typeof makePurchase
     "/dashboard/payment-details",
     "/dashboard/settings",
     "/dashboard/api-keys",
+    "/dashboard/webhooks",
     "/dashboard/limits",
     "/dashboard/members",
+    "/dashboard/audit",
     "/dashboard/no-such-page",
   ];
 }

@@ -24,3 +24,12 @@ export function formatPoints(points: number): string {
 export function formatDateTime(date: Date): string {
   return `${dateTimeFormat.format(date)} UTC`;
 }
+
+/**
+ * RFC 4180 quoting, plus the OWASP guard against formula injection: a text cell that a
+ * spreadsheet would run as a formula (a reference may start with "-") gets a leading apostrophe.
+ */
+export function csvText(value: string): string {
+  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
+}

@@ -18,6 +18,7 @@ const prefixes = {
   event: "evt",
   webhookEndpoint: "we",
   webhookDelivery: "wd",
+  auditEntry: "aud",
 } as const;
 
 export type IdKind = keyof typeof prefixes;
@@ -60,4 +61,23 @@ export function randomString(length: number): string {
 
 export function newId(kind: IdKind): string {
   return `${prefixes[kind]}_${randomString(20)}`;
+}
+
+let lastTime = 0;
+let sameTimeCount = 0;
+
+/**
+ * An id that sorts in the order this process made them (then by time across processes): the
+ * wall-clock milliseconds and a counter within one millisecond, then randomness. For records
+ * whose order is their meaning, like the audit log's entries.
+ */
+export function newOrderedId(kind: IdKind): string {
+  const now = Date.now();
+  if (now > lastTime) {
+    lastTime = now;
+    sameTimeCount = 0;
+  } else {
+    sameTimeCount += 1;
+  }
+  return `${prefixes[kind]}_${lastTime.toString(36).padStart(9, "0")}${sameTimeCount.toString(36).padStart(4, "0")}${randomString(8)}`;
 }

@@ -11,8 +11,10 @@ export const DASHBOARD_PAGES = [
   "/dashboard/payment-details",
   "/dashboard/settings",
   "/dashboard/api-keys",
+  "/dashboard/webhooks",
   "/dashboard/limits",
   "/dashboard/members",
+  "/dashboard/audit",
 ];
 
 export function accountFixtures(): AccountFixtures {

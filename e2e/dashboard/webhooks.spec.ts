@@ -85,10 +85,13 @@ test("an admin adds an endpoint, tests it, sees deliveries, rotates, disables, e
   });
   expect(bought.status()).toBe(201);
   await expect
-    .poll(async () => {
-      await page.reload();
-      return endpoint(page).getByTestId("webhook-delivery").first().textContent();
-    })
+    .poll(
+      async () => {
+        await page.reload();
+        return endpoint(page).getByTestId("webhook-delivery").first().textContent();
+      },
+      { timeout: 15_000 },
+    )
     .toMatch(/top_up\.paid.*delivered/);
   const paid = received.find((got) => got.body.includes('"top_up.paid"'));
   expect(paid && verify(secret, paid)).toMatchObject({ type: "top_up.paid", data: { points_balance: 100 } });
@@ -109,6 +112,9 @@ test("an admin adds an endpoint, tests it, sees deliveries, rotates, disables, e
   await expect(endpoint(memberPage).getByRole("button", { name: "Send test event" })).toBeDisabled();
   await expect(memberPage.getByRole("button", { name: "Add endpoint" })).toBeDisabled();
   await expect(endpoint(memberPage).getByTestId("webhook-delivery").first()).toContainText("delivered");
+  // …and reads the audit log, where the admin's changes are named.
+  await memberPage.goto("/dashboard/audit");
+  await expect(memberPage.getByTestId("audit-entry").first()).toContainText("webhook_endpoint.secret_rotated");
   await memberContext.close();
 
   await endpoint(page).getByRole("button", { name: "Disable" }).click();
@@ -120,4 +126,34 @@ test("an admin adds an endpoint, tests it, sees deliveries, rotates, disables, e
   await endpoint(page).getByRole("button", { name: "Delete" }).click();
   await endpoint(page).getByRole("button", { name: "Yes, delete" }).click();
   await expect(page.getByText("No endpoints yet.")).toBeVisible();
+
+  // The audit log names the admin for each change, newest first, and filters and exports them.
+  await page
+    .getByRole("navigation", { name: "Dashboard" })
+    .getByRole("link", { name: "Audit log", exact: true })
+    .click();
+  const entries = page.getByTestId("audit-entry");
+  await expect(entries.first()).toContainText("webhook_endpoint.deleted");
+  await expect(entries.first()).toContainText(org().admin.email);
+  const actions = await entries.evaluateAll((rows) =>
+    rows.map((row) => row.querySelector("td:nth-child(3) span")?.textContent ?? ""),
+  );
+  expect(actions.slice(0, 5)).toEqual([
+    "webhook_endpoint.deleted",
+    "webhook_endpoint.enabled",
+    "webhook_endpoint.disabled",
+    "webhook_endpoint.secret_rotated",
+    "webhook_endpoint.added",
+  ]);
+  expect(await axeViolations(page)).toEqual([]);
+  await page.getByLabel("Action").selectOption("webhook_endpoint.added");
+  await expect(page).toHaveURL(/action=webhook_endpoint.added/);
+  await expect(entries).toHaveCount(1);
+  await expect(entries.first()).toContainText(`After: url: ${url}, events: ["top_up.paid"]`);
+  await page.screenshot({ path: path.join(SCREENSHOTS, "audit.png"), fullPage: true });
+  const csv = await (await page.request.get("/dashboard/audit/export?action=webhook_endpoint.added")).text();
+  const lines = csv.trim().split("\r\n");
+  expect(lines[0]).toBe("at,actor_type,actor_id,action,target,before,after,request_id");
+  expect(lines).toHaveLength(2);
+  expect(lines[1]).toContain(`,user,${org().admin.userId},webhook_endpoint.added,`);
 });

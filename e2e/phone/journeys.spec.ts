@@ -41,6 +41,7 @@ test("every tab can be reached by touch, and no page scrolls sideways", async ({
     "Webhooks",
     "Limits",
     "Members",
+    "Audit log",
   ];
   for (const name of tabs) {
     // The tabs wrap onto more lines rather than scroll: each is on screen without a hidden swipe.

@@ -52,7 +52,8 @@ export type PointsCommand =
   | { kind: "dispute-settle"; topUpId: string; outcome: "won" | "lost"; json: boolean }
   | { kind: "org-spend"; organizationId: string; points: number; json: boolean }
   | { kind: "stripe-setup-prices"; json: boolean }
-  | WebhookCommand;
+  | WebhookCommand
+  | { kind: "audit"; organizationId?: string; json: boolean };
 
 const json: FlagSpec = { name: "json", kind: "switch" };
 
@@ -105,6 +106,8 @@ export function parseCommand(argv: readonly string[]): PointsCommand {
     case "stripe":
       if (second === "setup-prices") return parseStripeSetupPrices(rest);
       break;
+    case "audit":
+      return parseAudit(second === undefined ? [] : [second, ...rest]);
     case "webhook": {
       const command = parseWebhookCommand(second, rest);
       if (command) return command;
@@ -300,6 +303,17 @@ function parseStripeSetupPrices(args: string[]): PointsCommand {
   const parsed = parseArgs(args, [json], "stripe setup-prices");
   expectPositionals(parsed, [], "stripe setup-prices");
   return { kind: "stripe-setup-prices", json: parsed.switches.has("json") };
+}
+
+function parseAudit(args: string[]): PointsCommand {
+  const parsed = parseArgs(args, [json, { name: "org", kind: "value" }], "audit");
+  expectPositionals(parsed, [], "audit");
+  const organizationId = flagValue(parsed, "org");
+  return {
+    kind: "audit",
+    json: parsed.switches.has("json"),
+    ...(organizationId !== undefined ? { organizationId } : {}),
+  };
 }
 
 function parseReconcile(args: string[]): PointsCommand {

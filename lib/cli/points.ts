@@ -1,9 +1,13 @@
+import os from "node:os";
 import { PgliteLockedError } from "@/lib/db/pglite-lock";
+import { newId } from "@/lib/ids";
+import { type Actor, runWithRequestContext } from "@/lib/observability/context";
 import { PointsError, ProvisioningError } from "@/lib/points/errors";
 import { createRuntime, type Runtime } from "@/lib/server/runtime";
 import { UsageError } from "./args";
 import { type PointsCommand, parseCommand } from "./commands";
 import { type CliIo, refusalMessage } from "./output";
+import { audit } from "./run/audit";
 import { disputeSettle } from "./run/dispute";
 import { keyCreate, keyRevoke } from "./run/key";
 import { orgCreate, orgSpend, orgUpdate } from "./run/org";
@@ -62,7 +66,9 @@ export async function runPointsCli(
     return EXIT_REFUSED;
   }
   try {
-    await execute(command, runtime, io);
+    await runWithRequestContext({ requestId: newId("request"), actor: operator() }, () =>
+      execute(command, runtime, io),
+    );
     return EXIT_OK;
   } catch (error) {
     if (error instanceof ProvisioningError || error instanceof CommandRefused || error instanceof PointsError) {
@@ -75,6 +81,15 @@ export async function runPointsCli(
   } finally {
     // Closing lets the process exit at once and, on PGlite, releases the directory lock.
     await runtime.database.close().catch(() => {});
+  }
+}
+
+/** The operator running the command, as the audit log names them: the system user, when it can be read. */
+function operator(): Actor {
+  try {
+    return { type: "operator", id: os.userInfo().username || "operator" };
+  } catch {
+    return { type: "operator", id: "operator" };
   }
 }
 
@@ -100,6 +115,8 @@ async function execute(command: Exclude<PointsCommand, { kind: "help" }>, runtim
       return disputeSettle(command, runtime, io);
     case "org-spend":
       return orgSpend(command, runtime, io);
+    case "audit":
+      return audit(command, runtime, io);
     default:
       return webhook(command, runtime, io);
   }

@@ -61,6 +61,7 @@ ${cardKindLines()}
   webhook disable|enable|delete ENDPOINT_ID [--json]
   webhook deliveries ENDPOINT_ID [--json]
                                         each event's delivery: status, attempts, answer, next try
+  audit [--org ORG_ID] [--json]         who changed what, newest first (every organisation's without --org)
   stripe setup-prices [--json]          creates or updates Stripe's Points product and prices (STRIPE_SECRET_KEY)
   help                                  this text
 

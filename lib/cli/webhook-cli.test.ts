@@ -116,6 +116,23 @@ describe.each(backends())("npm run points -- webhook against %s", { timeout: SPA
     });
     expect(parseJsonOutput(await points("webhook", "list", organizationId, "--json"))).toEqual({ endpoints: [] });
     expectRefused(await points("webhook", "rotate", endpointId), /No webhook endpoint/);
+
+    // Each change is in the audit log, by the operator who ran the command.
+    const { entries } = parseJsonOutput(await points("audit", "--org", organizationId, "--json")) as {
+      entries: Array<{ actor: { type: string }; action: string; target: string }>;
+    };
+    expect(sortedKeys(entries[0])).toEqual(["action", "actor", "after", "at", "before", "id", "request_id", "target"]);
+    expect(entries.map((entry) => entry.action)).toEqual([
+      "webhook_endpoint.deleted",
+      "webhook_endpoint.enabled",
+      "webhook_endpoint.disabled",
+      "webhook_endpoint.secret_rotated",
+      "webhook_endpoint.added",
+      "api_key.created",
+      "organization.created",
+    ]);
+    expect(new Set(entries.map((entry) => entry.actor.type))).toEqual(new Set(["operator"]));
+    expectRefused(await points("audit", "--org", "org_nope"), /No organisation org_nope/);
   });
 
   it("refuses a wrong command line before opening the database", async () => {

@@ -2,6 +2,8 @@ import { redirect } from "next/navigation";
 import type { z } from "zod";
 import type { SessionUser } from "@/lib/auth/users";
 import { requireAdmin } from "@/lib/dashboard/session";
+import { newId } from "@/lib/ids";
+import { runAsUser } from "@/lib/observability/context";
 import { getRuntime, type Runtime } from "@/lib/server/runtime";
 import { type ActionFailure, actionError, type FailureWording, invalidForm } from "./action-state";
 import { formOrigin, NO_ORIGIN } from "./form-origin";
@@ -69,7 +71,8 @@ export function adminAction<S extends z.ZodType, R extends { ok: boolean } | Red
       }
       const origin = options.origin ? await formOrigin() : "";
       if (origin === null) return { ok: false, error: NO_ORIGIN };
-      answer = await run(parsed.data, { user, runtime: await getRuntime(), origin });
+      const runtime = await getRuntime();
+      answer = await runAsUser(user, newId("request"), () => run(parsed.data, { user, runtime, origin }));
     } catch (error) {
       return actionError(error, options);
     }

@@ -25,6 +25,7 @@ export const TABLE_ROLES: Record<string, TableRole> = {
   webhook_endpoints: { kind: "distributed", by: "organization_id" },
   webhook_deliveries: { kind: "distributed", by: "organization_id" },
   webhook_attempts: { kind: "distributed", by: "organization_id" },
+  audit_log: { kind: "distributed", by: "organization_id" },
   stripe_events: { kind: "local", why: "the provider's event ids, checked before the organisation is known" },
   deferred_billing_events: { kind: "local", why: "provider events waiting for a purchase, read by the reconciler" },
   sign_in_failures: {

@@ -6,6 +6,7 @@ import { hotQuery, rowReader, selectColumns } from "@/lib/db/hot";
 import { apiKeys, type Organization, organizations } from "@/lib/db/schema";
 import { newId, randomString } from "@/lib/ids";
 import { setRequestCaller } from "@/lib/observability/context";
+import { recordAudit } from "./audit";
 import { PointsError, ProvisioningError } from "./errors";
 
 const KEY_PREFIX = "pts_";
@@ -75,32 +76,53 @@ export async function createApiKey(
   const apiKey = `${KEY_PREFIX}${randomString(40)}`;
   const keyId = newId("apiKey");
   const prefix = apiKey.slice(0, 12);
-  await db.insert(apiKeys).values({
-    id: keyId,
-    organizationId,
-    prefix,
-    hash: hashApiKey(apiKey),
-    createdAt: clock.now(),
-    scope,
-    dailyPointsCap,
+  const now = clock.now();
+  await db.transaction(async (tx) => {
+    await tx.insert(apiKeys).values({
+      id: keyId,
+      organizationId,
+      prefix,
+      hash: hashApiKey(apiKey),
+      createdAt: now,
+      scope,
+      dailyPointsCap,
+    });
+    await recordAudit(tx, {
+      organizationId,
+      action: "api_key.created",
+      target: keyId,
+      after: { prefix, scope, daily_points_cap: dailyPointsCap },
+      at: now,
+    });
   });
   return { keyId, apiKey, prefix, scope, dailyPointsCap };
 }
 
 /** Revokes a key; false when there is no such key or it was already revoked. */
 export async function revokeApiKey(db: Db, keyId: string, clock: Clock, organizationId?: string): Promise<boolean> {
-  const revoked = await db
-    .update(apiKeys)
-    .set({ revokedAt: clock.now() })
-    .where(
-      and(
-        eq(apiKeys.id, keyId),
-        isNull(apiKeys.revokedAt),
-        organizationId ? eq(apiKeys.organizationId, organizationId) : undefined,
-      ),
-    )
-    .returning({ id: apiKeys.id });
-  return revoked.length > 0;
+  const now = clock.now();
+  return db.transaction(async (tx) => {
+    const [revoked] = await tx
+      .update(apiKeys)
+      .set({ revokedAt: now })
+      .where(
+        and(
+          eq(apiKeys.id, keyId),
+          isNull(apiKeys.revokedAt),
+          organizationId ? eq(apiKeys.organizationId, organizationId) : undefined,
+        ),
+      )
+      .returning();
+    if (!revoked) return false;
+    await recordAudit(tx, {
+      organizationId: revoked.organizationId,
+      action: "api_key.revoked",
+      target: keyId,
+      before: { prefix: revoked.prefix, scope: revoked.scope, daily_points_cap: revoked.dailyPointsCap },
+      at: now,
+    });
+    return true;
+  });
 }
 
 const invalidKey = () =>

@@ -3,6 +3,7 @@ import type { Db } from "@/lib/db/client";
 import { rowsOf } from "@/lib/db/rows";
 import { type EventRow, events, type Organization, organizations } from "@/lib/db/schema";
 import { newId } from "@/lib/ids";
+import { type AuditInput, recordAudit } from "./audit";
 import { PointsError } from "./errors";
 
 /** docs/contract.md §8's event types. The last three arrive with spending and auto-recharge. */
@@ -175,7 +176,7 @@ export async function announce(
   organizationId: string,
   type: EventType,
   data: Record<string, unknown>,
-  options: { once?: boolean } = {},
+  options: { once?: boolean; audit?: Omit<AuditInput, "organizationId" | "at"> } = {},
 ): Promise<void> {
   await services.db.transaction(async (tx) => {
     await tx
@@ -197,7 +198,9 @@ export async function announce(
         .limit(1);
       if (seen) return;
     }
-    await emitEvent(tx, organizationId, type, data, services.clock.now());
+    const now = services.clock.now();
+    await emitEvent(tx, organizationId, type, data, now);
+    if (options.audit) await recordAudit(tx, { ...options.audit, organizationId, at: now });
   });
 }
 
@@ -220,7 +223,7 @@ export function settingsEventData(organization: Organization): Record<string, un
 }
 
 /**
- * `settings.updated` in the caller's transaction, when the settings it carries changed; returns
+ * `settings.updated` and its audit entry in the caller's transaction, when the settings changed; returns
  * the organisation as it now is (its event counter moved).
  */
 export async function emitSettingsChange(
@@ -230,6 +233,16 @@ export async function emitSettingsChange(
   now: Date,
 ): Promise<Organization> {
   const data = settingsEventData(after);
-  if (JSON.stringify(settingsEventData(before)) === JSON.stringify(data)) return after;
-  return { ...after, eventSequence: await emitEvent(tx, after.id, "settings.updated", data, now) };
+  const was = settingsEventData(before);
+  if (JSON.stringify(was) === JSON.stringify(data)) return after;
+  const eventSequence = await emitEvent(tx, after.id, "settings.updated", data, now);
+  await recordAudit(tx, {
+    organizationId: after.id,
+    action: "settings.updated",
+    target: after.id,
+    before: was.settings,
+    after: data.settings,
+    at: now,
+  });
+  return { ...after, eventSequence };
 }

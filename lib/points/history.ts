@@ -2,6 +2,7 @@ import { and, asc, desc, eq, getTableColumns, isNotNull, type SQL, sql } from "d
 import { TOP_UP_SOURCES, TOP_UP_STATUSES, type TopUpSource, type TopUpStatus } from "@/lib/catalog";
 import type { Db } from "@/lib/db/client";
 import { type Organization, type TopUp, topUps } from "@/lib/db/schema";
+import { csvText } from "@/lib/format";
 import { log } from "@/lib/observability/log";
 import { billingProblemOf } from "./billing-problems";
 import { PointsError } from "./errors";
@@ -264,15 +265,6 @@ export function toCsvLine(topUp: TopUp): string {
     return typeof value === "string" ? csvText(value) : value === null ? "" : String(value);
   });
   return `${cells.join(",")}\r\n`;
-}
-
-/**
- * RFC 4180 quoting, plus the OWASP guard against formula injection: a text cell that a
- * spreadsheet would run as a formula (a reference may start with "-") gets a leading apostrophe.
- */
-function csvText(value: string): string {
-  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
 }
 
 type Cursor = TopUpPosition;

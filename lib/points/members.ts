@@ -2,6 +2,7 @@ import { and, asc, eq, sql } from "drizzle-orm";
 import { generatePassword } from "@/lib/auth/password";
 import type { Db } from "@/lib/db/client";
 import { organizations, users } from "@/lib/db/schema";
+import { recordAudit } from "./audit";
 import { PointsError, ProvisioningError } from "./errors";
 import { getOrganization } from "./organizations";
 import type { Services } from "./services";
@@ -87,8 +88,17 @@ export async function changeMemberRole(
     const member = await findMember(tx, organizationId, userId);
     if (!member) return NOT_FOUND;
     if (member.role === "admin" && role !== "admin" && (await countAdmins(tx, organizationId)) <= 1) return LAST_ADMIN;
-    if (member.role !== role)
+    if (member.role !== role) {
       await tx.update(users).set({ role, sessionVersion: nextSessionVersion }).where(eq(users.id, userId));
+      await recordAudit(tx, {
+        organizationId,
+        action: "member.role_changed",
+        target: userId,
+        before: { email: member.email, role: member.role },
+        after: { email: member.email, role },
+        at: new Date(),
+      });
+    }
     return { ok: true };
   });
 }
@@ -113,6 +123,13 @@ export async function removeMember(
     if (!member) return NOT_FOUND;
     if (member.role === "admin" && (await countAdmins(tx, organizationId)) <= 1) return LAST_ADMIN;
     await tx.delete(users).where(eq(users.id, userId));
+    await recordAudit(tx, {
+      organizationId,
+      action: "member.removed",
+      target: userId,
+      before: { email: member.email, role: member.role },
+      at: new Date(),
+    });
     return { ok: true };
   });
 }
@@ -124,12 +141,22 @@ export async function resetMemberPassword(
   userId: string,
 ): Promise<{ ok: true; email: string; password: string } | Extract<MemberChange, { ok: false }>> {
   const { password, passwordHash } = await generatePassword();
-  const [updated] = await db
-    .update(users)
-    .set({ passwordHash, sessionVersion: nextSessionVersion })
-    .where(and(eq(users.id, userId), eq(users.organizationId, organizationId)))
-    .returning({ email: users.email });
-  return updated ? { ok: true, email: updated.email, password } : NOT_FOUND;
+  return db.transaction(async (tx) => {
+    const [updated] = await tx
+      .update(users)
+      .set({ passwordHash, sessionVersion: nextSessionVersion })
+      .where(and(eq(users.id, userId), eq(users.organizationId, organizationId)))
+      .returning({ email: users.email });
+    if (!updated) return NOT_FOUND;
+    await recordAudit(tx, {
+      organizationId,
+      action: "member.password_reset",
+      target: userId,
+      after: { email: updated.email },
+      at: new Date(),
+    });
+    return { ok: true as const, email: updated.email, password };
+  });
 }
 
 /**
@@ -150,7 +177,7 @@ async function lockOrganization(tx: Tx, organizationId: string): Promise<void> {
 
 async function findMember(tx: Tx, organizationId: string, userId: string) {
   const [member] = await tx
-    .select({ id: users.id, role: users.role })
+    .select({ id: users.id, role: users.role, email: users.email })
     .from(users)
     .where(and(eq(users.id, userId), eq(users.organizationId, organizationId)));
   return member;
@@ -184,12 +211,11 @@ export async function addUser(
     throw new ProvisioningError(`No organisation ${organizationId}.`);
   }
   const { password, passwordHash } = await generatePassword();
-  const userId = await insertUser(services.db, {
-    organizationId,
-    email,
-    passwordHash,
-    role,
-    now: services.clock.now(),
+  const now = services.clock.now();
+  const userId = await services.db.transaction(async (tx) => {
+    const id = await insertUser(tx, { organizationId, email, passwordHash, role, now });
+    await recordAudit(tx, { organizationId, action: "member.added", target: id, after: { email, role }, at: now });
+    return id;
   });
   return { userId, email, password, role };
 }

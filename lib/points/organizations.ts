@@ -7,8 +7,9 @@ import { isUniqueViolation } from "@/lib/db/errors";
 import { type Organization, organizations } from "@/lib/db/schema";
 import { newId, randomString } from "@/lib/ids";
 import { type CreatedApiKey, createApiKey } from "./api-keys";
+import { recordAudit } from "./audit";
 import { PointsError, ProvisioningError } from "./errors";
-import { emitSettingsChange } from "./events";
+import { emitSettingsChange, settingsEventData } from "./events";
 import { paymentMethodLabel } from "./payment-methods";
 import type { Services } from "./services";
 import { assertEmailUnused, insertUser, normaliseEmail } from "./users";
@@ -106,6 +107,13 @@ export async function createOrganization(
         throw error;
       });
     if (!organization) throw new Error("The organisation was not created.");
+    await recordAudit(tx, {
+      organizationId: id,
+      action: "organization.created",
+      target: id,
+      after: { name, ...(settingsEventData(organization).settings as object) },
+      at: now,
+    });
     const apiKey = await createApiKey(tx, id, services.clock);
     const userId = await insertUser(tx, { organizationId: id, email: adminEmail, passwordHash, role: "admin", now });
     return {

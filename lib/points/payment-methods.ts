@@ -139,6 +139,6 @@ export async function announceCardAdded(services: Services, organizationId: stri
     organizationId,
     "payment_methods.updated",
     { change: "added", payment_method_id: paymentMethodId },
-    { once: true },
+    { once: true, audit: { action: "payment_method.added", target: paymentMethodId } },
   );
 }

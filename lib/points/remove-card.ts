@@ -34,10 +34,19 @@ export async function removeCard(
         provider.callBudgetMs,
       ));
     if (!card || !removed) throw new PointsError("not_found", NOT_FOUND);
-    await announce(services, organization.id, "payment_methods.updated", {
-      change: "removed",
-      payment_method_id: card.id,
-    });
+    await announce(
+      services,
+      organization.id,
+      "payment_methods.updated",
+      { change: "removed", payment_method_id: card.id },
+      {
+        audit: {
+          action: "payment_method.removed",
+          target: card.id,
+          before: { label: card.label, default: card.isDefault },
+        },
+      },
+    );
     return { label: card.label, wasDefault: card.isDefault };
   } catch (error) {
     if (error instanceof PointsError) throw error;

@@ -87,10 +87,19 @@ export async function saveSettings(
   if (defaultId !== undefined) {
     await services.provider.setDefaultPaymentMethod(organization.billingCustomerId, defaultId);
     if (defaultChanged) {
-      await announce(services, organizationId, "payment_methods.updated", {
-        change: "default",
-        payment_method_id: defaultId,
-      });
+      await announce(
+        services,
+        organizationId,
+        "payment_methods.updated",
+        { change: "default", payment_method_id: defaultId },
+        {
+          audit: {
+            action: "payment_method.default_changed",
+            target: defaultId ?? organizationId,
+            after: { default: defaultId },
+          },
+        },
+      );
     }
   }
   return services.db.transaction(async (tx) => {

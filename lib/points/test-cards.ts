@@ -72,10 +72,13 @@ export async function addTestCard(
   }
   const [added] = await services.provider.addCards({ customerId: organization.billingCustomerId, kinds: [kind] });
   if (!added) throw new Error("The provider did not add the test card.");
-  await announce(services, organization.id, "payment_methods.updated", {
-    change: "added",
-    payment_method_id: added.id,
-  });
+  await announce(
+    services,
+    organization.id,
+    "payment_methods.updated",
+    { change: "added", payment_method_id: added.id },
+    { audit: { action: "payment_method.added", target: added.id, after: { label: paymentMethodLabel(added) } } },
+  );
   // An expired test card is saved like any other, but never listed by the API or charged.
   return { ...added, label: paymentMethodLabel(added), usable: !isExpired(added, services.clock.now()) };
 }

@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
 import { organizations } from "@/lib/db/schema";
+import { recordAudit } from "./audit";
 import { PointsError } from "./errors";
 import { recordMovement } from "./ledger";
 import type { Services } from "./services";
@@ -34,13 +35,22 @@ export async function spendPoints(
         },
       );
     }
+    const now = services.clock.now();
     const moved = await recordMovement(tx, {
       organizationId,
       topUpId: null,
       kind: "usage",
       causeId: null,
       take: points,
-      now: services.clock.now(),
+      now,
+    });
+    await recordAudit(tx, {
+      organizationId,
+      action: "points.spent",
+      target: organizationId,
+      before: { points_balance: org.pointsBalance },
+      after: { points_balance: moved.pointsBalance, points },
+      at: now,
     });
     return { pointsBalance: moved.pointsBalance };
   });

@@ -13,6 +13,7 @@ import {
 } from "@/lib/db/schema";
 import { env } from "@/lib/env";
 import { newId } from "@/lib/ids";
+import { recordAudit } from "@/lib/points/audit";
 import { PointsError } from "@/lib/points/errors";
 import { EVENT_TYPES, type EventType } from "@/lib/points/events";
 import { newWebhookSecret } from "./signing";
@@ -120,6 +121,13 @@ export async function addEndpoint(
       })
       .returning();
     if (!row) throw new Error("The endpoint was not saved.");
+    await recordAudit(tx, {
+      organizationId,
+      action: "webhook_endpoint.added",
+      target: row.id,
+      after: { url, events: eventTypes },
+      at: now,
+    });
     return row;
   });
   return { endpoint, secret };
@@ -156,17 +164,27 @@ export async function rotateSecret(
   const current = await getEndpoint(services.db, endpointId, organizationId);
   const secret = newWebhookSecret();
   const now = services.clock.now();
-  const [endpoint] = await services.db
-    .update(webhookEndpoints)
-    .set({
-      secret,
-      previousSecret: current.secret,
-      previousSecretExpiresAt: new Date(now.getTime() + ROTATION_OVERLAP_MS),
-      updatedAt: now,
-    })
-    .where(and(eq(webhookEndpoints.organizationId, current.organizationId), eq(webhookEndpoints.id, endpointId)))
-    .returning();
-  if (!endpoint) throw new PointsError("not_found", `No webhook endpoint ${endpointId}.`);
+  const endpoint = await services.db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(webhookEndpoints)
+      .set({
+        secret,
+        previousSecret: current.secret,
+        previousSecretExpiresAt: new Date(now.getTime() + ROTATION_OVERLAP_MS),
+        updatedAt: now,
+      })
+      .where(and(eq(webhookEndpoints.organizationId, current.organizationId), eq(webhookEndpoints.id, endpointId)))
+      .returning();
+    if (!row) throw new PointsError("not_found", `No webhook endpoint ${endpointId}.`);
+    await recordAudit(tx, {
+      organizationId: row.organizationId,
+      action: "webhook_endpoint.secret_rotated",
+      target: row.id,
+      after: { previous_secret_signs_until: row.previousSecretExpiresAt?.toISOString() ?? null },
+      at: now,
+    });
+    return row;
+  });
   return { endpoint, secret };
 }
 
@@ -221,7 +239,17 @@ export async function setEndpointStatus(
   const now = services.clock.now();
   return services.db.transaction(async (tx) => {
     if (status === "disabled") {
-      return (await disableEndpoint(tx, current, "disabled by hand", now)) ?? current;
+      if (current.status === "disabled") return current;
+      const disabled = (await disableEndpoint(tx, current, "disabled by hand", now)) ?? current;
+      await recordAudit(tx, {
+        organizationId: current.organizationId,
+        action: "webhook_endpoint.disabled",
+        target: current.id,
+        before: { status: current.status },
+        after: { status: "disabled" },
+        at: now,
+      });
+      return disabled;
     }
     if (current.status === "enabled") return current;
     const [org] = await tx
@@ -240,6 +268,14 @@ export async function setEndpointStatus(
       })
       .where(and(eq(webhookEndpoints.organizationId, current.organizationId), eq(webhookEndpoints.id, endpointId)))
       .returning();
+    await recordAudit(tx, {
+      organizationId: current.organizationId,
+      action: "webhook_endpoint.enabled",
+      target: current.id,
+      before: { status: current.status, disabled_reason: current.disabledReason },
+      after: { status: "enabled" },
+      at: now,
+    });
     return row ?? current;
   });
 }
@@ -247,9 +283,18 @@ export async function setEndpointStatus(
 /** Deletes an endpoint with its deliveries and their attempts. */
 export async function deleteEndpoint(services: WebhookServices, endpointId: string, organizationId?: string) {
   const current = await getEndpoint(services.db, endpointId, organizationId);
-  await services.db
-    .delete(webhookEndpoints)
-    .where(and(eq(webhookEndpoints.organizationId, current.organizationId), eq(webhookEndpoints.id, endpointId)));
+  await services.db.transaction(async (tx) => {
+    await tx
+      .delete(webhookEndpoints)
+      .where(and(eq(webhookEndpoints.organizationId, current.organizationId), eq(webhookEndpoints.id, endpointId)));
+    await recordAudit(tx, {
+      organizationId: current.organizationId,
+      action: "webhook_endpoint.deleted",
+      target: current.id,
+      before: { url: current.url, events: current.eventTypes, status: current.status },
+      at: services.clock.now(),
+    });
+  });
   return current;
 }
 

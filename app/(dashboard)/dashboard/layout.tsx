@@ -21,6 +21,7 @@ const NAV = [
   ["/dashboard/webhooks", "Webhooks"],
   ["/dashboard/limits", "Limits"],
   ["/dashboard/members", "Members"],
+  ["/dashboard/audit", "Audit log"],
 ] as const;
 
 export default async function DashboardLayout({ children }: { children: ReactNode }) {

@@ -1,4 +1,5 @@
 import { syncDispute } from "@/lib/points/after-payment/disputes";
+import { recordAudit } from "@/lib/points/audit";
 import { assertChargedHere } from "@/lib/points/charged-by";
 import { getPointsBalance } from "@/lib/points/ledger";
 import { deliverPendingEvents } from "@/lib/points/provider-events";
@@ -29,6 +30,16 @@ export async function disputeSettle(
   if (topUp.disputeStatus !== "open")
     throw new CommandRefused(`The dispute of ${topUp.id} is ${topUp.disputeStatus} already.`);
   await settle(topUp.disputeId, command.outcome);
+  await runtime.db.transaction((tx) =>
+    recordAudit(tx, {
+      organizationId: topUp.organizationId,
+      action: "dispute.settled",
+      target: topUp.id,
+      before: { dispute_id: topUp.disputeId, status: "open" },
+      after: { dispute_id: topUp.disputeId, status: command.outcome },
+      at: runtime.clock.now(),
+    }),
+  );
   await syncDispute(runtime, topUp.disputeId, null);
   await deliverPendingEvents(runtime);
   const settled = await getTopUp(runtime.db, topUp.id);

@@ -9,7 +9,7 @@ export * from "./simulated";
 export * from "./top-ups";
 
 import type { apiKeys, organizations, users } from "./organizations";
-import type { events, webhookAttempts, webhookDeliveries, webhookEndpoints } from "./outbox";
+import type { auditLog, events, webhookAttempts, webhookDeliveries, webhookEndpoints } from "./outbox";
 import type { simPaymentMethods, simPayments } from "./simulated";
 import type { pointsLedger, refunds, topUps } from "./top-ups";
 
@@ -27,3 +27,4 @@ export type EventRow = typeof events.$inferSelect;
 export type WebhookEndpoint = typeof webhookEndpoints.$inferSelect;
 export type WebhookDelivery = typeof webhookDeliveries.$inferSelect;
 export type WebhookAttempt = typeof webhookAttempts.$inferSelect;
+export type AuditEntry = typeof auditLog.$inferSelect;

@@ -138,3 +138,34 @@ export const webhookAttempts = pgTable(
     }).onDelete("cascade"),
   ],
 );
+
+/**
+ * Who changed what: every change an admin, an API key or an operator makes, written in the
+ * transaction of the change (lib/points/audit.ts). Append-only: a trigger (migration 0014) refuses
+ * any update, delete or truncate.
+ */
+export const auditLog = pgTable(
+  "audit_log",
+  {
+    organizationId: text("organization_id")
+      .notNull()
+      .references(() => organizations.id),
+    /** aud_…, ordered by when it was made (newOrderedId). */
+    id: text("id").notNull(),
+    at: timestamp("at", { withTimezone: true, mode: "date" }).notNull(),
+    actorType: text("actor_type").notNull(),
+    actorId: text("actor_id").notNull(),
+    action: text("action").notNull(),
+    /** What was changed: an id (key_…, usr_…, we_…, tu_…, pm_…) or the organisation's. */
+    target: text("target").notNull(),
+    before: jsonb("before"),
+    after: jsonb("after"),
+    requestId: text("request_id"),
+  },
+  (t) => [
+    primaryKey({ name: "audit_log_pkey", columns: [t.organizationId, t.id] }),
+    // Ids sort in the order they were made (lib/ids.ts newOrderedId): the log's order.
+    index("audit_log_order_idx").on(t.organizationId, t.id),
+    check("audit_log_actor_type_check", sql`${t.actorType} in ('user','api_key','operator')`),
+  ],
+);

@@ -9,6 +9,7 @@ import { assertChargedHere, chargedHereSql } from "@/lib/points/charged-by";
 import { PointsError } from "@/lib/points/errors";
 import { getPointsBalance } from "@/lib/points/ledger";
 import type { Services } from "@/lib/points/services";
+import { recordAudit } from "../audit";
 import { applyRefunds } from "./apply-refunds";
 import { paidTopUpOfPayment } from "./paid-top-up";
 import { amountForPoints } from "./proportion";
@@ -186,6 +187,13 @@ async function recordRequest(
       })
       .returning();
     if (!refund) throw new Error("The refund request was not recorded.");
+    await recordAudit(tx, {
+      organizationId: topUp.organizationId,
+      action: "top_up.refund_requested",
+      target: topUp.id,
+      after: { refund_id: refund.id, points, amount, currency: topUp.currency, reason: refund.reason },
+      at: now,
+    });
     return { refund, replayed: false };
   });
 }

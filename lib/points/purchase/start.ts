@@ -5,6 +5,7 @@ import { hotQuery, rowReader, sqlTime } from "@/lib/db/hot";
 import { type Organization, organizations, type TopUp, topUps } from "@/lib/db/schema";
 import { newId } from "@/lib/ids";
 import { purchaseTransition } from "@/lib/observability/purchases";
+import { recordAudit } from "../audit";
 import { chargedElsewhere, logChargedElsewhere } from "../charged-by";
 import { PointsError } from "../errors";
 import { assertWithinLimits, type KeyCap, type LimitSettings, nothingToCountSql } from "../limits";
@@ -75,6 +76,21 @@ export async function startPurchase(
       .onConflictDoNothing({ target: [topUps.organizationId, topUps.reference] })
       .returning();
     if (!created) throw new Error(`Reference ${request.reference} appeared under the organisation lock.`);
+    if (created.source === "dashboard") {
+      await recordAudit(tx, {
+        organizationId: org.id,
+        action: "top_up.started",
+        target: created.id,
+        after: {
+          reference: created.reference,
+          points: created.points,
+          currency: created.currency,
+          amount: created.amount,
+          payment_source_id: created.paymentSourceId,
+        },
+        at: now,
+      });
+    }
     purchaseTransition(created, null);
     return { kind: "work", topUp: created, replayed: false } satisfies Started;
   });
@@ -208,7 +224,9 @@ async function recordAtOnce(
   priced: Priced,
   lease: { now: Date; leaseMs: number; lockToken: string },
 ): Promise<Started | null> {
-  if ("error" in priced || (input.apiKey && input.apiKey.dailyPointsCap !== null)) return null;
+  // A purchase made in the dashboard is audited in the transaction that records it, below.
+  if ("error" in priced || input.source === "dashboard" || (input.apiKey && input.apiKey.dailyPointsCap !== null))
+    return null;
   const amount = priced.table[terms.currency]?.[input.request.points];
   if (amount === undefined) return null;
   // The organisation's customer is read from its locked row, as the transaction does.

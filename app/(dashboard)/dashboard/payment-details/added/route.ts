@@ -1,6 +1,8 @@
 // GET /dashboard/payment-details/added – where Stripe Checkout sends the admin back after saving a card
 import { getSessionUser } from "@/lib/dashboard/session";
 import { seeOther } from "@/lib/http/see-other";
+import { newId } from "@/lib/ids";
+import { runAsUser } from "@/lib/observability/context";
 import { finishAddingCard } from "@/lib/points/card-setup";
 import { getRuntime } from "@/lib/server/runtime";
 
@@ -13,7 +15,10 @@ export async function GET(request: Request): Promise<Response> {
   const sessionId = new URL(request.url).searchParams.get("session_id") ?? "";
   let added = false;
   if (/^cs_[A-Za-z0-9_]{1,200}$/.test(sessionId) && user.role === "admin") {
-    added = await finishAddingCard(await getRuntime(), user.organizationId, sessionId).catch((error: unknown) => {
+    const runtime = await getRuntime();
+    added = await runAsUser(user, newId("request"), () =>
+      finishAddingCard(runtime, user.organizationId, sessionId),
+    ).catch((error: unknown) => {
       console.error("Finishing a Checkout card setup failed:", error instanceof Error ? error.message : error);
       return false;
     });
