@@ -30,6 +30,8 @@ export interface TopUpJson {
     opened_at: string | null;
     closed_at: string | null;
   } | null;
+  /** The dashboard's receipt of a paid purchase; null before it is paid. */
+  receipt_url: string | null;
 }
 
 export interface PurchaseData {
@@ -72,6 +74,7 @@ const TOP_UP_KEYS = [
   "paid_at",
   "payment_source_id",
   "points",
+  "receipt_url",
   "reference",
   "refunded_amount",
   "refunded_points",
@@ -256,6 +259,9 @@ export function expectTopUp(value: unknown, expected: Partial<TopUpJson> = {}): 
   }
   if (topUp.status === "paid") expect(topUp.paid_at).toMatch(ISO_UTC);
   else expect(topUp.paid_at).toBeNull();
+  // A paid purchase's receipt page in the dashboard, absolute under the server's public URL; none before.
+  if (topUp.status === "paid") expect(topUp.receipt_url).toMatch(new RegExp(`/dashboard/receipts/${topUp.id}$`));
+  else expect(topUp.receipt_url).toBeNull();
   if (topUp.status === "failed" || topUp.status === "awaiting_payment") {
     expect(topUp.failure).not.toBeNull();
     expect(Object.keys(topUp.failure ?? {}).sort()).toEqual(["code", "message"]);

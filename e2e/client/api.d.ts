@@ -269,6 +269,11 @@ export type components = {
              */
             refunded_amount: number;
             dispute: components["schemas"]["Dispute"] | null;
+            /**
+             * @description The purchase's receipt in the dashboard (signed-in members of the organisation), once it is paid; null before. Absolute when the service's public URL is configured, else a path on this service.
+             * @example https://points.example.com/dashboard/receipts/tu_01JD4B8M2N3P4Q5R6S7T8V9W0X
+             */
+            receipt_url: string | null;
         };
         /** @description A cardholder's dispute of the purchase's charge. */
         Dispute: {
@@ -477,7 +482,8 @@ export interface operations {
                      *             "paid_at": "2026-11-24T09:30:01.000Z",
                      *             "refunded_points": 0,
                      *             "refunded_amount": 0,
-                     *             "dispute": null
+                     *             "dispute": null,
+                     *             "receipt_url": "https://points.example.com/dashboard/receipts/tu_01JD4B8M2N3P4Q5R6S7T8V9W0X"
                      *           }
                      *         ],
                      *         "has_more": false
@@ -661,7 +667,8 @@ export interface operations {
                      *           "paid_at": "2026-11-24T09:30:01.000Z",
                      *           "refunded_points": 0,
                      *           "refunded_amount": 0,
-                     *           "dispute": null
+                     *           "dispute": null,
+                     *           "receipt_url": "https://points.example.com/dashboard/receipts/tu_01JD4B8M2N3P4Q5R6S7T8V9W0X"
                      *         },
                      *         "points_balance": 9350
                      *       }
@@ -706,7 +713,8 @@ export interface operations {
                      *           "paid_at": "2026-11-24T09:30:01.000Z",
                      *           "refunded_points": 0,
                      *           "refunded_amount": 0,
-                     *           "dispute": null
+                     *           "dispute": null,
+                     *           "receipt_url": "https://points.example.com/dashboard/receipts/tu_01JD4B8M2N3P4Q5R6S7T8V9W0X"
                      *         },
                      *         "points_balance": 9350
                      *       }
@@ -1044,7 +1052,8 @@ export interface operations {
                      *           "paid_at": "2026-11-24T09:30:01.000Z",
                      *           "refunded_points": 0,
                      *           "refunded_amount": 0,
-                     *           "dispute": null
+                     *           "dispute": null,
+                     *           "receipt_url": "https://points.example.com/dashboard/receipts/tu_01JD4B8M2N3P4Q5R6S7T8V9W0X"
                      *         }
                      *       }
                      *     }
@@ -1804,7 +1813,8 @@ export interface operations {
                      *                 "paid_at": "2026-11-24T09:30:01.000Z",
                      *                 "refunded_points": 0,
                      *                 "refunded_amount": 0,
-                     *                 "dispute": null
+                     *                 "dispute": null,
+                     *                 "receipt_url": "https://points.example.com/dashboard/receipts/tu_01JD4B8M2N3P4Q5R6S7T8V9W0X"
                      *               },
                      *               "points_balance": 9350
                      *             }

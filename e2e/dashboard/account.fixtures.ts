@@ -48,6 +48,7 @@ export const ACCOUNT_SCENARIOS = [
   "sessions",
   "accessibility",
   "webhooks",
+  "receipts",
 ] as const;
 
 export type AccountScenario = (typeof ACCOUNT_SCENARIOS)[number];
@@ -107,6 +108,8 @@ export async function provisionAccountFixtures(services: Services): Promise<Reco
     other: { settings: usd, cards: ["visa", "mastercard"], defaultCardIndex: 0 },
     // An endpoint added, tested, rotated, disabled and deleted on the Webhooks page.
     webhooks: { settings: usd, cards: ["visa"], defaultCardIndex: 0 },
+    // A paid purchase's receipt, on screen and as printed.
+    receipts: { settings: usd, cards: ["visa"], defaultCardIndex: 0 },
     // One card removed from two tabs: the second tab is told so, not shown an error page.
     doubleRemoval: { settings: usd, cards: ["visa", "mastercard"], defaultCardIndex: 0 },
     // A member signed in elsewhere while an admin resets their password and changes their role.

@@ -12,6 +12,7 @@ const OPERATIONS = new Set<string>([
   "charge",
   "retrievePayment",
   "describePayment",
+  "receiptUrl",
   "findPayment",
   "cancelPayment",
   "refund",

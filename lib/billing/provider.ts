@@ -283,6 +283,11 @@ export interface BillingProvider {
   /** The amount, currency, customer and purchase of an existing payment, or null when there is none. */
   describePayment(paymentId: string): Promise<PaymentFacts | null>;
   /**
+   * The provider's own receipt of a payment, for a person (Stripe: the charge's receipt_url), or
+   * null when it has none. Providers without receipts leave it out.
+   */
+  receiptUrl?(paymentId: string): Promise<string | null>;
+  /**
    * The payment made for a purchase, found by its metadata.top_up_id, or null when the provider
    * has none. Used once an idempotency key may have been forgotten, before any new charge.
    * Never charges; throws when it cannot tell.

@@ -28,6 +28,7 @@ export const exampleTopUp: TopUpJson = {
   refunded_points: 0,
   refunded_amount: 0,
   dispute: null,
+  receipt_url: "https://points.example.com/dashboard/receipts/tu_01JD4B8M2N3P4Q5R6S7T8V9W0X",
 };
 
 export const exampleFailedTopUp: TopUpJson = {
@@ -37,6 +38,7 @@ export const exampleFailedTopUp: TopUpJson = {
   status: "failed",
   failure: { code: "card_declined", message: "The card was declined." },
   paid_at: null,
+  receipt_url: null,
 };
 
 export const exampleBalance: BalanceJson = {

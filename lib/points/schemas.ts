@@ -72,6 +72,11 @@ export const topUpSchema = z
     refunded_points: z.number().int().min(0).meta({ description: "Points taken back by refunds.", example: 0 }),
     refunded_amount: z.number().int().min(0).meta({ description: "Money refunded, in minor units.", example: 0 }),
     dispute: disputeSchema.nullable(),
+    receipt_url: z.string().nullable().meta({
+      description:
+        "The purchase's receipt in the dashboard (signed-in members of the organisation), once it is paid; null before. Absolute when the service's public URL is configured, else a path on this service.",
+      example: "https://points.example.com/dashboard/receipts/tu_01JD4B8M2N3P4Q5R6S7T8V9W0X",
+    }),
   })
   .meta({ id: "TopUp", description: "A purchase of a bundle of Points." });
 

@@ -1,5 +1,6 @@
 import type { TopUp } from "@/lib/db/schema";
 import { disputeOf } from "./after-payment/disputes";
+import { receiptUrlOf } from "./receipts";
 import type { TopUpJson } from "./schemas";
 
 export type { TopUpJson };
@@ -22,5 +23,6 @@ export function toTopUpJson(topUp: TopUp): TopUpJson {
     refunded_points: topUp.refundedPoints,
     refunded_amount: topUp.refundedAmount,
     dispute: disputeOf(topUp),
+    receipt_url: receiptUrlOf(topUp),
   };
 }

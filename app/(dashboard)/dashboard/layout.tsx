@@ -30,7 +30,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
   const balances = await getBalances(runtime.db, user.organizationId);
   return (
     <div className="min-h-screen">
-      <header className="border-b border-slate-200 bg-white">
+      <header className="border-b border-slate-200 bg-white print:hidden">
         <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-3 px-4 py-3 sm:px-6">
           <div className="flex items-center gap-3">
             <span className="inline-flex h-8 w-8 items-center justify-center rounded-lg bg-indigo-600 text-sm font-bold text-white">
@@ -61,8 +61,8 @@ export default async function DashboardLayout({ children }: { children: ReactNod
           </ul>
         </nav>
       </header>
-      <main className="mx-auto max-w-6xl px-4 py-8 sm:px-6">{children}</main>
-      <footer className="mx-auto max-w-6xl border-t border-slate-200 px-4 py-6 text-sm text-slate-600 sm:px-6">
+      <main className="mx-auto max-w-6xl px-4 py-8 sm:px-6 print:max-w-none print:p-0">{children}</main>
+      <footer className="mx-auto max-w-6xl border-t border-slate-200 px-4 py-6 text-sm text-slate-600 sm:px-6 print:hidden">
         <nav aria-label="API documentation" className="flex flex-wrap gap-x-4 gap-y-1">
           <Link href="/docs" className="font-medium text-indigo-700 hover:underline">
             API reference

@@ -217,6 +217,13 @@ export class StripeBillingProvider implements BillingProvider {
     }
   }
 
+  async receiptUrl(paymentId: string): Promise<string | null> {
+    const intent = await this.stripe.paymentIntents.retrieve(paymentId);
+    const chargeId = idOf(intent.latest_charge);
+    if (!chargeId) return null;
+    return (await this.stripe.charges.retrieve(chargeId)).receipt_url ?? null;
+  }
+
   refund(request: RefundRequest): Promise<ProviderRefund | RefundRefusal> {
     return createStripeRefund(this.stripe, request);
   }

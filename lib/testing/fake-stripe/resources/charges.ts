@@ -19,6 +19,8 @@ export function chargeObject(input: {
   paymentMethod: string | null;
   metadata: Record<string, string>;
   description: string | null;
+  /** Where Stripe would show the charge's receipt: the test server's own address, never visited by the tests. */
+  receiptUrl?: string | null;
 }): Stripe.Charge {
   return {
     id: input.id,
@@ -52,7 +54,7 @@ export function chargeObject(input: {
     payment_method_details: null,
     receipt_email: null,
     receipt_number: null,
-    receipt_url: null,
+    receipt_url: input.receiptUrl ?? null,
     refunded: false,
     review: null,
     shipping: null,
@@ -82,6 +84,7 @@ export function chargeIntent(store: Store, intent: Stripe.PaymentIntent, id = st
       typeof intent.payment_method === "string" ? intent.payment_method : (intent.payment_method?.id ?? null),
     metadata: { ...intent.metadata },
     description: intent.description,
+    receiptUrl: `${store.baseUrl}/receipts/${id}`,
   });
   store.charges.set(charge.id, charge);
   intent.latest_charge = charge.id;

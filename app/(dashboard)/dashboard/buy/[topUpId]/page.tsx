@@ -15,6 +15,7 @@ import { type AfterPaymentEntry, loadAfterPayment } from "@/lib/points/after-pay
 import { needsAttention } from "@/lib/points/attention";
 import { paymentMethodLabels, purchaseCardLabel } from "@/lib/points/history";
 import { getPointsBalance } from "@/lib/points/ledger";
+import { receiptPath } from "@/lib/points/receipts";
 import { getTopUp } from "@/lib/points/top-ups";
 import { buyPoints, completeAuthentication, startProviderAuthentication } from "../actions";
 
@@ -55,6 +56,13 @@ export default async function PurchasePage({
           <>
             Purchase <span className="font-mono text-xs">{topUp.reference}</span>
           </>
+        }
+        actions={
+          topUp.status === "paid" ? (
+            <Link href={receiptPath(topUp.id)} className={buttonClasses("secondary")}>
+              Receipt
+            </Link>
+          ) : undefined
         }
       />
       {/* A purchase made here ends its steps here; an API purchase had no steps to show. */}
