@@ -1,4 +1,4 @@
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, inArray, isNotNull, sql } from "drizzle-orm";
 import type { Clock } from "@/lib/clock";
 import type { Db } from "@/lib/db/client";
 import { rowsOf } from "@/lib/db/rows";
@@ -12,6 +12,7 @@ import {
   webhookEndpoints,
 } from "@/lib/db/schema";
 import { randomString } from "@/lib/ids";
+import { log } from "@/lib/observability/log";
 import { toEventJson } from "@/lib/points/event-json";
 import { disableEndpoint, RETRY_FOR_MS, signingSecrets } from "./endpoints";
 import { sendWebhook, type WebhookResponse } from "./send";
@@ -111,8 +112,13 @@ export async function fanOut(services: DeliveryServices, batch = 1000): Promise<
 }
 
 function eventTypesArray(types: string[] | null): string {
-  const safe = (types ?? []).filter((type) => /^[a-z_.]+$/.test(type));
-  return `array[${safe.map((type) => `'${type}'`).join(", ")}]::text[]`;
+  return textArray((types ?? []).filter((type) => /^[a-z_.]+$/.test(type)));
+}
+
+/** A text[] literal of ids and type names (letters, digits, `_` and `.` only: anything else is left out). */
+function textArray(values: string[]): string {
+  const safe = values.filter((value) => /^[A-Za-z0-9_.]+$/.test(value));
+  return `array[${safe.map((value) => `'${value}'`).join(", ")}]::text[]`;
 }
 
 export interface ClaimedDelivery {
@@ -123,14 +129,15 @@ export interface ClaimedDelivery {
 }
 
 /**
- * Claims deliveries that are due, oldest first: at most `max`, and at most `perEndpoint` in flight
- * for one endpoint across every sender, so that a slow receiver holds only its own slots. Each is
- * claimed for CLAIM_MS under a token (the row locked with SKIP LOCKED while claiming), so two
- * senders never send the same delivery at the same moment.
+ * Claims deliveries that are due, oldest first: at most `max`, at most `perEndpoint` of one
+ * endpoint, none of the endpoints this sender already has that many in flight to (`fullEndpoints`),
+ * so that a slow receiver holds only its own slots. Each is claimed for CLAIM_MS under a token (the
+ * row locked with SKIP LOCKED while claiming), so two senders never send the same delivery at the
+ * same moment.
  */
 export async function claimDeliveries(
   services: DeliveryServices,
-  options: { max: number; perEndpoint: number },
+  options: { max: number; perEndpoint: number; fullEndpoints?: string[] },
 ): Promise<ClaimedDelivery[]> {
   if (options.max <= 0) return [];
   const now = services.clock.now();
@@ -138,25 +145,25 @@ export async function claimDeliveries(
   const lockToken = randomString(24);
   const claimed = rowsOf<{ organization_id: string; id: string }>(
     await services.db.execute(sql`
-      with busy as (
-        select organization_id, endpoint_id, count(*) as n from webhook_deliveries
-        where status = 'pending' and locked_until > ${nowText}
-        group by organization_id, endpoint_id
+      with oldest as (
+        select d.organization_id, d.id, d.endpoint_id, d.event_sequence, d.next_attempt_at
+        from webhook_deliveries d
+        where d.status = 'pending' and d.next_attempt_at <= ${nowText}
+          and (d.locked_until is null or d.locked_until <= ${nowText})
+          and not (d.endpoint_id = any(${sql.raw(textArray(options.fullEndpoints ?? []))}))
+        order by d.next_attempt_at
+        limit ${options.max * 8}
       ),
       due as (
         select d.organization_id, d.id, d.next_attempt_at,
-          row_number() over (partition by d.organization_id, d.endpoint_id order by d.next_attempt_at, d.event_sequence) as place,
-          coalesce(b.n, 0) as in_flight
-        from webhook_deliveries d
+          row_number() over (partition by d.organization_id, d.endpoint_id order by d.next_attempt_at, d.event_sequence) as place
+        from oldest d
         join webhook_endpoints e on e.organization_id = d.organization_id and e.id = d.endpoint_id and e.status = 'enabled'
-        left join busy b on b.organization_id = d.organization_id and b.endpoint_id = d.endpoint_id
-        where d.status = 'pending' and d.next_attempt_at <= ${nowText}
-          and (d.locked_until is null or d.locked_until <= ${nowText})
       ),
       chosen as (
         select d.organization_id, d.id from webhook_deliveries d
         where (d.organization_id, d.id) in (
-          select organization_id, id from due where place + in_flight <= ${options.perEndpoint}
+          select organization_id, id from due where place <= ${options.perEndpoint}
           order by next_attempt_at limit ${options.max}
         )
         and d.status = 'pending' and (d.locked_until is null or d.locked_until <= ${nowText})
@@ -242,6 +249,16 @@ export async function sendClaimed(
     resolver: options.resolver,
     timeoutMs: options.timeoutMs,
   });
+  log().debug(
+    {
+      event: "webhook_sent",
+      delivery_id: claimed.delivery.id,
+      response_status: response.status,
+      duration_ms: response.durationMs,
+      error: response.error,
+    },
+    "webhook sent",
+  );
   return recordAttempt(services, claimed, response);
 }
 
@@ -264,6 +281,19 @@ export async function recordAttempt(
   const delivered = isDelivered(response);
   const gone = response.status === 410;
   const error = delivered ? null : (response.error ?? `answered ${response.status}`);
+  if (!delivered) {
+    log().info(
+      {
+        event: "webhook_attempt_failed",
+        endpoint_id: endpoint.id,
+        delivery_id: delivery.id,
+        attempt: delivery.attempts,
+        response_status: response.status,
+        error,
+      },
+      "A webhook delivery attempt failed; it is retried on its schedule.",
+    );
+  }
   return services.db.transaction(async (tx) => {
     await tx
       .insert(webhookAttempts)
@@ -303,7 +333,11 @@ export async function recordAttempt(
       eq(webhookEndpoints.id, endpoint.id),
     );
     if (delivered) {
-      await tx.update(webhookEndpoints).set({ failingSince: null }).where(where);
+      // Only an endpoint that was failing is written (and locked): a success on a healthy one touches no row of it.
+      await tx
+        .update(webhookEndpoints)
+        .set({ failingSince: null })
+        .where(and(where, isNotNull(webhookEndpoints.failingSince)));
       return "delivered";
     }
     if (gone) {
