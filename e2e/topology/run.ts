@@ -12,7 +12,9 @@
  *      (never a 500), no answer slower than 10 s, purchases served again within seconds by the
  *      same instances, and every purchase cut by it settled on its next retries, not after a lease;
  * and after each step checks the books: balance = ledger = paid − refunded, each paid purchase
- * credited once and paid once at the provider, every reference the clients sent paid.
+ * credited once and paid once at the provider, every reference the clients sent paid. Last, the
+ * webhooks every instance sent through all of it (e2e/topology/webhooks.ts): every event arrived,
+ * no gap in any sequence, none sent twice at the same moment.
  *
  * Writes e2e/.artifacts/topology.json (one entry per step, counted as a test by scripts/test.ts)
  * and each process's log beside it. Exits 1 when a step failed.
@@ -31,6 +33,8 @@ import { type Haproxy, haproxyPath, startHaproxy } from "@/lib/testing/haproxy";
 import { type Pgbouncer, pgbouncerPath, startPgbouncer } from "@/lib/testing/pgbouncer";
 import { type PostgresCluster, postgresBinDir, startPostgresCluster } from "@/lib/testing/postgres-cluster";
 import { simulatedServices } from "@/lib/testing/scratch-database";
+import { addEndpoint } from "@/lib/webhooks/endpoints";
+import { checkWebhooks, startWebhookReceiver } from "./webhooks";
 
 const ROOT = process.cwd();
 const ARTIFACTS = path.join(ROOT, "e2e", ".artifacts");
@@ -48,6 +52,11 @@ const SLOW_MS = 10_000;
 const BURST = 8;
 /** A purchase cut by a pooler or database restart must settle this soon after it is back, well inside a lease. */
 const SETTLE_AFTER_RECOVERY_MS = 10_000;
+/**
+ * For every committed event to arrive once the faults are over: a send whose answer could not be
+ * recorded (the database was restarting) is sent again once its 45 s claim runs out.
+ */
+const WEBHOOKS_WAIT_MS = 60_000;
 /** From the restart's end to the first purchase served again. */
 const RECOVERY_MS = 5_000;
 /** The instances' ports: TOPOLOGY_PORT and the next two, or else ports the system picks (two checkouts may run this at once). */
@@ -478,6 +487,8 @@ async function main(): Promise<number> {
     process.env.DATABASE_PREPARE = "false";
     await migratePostgres(pooledUrl);
 
+    const receiver = await startWebhookReceiver();
+    cleanups.push(() => receiver.close());
     const database = await openDatabase({ url: directUrl, maxConnections: 2 });
     const orgs: Org[] = [];
     try {
@@ -487,6 +498,10 @@ async function main(): Promise<number> {
           settings: { currency: "USD", apiPurchasesEnabled: true },
           cards: ["visa"],
           defaultCardIndex: 0,
+        });
+        await addEndpoint(simulatedServices(database.db), created.organization.id, {
+          url: receiver.url,
+          allowPrivate: true,
         });
         orgs.push({ id: created.organization.id, apiKey: created.apiKey.apiKey });
       }
@@ -516,6 +531,8 @@ async function main(): Promise<number> {
       AUTH_SECRET: randomBytes(32).toString("base64"),
       POINTS_SHUTDOWN_DELAY_SECONDS: String(SHUTDOWN_DELAY_SECONDS),
       POINTS_LEASE_SECONDS: String(LEASE_SECONDS),
+      // Every instance sends the organisations' webhooks, to the receiver on this machine.
+      POINTS_WEBHOOKS_ALLOW_PRIVATE: "1",
     });
     const ports = await instancePorts();
     const instances = ports.map((port, index) => new Instance(index + 1, port, env));
@@ -725,6 +742,26 @@ async function main(): Promise<number> {
       },
       cleanFailures,
     );
+
+    // Last: what the instances sent through all of it.
+    const webhooksStarted = Date.now();
+    const webhooks = await checkWebhooks(
+      sql,
+      receiver.receipts,
+      orgs.map((org) => org.id),
+      WEBHOOKS_WAIT_MS,
+    );
+    steps.push({
+      name: "webhooks across the restarts",
+      passed: webhooks.failures.length === 0,
+      failures: webhooks.failures,
+      seconds: Math.round((Date.now() - webhooksStarted) / 100) / 10,
+      metrics: webhooks.metrics,
+    });
+    console.log(
+      `${webhooks.failures.length === 0 ? "✓" : "✗"} webhooks across the restarts: ${JSON.stringify(webhooks.metrics)}`,
+    );
+    for (const failure of webhooks.failures) console.log(`    ${failure}`);
   } catch (error) {
     console.error("topology:", error);
     steps.push({ name: "setup", passed: false, failures: [String(error)], seconds: 0, metrics: {} });
