@@ -3,7 +3,7 @@
  * same minimal work, on one fresh Postgres database, with the same organisations and keys.
  *
  *   npm run bench -- [--duration 10] [--warmup 3] [--concurrency 32] [--orgs 8] [--rounds 5] [--port 3200]
- *                    [--only purchase,list,floor,million] [--no-floor] [--rebuild] [--cpu-prof]
+ *                    [--only purchase,list,floor,events,million] [--no-floor] [--rebuild] [--cpu-prof]
  *
  * Each scenario gets --warmup seconds once (discarded) and --duration seconds measured, cut into
  * --rounds slices that alternate app and bare (ABBA...), so a background load that comes and goes
@@ -39,6 +39,7 @@ import { createOrganization } from "@/lib/points/organizations";
 import { createScratchDatabase, simulatedServices } from "@/lib/testing/scratch-database";
 import { cpuSecondsOfAll, machineCpuSeconds, processTree } from "./cpu";
 import { newestProfile, printProfileSummary, summarizeCpuProfile } from "./cpu-profile";
+import { printEventsChecks, runEvents } from "./events";
 import { type RequestSpec, runSlice, type ScenarioResult, type Slice, summarize } from "./load";
 import { printMillionChecks, runMillion } from "./million";
 
@@ -115,7 +116,7 @@ function parseConfig(argv: string[]): Config {
   };
 }
 
-const SCENARIO_GROUPS = ["purchase", "list", "floor", "million"] as const;
+const SCENARIO_GROUPS = ["purchase", "list", "floor", "events", "million"] as const;
 type ScenarioGroup = (typeof SCENARIO_GROUPS)[number];
 
 function parseOnly(value: string | undefined, noFloor: boolean): Set<ScenarioGroup> {
@@ -198,6 +199,8 @@ async function main(): Promise<number> {
         DATABASE_URL: databaseUrl,
         PORT: String(config.appPort),
         NODE_ENV: "production",
+        // The events group's webhooks go to a receiver on this machine.
+        POINTS_WEBHOOKS_ALLOW_PRIVATE: "1",
         // Production refuses to start without a session secret; nobody signs in here, so a throwaway one.
         AUTH_SECRET: process.env.AUTH_SECRET ?? randomBytes(32).toString("base64"),
       },
@@ -325,6 +328,18 @@ async function main(): Promise<number> {
   const ratios = computeRatios(byName);
   printReport(config, results, ratios, violations);
 
+  // After the invariants above, which count every top-up: its organisations buy too.
+  const events = config.only.has("events")
+    ? await runEvents({
+        databaseUrl,
+        appPort: config.appPort,
+        concurrency: config.concurrency,
+        durationMs: config.durationMs,
+        orgs: config.orgs,
+      })
+    : undefined;
+  if (events) printEventsChecks(events);
+
   // Last: seeding a million rows disturbs the machine, and the invariants above count every top-up.
   const million = config.only.has("million")
     ? await runMillion({ databaseUrl, appPort: config.appPort, appPid: app.pid })
@@ -338,6 +353,7 @@ async function main(): Promise<number> {
     results,
     ratios,
     invariantViolations: violations,
+    events,
     million,
     elapsedSeconds: (performance.now() - began) / 1000,
   };
@@ -348,7 +364,8 @@ async function main(): Promise<number> {
 
   const non2xx = results.reduce((sum, result) => sum + result.non2xx, 0);
   const millionFailed = million?.checks.some((check) => check.fatal && !check.pass) ?? false;
-  return violations.length > 0 || non2xx > 0 || millionFailed ? 1 : 0;
+  const eventsFailed = events?.checks.some((check) => check.fatal && !check.pass) ?? false;
+  return violations.length > 0 || non2xx > 0 || millionFailed || eventsFailed ? 1 : 0;
 }
 
 /** Organisations made the way the operator command makes them, each with its own key. */
