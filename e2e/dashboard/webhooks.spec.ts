@@ -88,7 +88,8 @@ test("an admin adds an endpoint, tests it, sees deliveries, rotates, disables, e
     .poll(
       async () => {
         await page.reload();
-        return endpoint(page).getByTestId("webhook-delivery").first().textContent();
+        // Read without waiting: a page rendered before the delivery shows none, and the next reload will.
+        return (await endpoint(page).getByTestId("webhook-delivery").allTextContents()).join("\n");
       },
       { timeout: 15_000 },
     )

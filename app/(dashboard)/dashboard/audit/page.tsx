@@ -59,7 +59,11 @@ export default async function AuditPage({
           {entries.length === 0 ? (
             <p className="text-sm text-slate-600">No changes recorded{query ? " with these filters" : ""}.</p>
           ) : (
-            <div className="overflow-x-auto">
+            <div
+              className="overflow-x-auto focus-visible:outline-2 focus-visible:outline-indigo-600"
+              // biome-ignore lint/a11y/noNoninteractiveTabindex: it scrolls sideways on a phone; a keyboard must reach it to scroll it.
+              tabIndex={0}
+            >
               <table className="w-full text-left text-sm" aria-label="Audit log">
                 <thead className="text-xs text-slate-600">
                   <tr>

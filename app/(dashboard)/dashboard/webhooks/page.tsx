@@ -95,7 +95,11 @@ export default async function WebhooksPage() {
                   {(logs[index] ?? []).length === 0 ? (
                     <p className="mt-1 text-sm text-slate-600">None yet: events from now on are sent here.</p>
                   ) : (
-                    <div className="mt-2 overflow-x-auto">
+                    <div
+                      className="mt-2 overflow-x-auto focus-visible:outline-2 focus-visible:outline-indigo-600"
+                      // biome-ignore lint/a11y/noNoninteractiveTabindex: it scrolls sideways on a phone; a keyboard must reach it to scroll it.
+                      tabIndex={0}
+                    >
                       <table className="w-full text-left text-sm" aria-label={`Deliveries to ${endpoint.url}`}>
                         <thead className="text-xs text-slate-600">
                           <tr>
