@@ -70,15 +70,6 @@ export async function checkWebhooks(
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   const failures: string[] = [];
-  if (process.env.TOPOLOGY_DEBUG) {
-    const activity = await sql`select state, wait_event_type, wait_event, left(query, 120) as query, now() - xact_start as age
-      from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`;
-    console.log(JSON.stringify(activity, null, 1));
-    const stuck = await sql`select d.id, d.event_id, d.event_sequence, d.attempts, d.locked_until, d.endpoint_id,
-      (select count(*) from events e where e.id = d.event_id) as events_found
-      from webhook_deliveries d where locked_until is not null limit 5`;
-    console.log(JSON.stringify(stuck, null, 1));
-  }
   const seen = arrived();
   const missing = committed.filter((event) => !seen.has(event.id));
   if (missing.length > 0) failures.push(`${missing.length} of ${committed.length} committed events never arrived`);
