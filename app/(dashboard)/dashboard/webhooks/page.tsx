@@ -10,7 +10,8 @@ import { requireUser } from "@/lib/dashboard/session";
 import { formatDateTime } from "@/lib/format";
 import { EVENT_TYPES } from "@/lib/points/events";
 import { getRuntime } from "@/lib/server/runtime";
-import { deliveryLog, listEndpoints } from "@/lib/webhooks/endpoints";
+import { deliveryLog } from "@/lib/webhooks/delivery-log";
+import { listEndpoints } from "@/lib/webhooks/endpoints";
 import {
   addEndpointAction,
   deleteEndpointAction,
