@@ -17,6 +17,7 @@ import { createOrganization } from "@/lib/points/organizations";
 import { simulatedServices } from "@/lib/testing/scratch-database";
 import { addEndpoint } from "@/lib/webhooks/endpoints";
 import { percentile, runSlice } from "./load";
+import { printChecks } from "./million";
 
 export const LAG_P99_TARGET_MS = 1000;
 export const FEED_P95_TARGET_MS = 20;
@@ -228,11 +229,7 @@ export async function runEvents(options: EventsOptions): Promise<EventsReport> {
 
 export function printEventsChecks(report: EventsReport): void {
   console.log(`\nevents (${report.lagMs.events} deliveries; ${report.elapsedSeconds.toFixed(0)}s in all):`);
-  const width = Math.max(...report.checks.map((check) => check.name.length));
-  for (const check of report.checks) {
-    const verdict = check.pass ? "PASS" : check.fatal ? "FAIL" : "MISS";
-    console.log(`${verdict}  ${check.name.padEnd(width)}  ${check.value}  (target ${check.target})`);
-  }
+  printChecks(report.checks);
 }
 
 function round(value: number): number {

@@ -698,8 +698,13 @@ export function printMillionChecks(report: MillionReport): void {
   console.log(
     `\nmillion rows (${report.seed.rows} top-ups seeded in ${report.seed.seconds.toFixed(1)}s; ${report.elapsedSeconds.toFixed(0)}s in all):`,
   );
-  const width = Math.max(...report.checks.map((check) => check.name.length));
-  for (const check of report.checks) {
+  printChecks(report.checks);
+}
+
+/** One line per check, aligned: PASS or MISS for a target, FAIL for a wrong answer (a fatal check). */
+export function printChecks(checks: MillionCheck[]): void {
+  const width = Math.max(...checks.map((check) => check.name.length));
+  for (const check of checks) {
     const verdict = check.pass ? "PASS" : check.fatal ? "FAIL" : "MISS";
     console.log(`${verdict}  ${check.name.padEnd(width)}  ${check.value}  (target ${check.target})`);
   }
