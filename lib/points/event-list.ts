@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { DEFAULT_EVENTS_LIMIT, MAX_EVENTS_LIMIT } from "./events";
-import { invalidQuery } from "./top-up-list";
+import { parseStrictQuery } from "./query-params";
 
 /** GET /v3/points/events's query: the parser below and the OpenAPI document both read it. */
 export const eventListQuerySchema = z.strictObject({
@@ -43,23 +43,6 @@ const messages = {
 
 /** Validates the feed's query strictly, naming every offending parameter at once in details.fields. */
 export function parseEventListQuery(params: URLSearchParams): { after: number; limit: number } {
-  const fields = Object.create(null) as Record<string, string>;
-  const values = Object.create(null) as Record<string, string>;
-  for (const [name, value] of params) {
-    if (name in values) fields[name] = "appears more than once; send each parameter once";
-    values[name] = value;
-  }
-  const parsed = eventListQuerySchema.safeParse(values);
-  if (!parsed.success) {
-    for (const issue of parsed.error.issues) {
-      if (issue.code === "unrecognized_keys") {
-        for (const key of issue.keys) fields[key] = "is not an accepted parameter";
-        continue;
-      }
-      const name = String(issue.path[0] ?? "query");
-      fields[name] ??= messages[name as keyof typeof messages] ?? "is invalid";
-    }
-  }
-  if (!parsed.success || Object.keys(fields).length > 0) throw invalidQuery(fields);
-  return { after: parsed.data.after ?? 0, limit: parsed.data.limit ?? DEFAULT_EVENTS_LIMIT };
+  const query = parseStrictQuery(eventListQuerySchema, params, messages);
+  return { after: query.after ?? 0, limit: query.limit ?? DEFAULT_EVENTS_LIMIT };
 }

@@ -12,6 +12,7 @@ import {
   type TopUpStatus,
   topUpPosition,
 } from "./history";
+import { invalidQuery, parseStrictQuery } from "./query-params";
 import { getTopUp } from "./top-ups";
 
 export const DEFAULT_LIST_LIMIT = 20;
@@ -108,32 +109,13 @@ export const topUpListQuerySchema = z.strictObject({
  * in details.fields: unknown ones, repeated ones, bad values, and both cursors together.
  */
 export function parseTopUpListQuery(params: URLSearchParams): TopUpListQuery {
-  const fields = Object.create(null) as Record<string, string>; // Null prototype: a parameter "__proto__" stays a field.
-  const values = Object.create(null) as Record<string, string>;
-  for (const [name, value] of params) {
-    if (name in values) fields[name] = "appears more than once; send each parameter once";
-    values[name] = value;
-  }
-  const parsed = topUpListQuerySchema.safeParse(values);
-  if (!parsed.success) {
-    for (const issue of parsed.error.issues) {
-      if (issue.code === "unrecognized_keys") {
-        for (const key of issue.keys) fields[key] = "is not an accepted parameter";
-        continue;
-      }
-      const name = String(issue.path[0] ?? "query");
-      // A custom issue (a time) carries its own reason; the others get the parameter's rule.
-      const why = issue.code === "custom" ? issue.message : parameterMessages[name as keyof typeof parameterMessages];
-      fields[name] ??= why ?? "is invalid";
+  const query = parseStrictQuery(topUpListQuerySchema, params, parameterMessages, (values, fields) => {
+    if (values.starting_after !== undefined && values.ending_before !== undefined) {
+      const both = "cannot be combined with the other cursor: send starting_after or ending_before, not both";
+      fields.starting_after ??= both;
+      fields.ending_before ??= both;
     }
-  }
-  if (values.starting_after !== undefined && values.ending_before !== undefined) {
-    const both = "cannot be combined with the other cursor: send starting_after or ending_before, not both";
-    fields.starting_after ??= both;
-    fields.ending_before ??= both;
-  }
-  if (!parsed.success || Object.keys(fields).length > 0) throw invalidQuery(fields);
-  const query = parsed.data;
+  });
   return {
     limit: query.limit ?? DEFAULT_LIST_LIMIT,
     startingAfter: query.starting_after,
@@ -185,13 +167,4 @@ export async function getTopUpOrThrow(db: Db, organizationId: string, topUpId: s
     throw new PointsError("not_found", "No top-up with this ID belongs to the organisation of this API key.");
   }
   return topUp;
-}
-
-export function invalidQuery(fields: Record<string, string>): PointsError {
-  const names = Object.keys(fields);
-  return new PointsError(
-    "invalid_request",
-    `The query is invalid: check ${names.map((name) => `\`${name}\``).join(", ")} and send it again.`,
-    { details: { fields: { ...fields } } },
-  );
 }
