@@ -34,6 +34,8 @@ export interface DatabaseOptions {
   pgliteDir?: string;
   /** Connections in the postgres.js pool. */
   maxConnections?: number;
+  /** With `url`: prepare every query (false behind a transaction-mode pooler); DATABASE_PREPARE by default. */
+  prepare?: boolean;
   /** A PGlite data directory's tarball to start from (dumpDataDir), instead of an empty database. */
   pgliteDataDir?: Blob;
 }
@@ -47,7 +49,12 @@ export const READ_APPLICATION_NAME = "points-purchase-read";
 export const CONNECT_TIMEOUT_SECONDS = 5;
 
 /**
- * The pool's options besides its size. `fetch_types: false`: postgres.js otherwise asks every new
+ * The pool's options besides its size. `prepare: false`: postgres.js prepares its own COMMIT,
+ * ROLLBACK and SAVEPOINT otherwise, whatever DATABASE_PREPARE says; behind a transaction-mode
+ * pooler such a COMMIT can reach a server connection that lacks it, and the driver's retry then
+ * commits a transaction the failure aborted, which Postgres ends as a rollback with no error: the
+ * caller believes committed what was lost. The queries that should be prepared ask for it
+ * (`preparing` below). `fetch_types: false`: postgres.js otherwise asks every new
  * connection for the array types, from a promise nobody awaits, so a connection cut at that moment
  * (a pooler or Postgres restarting) is an unhandled rejection and fails the first query after it;
  * the schema has no array columns to parse. A connection that cannot open in
@@ -56,6 +63,7 @@ export const CONNECT_TIMEOUT_SECONDS = 5;
 export const POSTGRES_OPTIONS = {
   onnotice: () => {},
   connection: { application_name: APPLICATION_NAME },
+  prepare: false,
   fetch_types: false,
   connect_timeout: CONNECT_TIMEOUT_SECONDS,
 } as const;
@@ -65,7 +73,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     const { default: postgres } = await import("postgres");
     const { drizzle } = await import("drizzle-orm/postgres-js");
     const client = postgres(options.url, { max: options.maxConnections ?? 10, ...POSTGRES_OPTIONS });
-    const prepare = env().DATABASE_PREPARE !== "false";
+    const prepare = options.prepare ?? env().DATABASE_PREPARE !== "false";
     const max = options.maxConnections ?? 10;
     registerPool(max);
     const counted = counting(client);
