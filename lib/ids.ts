@@ -19,6 +19,7 @@ const prefixes = {
   webhookEndpoint: "we",
   webhookDelivery: "wd",
   auditEntry: "aud",
+  spend: "sp",
 } as const;
 
 export type IdKind = keyof typeof prefixes;

@@ -171,7 +171,14 @@ describe.each(backends())(
 
     it("records Points spent, never more than the spendable balance", async () => {
       const spent = parseJsonOutput(await points("org", "spend", organizationId, "--points", "600", "--json"));
-      expect(spent).toEqual({ organization_id: organizationId, points: 600, points_balance: 50 });
+      expect(spent).toEqual({
+        organization_id: organizationId,
+        spend_id: expect.stringMatching(/^sp_/),
+        spend: expect.objectContaining({ points: 600, reference: expect.stringMatching(/^operator-/) }),
+        points: 600,
+        points_balance: 50,
+        replayed: false,
+      });
       expectRefused(await points("org", "spend", organizationId, "--points", "51"), /has 50 Points to spend, not 51/);
       // The rest of the partly refunded purchase: 650 Points, of which 600 were spent: a shortfall.
       const result = await points("top-up", "refund", refunded, "--json");

@@ -173,7 +173,7 @@ describe("the operator command line is validated before anything is opened", () 
     [["org", "update", "--currency", "USD"], /"org update" needs ORG_ID/],
     [["org", "update", "org_1", "org_2"], /Unexpected argument/],
     [["key", "create"], /"key create" needs ORG_ID/],
-    [["key", "create", "org_1", "--scope", "admin"], /--scope must be purchase or read, not "admin"/],
+    [["key", "create", "org_1", "--scope", "admin"], /--scope must be purchase, spend or read, not "admin"/],
     [["key", "create", "org_1", "--daily-points-cap", "0"], /--daily-points-cap must be a positive whole number/],
     [["key", "create", "org_1", "--daily-points-cap", "none"], /--daily-points-cap must be a positive whole number/],
     [["key", "revoke", "key_1", "--force"], /Unknown option --force/],

@@ -50,7 +50,14 @@ export type PointsCommand =
   | { kind: "reconcile"; json: boolean; report: boolean }
   | { kind: "top-up-refund"; topUpId: string; points?: number; reason?: string; key?: string; json: boolean }
   | { kind: "dispute-settle"; topUpId: string; outcome: "won" | "lost"; json: boolean }
-  | { kind: "org-spend"; organizationId: string; points: number; json: boolean }
+  | {
+      kind: "org-spend";
+      organizationId: string;
+      points: number;
+      reference?: string;
+      description?: string;
+      json: boolean;
+    }
   | { kind: "stripe-setup-prices"; json: boolean }
   | WebhookCommand
   | { kind: "audit"; organizationId?: string; json: boolean };
@@ -360,14 +367,27 @@ function parseDisputeSettle(args: string[]): PointsCommand {
 }
 
 function parseOrgSpend(args: string[]): PointsCommand {
-  const parsed = parseArgs(args, [json, { name: "points", kind: "value" }], "org spend");
+  const parsed = parseArgs(
+    args,
+    [
+      json,
+      { name: "points", kind: "value" },
+      { name: "reference", kind: "value" },
+      { name: "description", kind: "value" },
+    ],
+    "org spend",
+  );
   const [organizationId = ""] = expectPositionals(parsed, ["ORG_ID"], "org spend");
   const points = flagValue(parsed, "points");
   if (points === undefined) throw new UsageError('"org spend" needs --points N.');
+  const reference = flagValue(parsed, "reference");
+  const description = flagValue(parsed, "description");
   return {
     kind: "org-spend",
     organizationId,
     points: parsePositiveInteger(points, "points", false),
+    ...(reference !== undefined ? { reference } : {}),
+    ...(description !== undefined ? { description } : {}),
     json: parsed.switches.has("json"),
   };
 }

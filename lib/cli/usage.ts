@@ -39,10 +39,11 @@ ${cardKindLines()}
     --stripe-customer cus_…             update: relink to this existing customer (no other organisation's)
     --new-stripe-customer               update: relink to a new customer made at the provider
     --admin-email E                     create: the first admin's sign-in email (else one is made up)
-  key create ORG_ID [--scope purchase|read] [--daily-points-cap N] [--json]
-                                        prints the new key once; scope purchase (default) may buy,
-                                        read may only GET and quote; the cap limits this key's
-                                        Points in a rolling 24 hours
+  key create ORG_ID [--scope purchase|spend|read] [--daily-points-cap N] [--json]
+                                        prints the new key once; scope purchase (default) may buy
+                                        and spend, spend may spend but not buy, read may only GET
+                                        and quote; the cap limits this key's Points bought in a
+                                        rolling 24 hours
   key revoke KEY_ID [--json]
   user add ORG_ID --email E --role admin|member [--json]   a generated password, printed once
   top-up refund TOP_UP_ID [--points N] [--reason TEXT] [--key KEY] [--json]
@@ -50,7 +51,9 @@ ${cardKindLines()}
                                         proportion); the same request again refunds once
   dispute settle TOP_UP_ID --outcome won|lost [--json]
                                         test mode only: the bank decides the top-up's open dispute
-  org spend ORG_ID --points N [--json]  records Points spent on what they buy
+  org spend ORG_ID --points N [--reference R] [--description TEXT] [--json]
+                                        spends Points as POST /v3/points/spends does; the same
+                                        reference again spends once (omitted: a new one each time)
   reconcile [--json]                    settles purchases left unresolved, and those awaiting payment
   reconcile --report [--json]           lists purchases unresolved for over an hour; changes nothing
   webhook add ORG_ID --url URL [--events TYPE,TYPE…] [--json]

@@ -10,6 +10,7 @@ export const API_ROUTES = [
   "/v3/points/balance",
   "/v3/points/quotes",
   "/v3/points/events",
+  "/v3/points/spends",
   "/v3/openapi.json",
 ] as const;
 

@@ -14,7 +14,10 @@ export const errorMeanings: Record<ErrorCode, string> = {
   invalid_api_key: "No `Authorization: Bearer <key>`, or the key is unknown or revoked.",
   not_available: "The organisation is not eligible for API purchases (an operator setting).",
   api_purchases_disabled: "An admin has not enabled API purchases in the dashboard.",
-  insufficient_scope: "The key is a `read` key; buying needs a `purchase` key.",
+  insufficient_scope:
+    "The key's scope does not allow this: buying needs a `purchase` key, spending a `purchase` or `spend` key.",
+  insufficient_points:
+    "The spendable balance is smaller than the Points to spend (held Points cannot be spent); nothing was spent.",
   invalid_request: "The body or query is invalid: `details.fields` names every offending field and why.",
   currency_required: "No `currency` given and the organisation has no saved currency.",
   payment_methods_unavailable: "The billing provider did not answer; retry after `Retry-After` seconds.",

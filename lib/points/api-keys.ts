@@ -17,8 +17,11 @@ export function hashApiKey(key: string): string {
   return createHash("sha256").update(key).digest("hex");
 }
 
-/** What a key may do: `purchase` (everything, the default) or `read` (every GET and the quote). */
-export const API_KEY_SCOPES = ["purchase", "read"] as const;
+/**
+ * What a key may do: `purchase` (everything, the default), `spend` (every GET, the quote and
+ * spends, never a purchase) or `read` (every GET and the quote).
+ */
+export const API_KEY_SCOPES = ["purchase", "spend", "read"] as const;
 export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
 
 /** The largest daily Points cap a key can carry: the database's integer. */
@@ -28,9 +31,9 @@ export function isApiKeyScope(value: unknown): value is ApiKeyScope {
   return typeof value === "string" && (API_KEY_SCOPES as readonly string[]).includes(value);
 }
 
-/** A stored scope; the column's check allows only the two, and anything else reads as the narrower one. */
+/** A stored scope; the column's check allows only the three, and anything else reads as the narrowest. */
 function storedScope(value: string): ApiKeyScope {
-  return value === "purchase" ? "purchase" : "read";
+  return value === "purchase" || value === "spend" ? value : "read";
 }
 
 export interface ApiKeyOptions {
@@ -53,12 +56,12 @@ export interface CreatedApiKey {
 function checkApiKeyOptions(options: ApiKeyOptions): { scope: ApiKeyScope; dailyPointsCap: number | null } {
   const fields: Record<string, string> = {};
   const scope = options.scope ?? "purchase";
-  if (!isApiKeyScope(scope)) fields.scope = "must be purchase or read";
+  if (!isApiKeyScope(scope)) fields.scope = "must be purchase, spend or read";
   const cap = options.dailyPointsCap ?? null;
   if (cap !== null && (!Number.isSafeInteger(cap) || cap < 1 || cap > MAX_KEY_DAILY_POINTS_CAP)) {
     fields.dailyPointsCap = `must be a whole number of Points from 1 to ${MAX_KEY_DAILY_POINTS_CAP}`;
-  } else if (cap !== null && scope === "read") {
-    fields.dailyPointsCap = "must be empty for a read key: it cannot buy, so it has no daily Points to cap";
+  } else if (cap !== null && scope !== "purchase") {
+    fields.dailyPointsCap = `must be empty for a ${scope} key: it cannot buy, so it has no daily Points to cap`;
   }
   if (Object.keys(fields).length > 0) {
     throw new ProvisioningError("The key's scope or daily Points cap is not valid; nothing was created.", { fields });
@@ -216,14 +219,29 @@ export async function authenticateApiCaller(db: Db, authorization: string | null
   return caller;
 }
 
-/** Steps 1 to 4 of a purchase: steps 1 to 3, then 403 insufficient_scope for a read key. */
+/** Steps 1 to 4 of a purchase: steps 1 to 3, then 403 insufficient_scope for a read or spend key. */
 export async function authenticateApiPurchase(db: Db, authorization: string | null, clock: Clock): Promise<ApiCaller> {
   const caller = await authenticateApiCaller(db, authorization, clock);
   if (caller.key.scope !== "purchase") {
+    const what =
+      caller.key.scope === "spend" ? "a spend key: it may read, quote and spend" : "read-only: it may read and quote";
     throw new PointsError(
       "insufficient_scope",
-      "This API key is read-only: it may read and quote but not buy; use a key with the purchase scope.",
+      `This API key is ${what} but not buy; use a key with the purchase scope.`,
       { details: { scope: caller.key.scope, required_scope: "purchase" } },
+    );
+  }
+  return caller;
+}
+
+/** Steps 1 to 4 of a spend: steps 1 to 3, then 403 insufficient_scope for a read key. */
+export async function authenticateApiSpend(db: Db, authorization: string | null, clock: Clock): Promise<ApiCaller> {
+  const caller = await authenticateApiCaller(db, authorization, clock);
+  if (caller.key.scope === "read") {
+    throw new PointsError(
+      "insufficient_scope",
+      "This API key is read-only: it may read and quote but not spend; use a key with the spend or purchase scope.",
+      { details: { scope: caller.key.scope, required_scope: "spend" } },
     );
   }
   return caller;

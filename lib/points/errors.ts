@@ -22,6 +22,7 @@ export const errorStatus = {
   payment_method_required: 422,
   no_payment_method: 422,
   reference_conflict: 409,
+  insufficient_points: 409,
   purchase_in_progress: 409,
   payment_failed: 402,
   payment_action_required: 402,

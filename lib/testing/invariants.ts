@@ -1,7 +1,7 @@
 import { asc, eq, sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll } from "vitest";
 import type { Db } from "@/lib/db/client";
-import { events, organizations, pointsLedger, simPayments, topUps } from "@/lib/db/schema";
+import { events, organizations, pointsLedger, simPayments, spends, topUps } from "@/lib/db/schema";
 import { type Backend, createTestContext, type ProviderName, type ProviderTestContext } from "./harness";
 import type { ProviderProbe } from "./provider-probe";
 
@@ -106,7 +106,13 @@ export async function expectBooksBalance(db: Db, organizationId: string): Promis
   expect(ledger.every((row) => row.kind === "usage" || (row.topUpId !== null && purchaseIds.has(row.topUpId)))).toBe(
     true,
   );
-  await expectEventsInOrder(db, organizationId, purchases);
+  const spent = await db.select().from(spends).where(eq(spends.organizationId, organizationId));
+  const usage = ledger.filter((row) => row.kind === "usage" && row.causeId !== null);
+  expect(
+    usage.map((row) => [row.causeId, -row.delta, row.balanceAfter]).sort(),
+    "each spend took its Points once, in one ledger row, and left the balance it says",
+  ).toEqual(spent.map((spend) => [spend.id, spend.points, spend.balanceAfter]).sort());
+  await expectEventsInOrder(db, organizationId, purchases, spent);
 }
 
 /**
@@ -119,6 +125,7 @@ export async function expectEventsInOrder(
   db: Db,
   organizationId: string,
   purchases?: Array<{ id: string; status: string; reference: string }>,
+  spent?: Array<{ id: string }>,
 ): Promise<void> {
   const { expect } = await import("vitest");
   const [org] = await db.select().from(organizations).where(eq(organizations.id, organizationId));
@@ -141,6 +148,22 @@ export async function expectEventsInOrder(
     const id = topUpOf(row);
     if (id !== undefined)
       expect(ids.has(id), `${row.type} #${row.sequence} names a top-up of the organisation`).toBe(true);
+  }
+  const spendOf = (row: (typeof rows)[number]) => (row.data as { spend?: { id?: string } }).spend?.id;
+  const spendIds = (spent ?? (await db.select().from(spends).where(eq(spends.organizationId, organizationId)))).map(
+    (spend) => spend.id,
+  );
+  for (const row of rows.filter((row) => row.type === "points.spent")) {
+    expect(spendIds, `points.spent #${row.sequence} names a spend of the organisation`).toContain(spendOf(row));
+  }
+  if (first === 1) {
+    expect(
+      rows
+        .filter((row) => row.type === "points.spent")
+        .map(spendOf)
+        .sort(),
+      "each spend announced once",
+    ).toEqual([...spendIds].sort());
   }
   for (const topUp of first === 1 ? list : []) {
     const announced = (type: string) => rows.filter((row) => row.type === type && topUpOf(row) === topUp.id).length;

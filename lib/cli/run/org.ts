@@ -1,21 +1,42 @@
+import { randomString } from "@/lib/ids";
 import { createOrganization, updateOrganization } from "@/lib/points/organizations";
-import { spendPoints } from "@/lib/points/usage";
+import { parseSpendRequest, spendPoints, toSpendJson } from "@/lib/points/spends";
 import type { Runtime } from "@/lib/server/runtime";
 import type { PointsCommand } from "../commands";
 import { type CliIo, paymentMethodLines, paymentMethodsJson, printJson, settingsLines } from "../output";
 
-/** `org spend`: Points spent on whatever they buy, run elsewhere. */
+/**
+ * `org spend`: Points spent on whatever they buy, run elsewhere, through the API's own function
+ * and checks. Without --reference each run is a new spend; with one, a rerun spends once.
+ */
 export async function orgSpend(
   command: Extract<PointsCommand, { kind: "org-spend" }>,
   runtime: Runtime,
   io: CliIo,
 ): Promise<void> {
-  const { pointsBalance } = await spendPoints(runtime, command.organizationId, command.points);
+  const request = parseSpendRequest({
+    points: command.points,
+    reference: command.reference ?? `operator-${randomString(20)}`,
+    ...(command.description !== undefined ? { description: command.description } : {}),
+  });
+  const { spend, pointsBalance, replayed } = await spendPoints(runtime, {
+    organizationId: command.organizationId,
+    request,
+    source: "operator",
+  });
   if (command.json) {
-    printJson(io, { organization_id: command.organizationId, points: command.points, points_balance: pointsBalance });
+    printJson(io, {
+      organization_id: command.organizationId,
+      spend_id: spend.id,
+      spend: toSpendJson(spend),
+      points: spend.points,
+      points_balance: pointsBalance,
+      replayed,
+    });
     return;
   }
-  io.stdout(`Spent ${command.points} Points of ${command.organizationId}: ${pointsBalance} Points left.\n`);
+  const what = replayed ? `Already spent (${spend.id}, nothing spent again)` : `Spent (${spend.id})`;
+  io.stdout(`${what}: ${spend.points} Points of ${command.organizationId}; ${pointsBalance} Points left.\n`);
 }
 
 export async function orgCreate(

@@ -6,11 +6,13 @@ export * from "./events";
 export * from "./organizations";
 export * from "./outbox";
 export * from "./simulated";
+export * from "./spends";
 export * from "./top-ups";
 
 import type { apiKeys, organizations, users } from "./organizations";
 import type { auditLog, events, webhookAttempts, webhookDeliveries, webhookEndpoints } from "./outbox";
 import type { simPaymentMethods, simPayments } from "./simulated";
+import type { spends } from "./spends";
 import type { pointsLedger, refunds, topUps } from "./top-ups";
 
 export type Organization = typeof organizations.$inferSelect;
@@ -28,3 +30,4 @@ export type WebhookEndpoint = typeof webhookEndpoints.$inferSelect;
 export type WebhookDelivery = typeof webhookDeliveries.$inferSelect;
 export type WebhookAttempt = typeof webhookAttempts.$inferSelect;
 export type AuditEntry = typeof auditLog.$inferSelect;
+export type Spend = typeof spends.$inferSelect;

@@ -63,8 +63,9 @@ export const apiKeys = pgTable(
     lastUsedAt: timestamp("last_used_at", { withTimezone: true, mode: "date" }),
     revokedAt: timestamp("revoked_at", { withTimezone: true, mode: "date" }),
     /**
-     * What the key may do: `purchase` (every endpoint; keys made before scopes existed) or `read`
-     * (every GET and the quote, never a purchase). Set when the key is created, never changed.
+     * What the key may do: `purchase` (every endpoint; keys made before scopes existed), `spend`
+     * (every GET, the quote and spends, never a purchase) or `read` (every GET and the quote). Set
+     * when the key is created, never changed.
      */
     scope: text("scope").notNull().default("purchase"),
     /**
@@ -76,9 +77,9 @@ export const apiKeys = pgTable(
   (t) => [
     uniqueIndex("api_keys_hash_idx").on(t.hash),
     index("api_keys_organization_idx").on(t.organizationId),
-    check("api_keys_scope_check", sql`${t.scope} in ('purchase','read')`),
+    check("api_keys_scope_check", sql`${t.scope} in ('purchase','spend','read')`),
     check("api_keys_daily_points_cap_check", sql`${t.dailyPointsCap} > 0`),
-    check("api_keys_read_no_cap_check", sql`${t.scope} <> 'read' or ${t.dailyPointsCap} is null`),
+    check("api_keys_read_no_cap_check", sql`${t.scope} = 'purchase' or ${t.dailyPointsCap} is null`),
   ],
 );
 

@@ -4,7 +4,7 @@ import type { ProviderDispute, ReceivedBillingEvent } from "@/lib/billing/provid
 import { stripeEvents, topUps } from "@/lib/db/schema";
 import { handleBillingEvent } from "@/lib/points/billing-events";
 import { purchasePoints } from "@/lib/points/purchase";
-import { spendPoints } from "@/lib/points/usage";
+import { spendPoints } from "@/lib/points/spends";
 import {
   balances,
   deliverEvents,
@@ -115,7 +115,13 @@ describe.each(backendsAndProviders())(
         disputePointsState: openState(),
       });
       expect(await balances(ctx, made.organization.id)).toEqual({ balance: 0, held: provider === "stripe" ? 0 : 1000 });
-      await expect(spendPoints(ctx, made.organization.id, 1)).rejects.toMatchObject({ code: "invalid_request" });
+      await expect(
+        spendPoints(ctx, {
+          organizationId: made.organization.id,
+          request: { points: 1, reference: "spend-1" },
+          source: "operator",
+        }),
+      ).rejects.toMatchObject({ code: "insufficient_points" });
       await settle(opened.disputeId, "lost");
       await deliverEvents(ctx);
       expect(await topUpNow(ctx, topUp.id)).toMatchObject({
@@ -243,7 +249,11 @@ describe.each(backendsAndProviders())(
 
     it("holds only what is left when Points were spent, records the shortfall, and releases that", async () => {
       const { made, topUp } = await disputedPurchase(100);
-      await spendPoints(ctx, made.organization.id, 70);
+      await spendPoints(ctx, {
+        organizationId: made.organization.id,
+        request: { points: 70, reference: "spend-70" },
+        source: "operator",
+      });
       await quietly(() => deliverEvents(ctx));
       expect(await balances(ctx, made.organization.id)).toEqual({ balance: 0, held: provider === "stripe" ? 0 : 30 });
       await settle((await topUpNow(ctx, topUp.id)).disputeId, "won");

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ProviderRefund } from "@/lib/billing/provider";
-import { spendPoints } from "@/lib/points/usage";
+import { spendPoints } from "@/lib/points/spends";
 import {
   balances,
   deliverEvents,
@@ -137,7 +137,11 @@ describe.each(backendsAndProviders())("Refunds move Points exactly once (%s, %s 
   it("debits only what is left when Points were spent, and records and reports the shortfall", async () => {
     const made = await organizationWith(ctx, ["visa"], track);
     const topUp = await paidPurchase(ctx, made, 100);
-    await spendPoints(ctx, made.organization.id, 80);
+    await spendPoints(ctx, {
+      organizationId: made.organization.id,
+      request: { points: 80, reference: "spend-80" },
+      source: "operator",
+    });
     const logged = captureLog();
     const result = await refundTopUp(ctx, { topUpId: topUp.id }).finally(quietLogger);
     const warnings = logged()

@@ -1,0 +1,90 @@
+import { eq } from "drizzle-orm";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { organizations, pointsLedger, spends } from "@/lib/db/schema";
+import { randomString } from "@/lib/ids";
+import { createTestContext, openInstance, type ProviderTestContext } from "@/lib/testing/harness";
+import { expectInvariants } from "@/lib/testing/invariants";
+import { PointsError } from "./errors";
+import { createOrganization } from "./organizations";
+import { purchasePoints } from "./purchase";
+import type { Services } from "./services";
+import { spendPoints } from "./spends";
+
+/*
+ * Spends racing on a real Postgres server, from two "instances" (two pools on one database), as
+ * two app servers would.
+ */
+describe("concurrent spends on Postgres across two instances", () => {
+  let first: ProviderTestContext;
+  let second: ProviderTestContext;
+  let instances: Services[];
+  const tracked: string[] = [];
+
+  beforeAll(async () => {
+    first = await createTestContext("postgres", { maxConnections: 25, provider: "simulated" });
+    second = await openInstance(first);
+    instances = [first, second];
+  });
+  afterAll(async () => {
+    await second?.close();
+    await first?.close();
+  });
+  afterEach(async () => {
+    for (const id of tracked.splice(0)) await expectInvariants(first, id);
+  });
+
+  async function organizationWith1000(): Promise<string> {
+    const { organization } = await createOrganization(first, {
+      name: `Spend race ${randomString(4)}`,
+      settings: { currency: "USD", apiPurchasesEnabled: true },
+      cards: ["visa"],
+      defaultCardIndex: 0,
+    });
+    tracked.push(organization.id);
+    await purchasePoints(first, { organization, request: { points: 1000, reference: "fund" }, source: "api" });
+    return organization.id;
+  }
+
+  it("50 spends that together exceed the balance: it never goes below zero, and only the answered ones are spent", async () => {
+    const organizationId = await organizationWith1000();
+    const outcomes = await Promise.all(
+      Array.from({ length: 50 }, (_, index) =>
+        spendPoints(instances[index % 2] as Services, {
+          organizationId,
+          request: { points: 30, reference: `race-${index}` },
+          source: "api",
+        }).then(
+          (result) => ({ reference: result.spend.reference, code: "spent" }),
+          (error: unknown) => ({ reference: "", code: error instanceof PointsError ? error.code : String(error) }),
+        ),
+      ),
+    );
+    const answered = outcomes.filter((outcome) => outcome.code === "spent");
+    expect(answered).toHaveLength(33);
+    expect(outcomes.filter((outcome) => outcome.code === "insufficient_points")).toHaveLength(17);
+    const [org] = await first.db.select().from(organizations).where(eq(organizations.id, organizationId));
+    expect(org?.pointsBalance).toBe(10);
+    const rows = await first.db.select().from(spends).where(eq(spends.organizationId, organizationId));
+    expect(rows.map((row) => row.reference).sort()).toEqual(answered.map((outcome) => outcome.reference).sort());
+    const ledger = await first.db.select().from(pointsLedger).where(eq(pointsLedger.organizationId, organizationId));
+    expect(ledger.every((row) => row.balanceAfter >= 0)).toBe(true);
+  });
+
+  it("20 requests with one reference at once make one spend, and all answer it", async () => {
+    const organizationId = await organizationWith1000();
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, index) =>
+        spendPoints(instances[index % 2] as Services, {
+          organizationId,
+          request: { points: 70, reference: "same", description: "One job" },
+          source: "api",
+        }),
+      ),
+    );
+    expect(new Set(results.map((result) => result.spend.id)).size).toBe(1);
+    expect(results.filter((result) => !result.replayed)).toHaveLength(1);
+    expect(results.every((result) => result.pointsBalance === 930)).toBe(true);
+    const rows = await first.db.select().from(spends).where(eq(spends.organizationId, organizationId));
+    expect(rows).toHaveLength(1);
+  });
+});
