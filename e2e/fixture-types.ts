@@ -66,6 +66,8 @@ export interface E2eFixtures {
   billingProblem?: Record<string, unknown>;
   /** e2e/api/scoped-keys.fixtures.ts: read and capped API keys. */
   scopedKeys?: Record<string, unknown>;
+  /** e2e/api/spends.fixtures.ts: an organisation with a key of each scope. */
+  spends?: Record<string, unknown>;
   /**
    * e2e/observability: the server's log (stdout and stderr, teed by serve.ts), the METRICS_TOKEN it
    * was started with, and its AUTH_SECRET, which the log must never show.

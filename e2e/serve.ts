@@ -24,6 +24,7 @@ import { type FakeStripe, newWebhookSecret, startFakeStripe } from "@/lib/testin
 import { createScratchDatabase, simulatedServices } from "@/lib/testing/scratch-database";
 import { addEndpoint } from "@/lib/webhooks/endpoints";
 import { provisionScopedKeysFixtures } from "./api/scoped-keys.fixtures";
+import { provisionSpendsFixtures } from "./api/spends.fixtures";
 import { provisionAccountFixtures } from "./dashboard/account.fixtures";
 import { provisionAfterPaymentFixtures } from "./dashboard/after-payment.fixtures";
 import { provisionBillingProblemFixtures } from "./dashboard/billing-problem.fixtures";
@@ -241,6 +242,12 @@ async function provision(backend: Backend, stripe: StripeBackend | null): Promis
       billingProblem: { ...(await provisionBillingProblemFixtures(services)) },
       scopedKeys: {
         ...(await provisionScopedKeysFixtures(
+          services,
+          organizations as Record<FixtureOrganizationName, FixtureOrganization>,
+        )),
+      },
+      spends: {
+        ...(await provisionSpendsFixtures(
           services,
           organizations as Record<FixtureOrganizationName, FixtureOrganization>,
         )),

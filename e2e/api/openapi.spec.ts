@@ -24,6 +24,7 @@ test.describe("GET /v3/openapi.json", () => {
       "/v3/points/events",
       "/v3/points/payment-methods",
       "/v3/points/quotes",
+      "/v3/points/spends",
       "/v3/points/top-ups",
       "/v3/points/top-ups/{id}",
     ]);
@@ -44,6 +45,12 @@ test.describe("GET /v3/openapi.json", () => {
       "daily_limit_reached",
       "frequency_limit_reached",
       "key_daily_limit_reached",
+    ]);
+    const spend = served.paths["/v3/points/spends"].post;
+    expect(Object.keys(spend.responses).sort()).toEqual(["200", "201", "403", "404", "409", "413", "422", "502"]);
+    expect(Object.keys(spend.responses["409"].content["application/json"].examples).sort()).toEqual([
+      "insufficient_points",
+      "reference_conflict",
     ]);
   });
 });

@@ -104,6 +104,30 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/v3/points/spends": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List spends
+         * @description The organisation's spends, newest first, a page at a time: pass the last id as `starting_after` while `has_more` is true.
+         */
+        get: operations["listSpends"];
+        put?: never;
+        /**
+         * Spend Points
+         * @description Takes Points from the spendable balance (Points held by a dispute cannot be spent), never more than it holds. The `reference` makes it idempotent: the same request again answers the stored spend and spends nothing; spends and purchases have references of their own. Needs a `purchase` or `spend` key.
+         */
+        post: operations["createSpend"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v3/points/events": {
         parameters: {
             query?: never;
@@ -185,6 +209,23 @@ export type components = {
              */
             payment_source_id?: string | null;
         };
+        SpendRequest: {
+            /**
+             * @description Points to take from the spendable balance (held Points cannot be spent).
+             * @example 120
+             */
+            points: number;
+            /**
+             * @description Your id for this spend, unique per organisation: retrying with it never spends twice. Spends and top-ups have references of their own.
+             * @example job-8812
+             */
+            reference: string;
+            /**
+             * @description What the Points paid for, as you want to read it later; omit (or null) for none.
+             * @example Report generation
+             */
+            description?: string | null;
+        };
         Error: {
             /** @constant */
             status: "error";
@@ -193,7 +234,7 @@ export type components = {
                  * @description Stable, snake_case: branch on it.
                  * @enum {string}
                  */
-                code: "invalid_api_key" | "not_available" | "api_purchases_disabled" | "insufficient_scope" | "invalid_request" | "currency_required" | "payment_methods_unavailable" | "database_unavailable" | "billing_customer_missing" | "billing_credentials_refused" | "billing_provider_mismatch" | "invalid_payment_method" | "payment_method_required" | "no_payment_method" | "reference_conflict" | "purchase_in_progress" | "payment_failed" | "payment_action_required" | "payment_unresolved" | "limit_exceeded" | "frequency_limit_reached" | "daily_limit_reached" | "key_daily_limit_reached" | "currency_not_available" | "request_too_large" | "not_found" | "events_expired" | "method_not_allowed" | "unauthorized" | "forbidden" | "internal_error";
+                code: "invalid_api_key" | "not_available" | "api_purchases_disabled" | "insufficient_scope" | "invalid_request" | "currency_required" | "payment_methods_unavailable" | "database_unavailable" | "billing_customer_missing" | "billing_credentials_refused" | "billing_provider_mismatch" | "invalid_payment_method" | "payment_method_required" | "no_payment_method" | "reference_conflict" | "insufficient_points" | "purchase_in_progress" | "payment_failed" | "payment_action_required" | "payment_unresolved" | "limit_exceeded" | "frequency_limit_reached" | "daily_limit_reached" | "key_daily_limit_reached" | "currency_not_available" | "request_too_large" | "not_found" | "events_expired" | "method_not_allowed" | "unauthorized" | "forbidden" | "internal_error";
                 /** @description One sentence a person can act on. */
                 message: string;
                 /** @description Facts about the error, such as `fields` or `limit`. */
@@ -377,6 +418,32 @@ export type components = {
             /** @description The spendable balance the purchase would leave. */
             points_balance_after: number;
         };
+        /** @description Points taken from the spendable balance. */
+        Spend: {
+            /** @example sp_01JD4B8M2N3P4Q5R6S7T */
+            id: string;
+            /**
+             * @description Your id for the spend, unique per organisation.
+             * @example job-8812
+             */
+            reference: string;
+            /**
+             * @description Points taken from the balance.
+             * @example 120
+             */
+            points: number;
+            /**
+             * @description What the Points paid for, as sent.
+             * @example Report generation
+             */
+            description: string | null;
+            /**
+             * Format: date-time
+             * @description When the Points were spent. ISO 8601, UTC.
+             * @example 2026-11-24T09:30:00.000Z
+             */
+            created_at: string;
+        };
         /** @description Something that changed in the organisation, as the feed and webhooks send it. */
         Event: {
             /**
@@ -402,7 +469,7 @@ export type components = {
             created_at: string;
             /** @example org_01JD4B8M2N3P4Q5R6S7T */
             organization_id: string;
-            /** @description For `top_up.*`: `top_up` (the TopUp as the API returns it) and `points_balance`. For `settings.updated`: `settings`. For `payment_methods.updated`: `change` (`added`, `removed`, `default`) and `payment_method_id`. */
+            /** @description For `top_up.*`: `top_up` (the TopUp as the API returns it) and `points_balance`. For `points.spent`: `spend` (the Spend as the API returns it) and `points_balance`. For `settings.updated`: `settings`. For `payment_methods.updated`: `change` (`added`, `removed`, `default`) and `payment_method_id`. */
             data: {
                 [key: string]: unknown;
             };
@@ -774,7 +841,7 @@ export interface operations {
              *
              *     `api_purchases_disabled`: An admin has not enabled API purchases in the dashboard.
              *
-             *     `insufficient_scope`: The key is a `read` key; buying needs a `purchase` key.
+             *     `insufficient_scope`: The key's scope does not allow this: buying needs a `purchase` key, spending a `purchase` or `spend` key.
              */
             403: {
                 headers: {
@@ -836,7 +903,7 @@ export interface operations {
              *
              *     `limit_exceeded`: An organisation limit refuses it: `details.limit` is `max_points_per_top_up` or `max_points_balance`.
              *
-             *     `reference_conflict`: The reference was used with other terms; `data.top_up` is the stored purchase.
+             *     `reference_conflict`: The reference was used with other terms; `data.top_up` is the stored purchase (for a spend, `details.spend` is the stored spend).
              *
              *     `purchase_in_progress`: Another request is working on this reference right now; retry in a few seconds.
              *
@@ -1750,6 +1817,444 @@ export interface operations {
                              * @enum {string}
                              */
                             code: "payment_methods_unavailable" | "database_unavailable";
+                            /** @description One sentence a person can act on. */
+                            message: string;
+                            /** @description Facts about the error, such as `fields` or `limit`. */
+                            details: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listSpends: {
+        parameters: {
+            query?: {
+                /** @description How many to answer, 1 to 100. */
+                limit?: number;
+                /** @description A spend id: answer the ones older than it (the next page). */
+                starting_after?: string;
+                /** @description A spend id: answer the ones newer than it (the previous page). Not with `starting_after`. */
+                ending_before?: string;
+                /** @description Only the spend with this reference (exact, case-sensitive). */
+                reference?: string;
+            };
+            header?: {
+                /** @description Your id for this request, echoed back; one is made when absent or malformed. */
+                "X-Request-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of spends. */
+            200: {
+                headers: {
+                    /** @description The request's id: yours when you sent a well-formed one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "success",
+                     *       "data": {
+                     *         "spends": [
+                     *           {
+                     *             "id": "sp_01JD4B8M2N3P4Q5R6S7T",
+                     *             "reference": "job-8812",
+                     *             "points": 120,
+                     *             "description": "Report generation",
+                     *             "created_at": "2026-11-24T10:02:00.000Z"
+                     *           }
+                     *         ],
+                     *         "has_more": false
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        data: {
+                            spends: components["schemas"]["Spend"][];
+                            /** @description Whether there are more past this page. */
+                            has_more: boolean;
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `invalid_api_key`: No `Authorization: Bearer <key>`, or the key is unknown or revoked.
+             *
+             *     `api_purchases_disabled`: An admin has not enabled API purchases in the dashboard.
+             */
+            403: {
+                headers: {
+                    /** @description The request's id: yours when you sent a well-formed one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "error";
+                        error: {
+                            /**
+                             * @description Stable, snake_case: branch on it.
+                             * @enum {string}
+                             */
+                            code: "invalid_api_key" | "api_purchases_disabled";
+                            /** @description One sentence a person can act on. */
+                            message: string;
+                            /** @description Facts about the error, such as `fields` or `limit`. */
+                            details: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description `not_available`: The organisation is not eligible for API purchases (an operator setting). */
+            404: {
+                headers: {
+                    /** @description The request's id: yours when you sent a well-formed one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "error";
+                        error: {
+                            /**
+                             * @description Stable, snake_case: branch on it.
+                             * @enum {string}
+                             */
+                            code: "not_available";
+                            /** @description One sentence a person can act on. */
+                            message: string;
+                            /** @description Facts about the error, such as `fields` or `limit`. */
+                            details: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_request`: The body or query is invalid: `details.fields` names every offending field and why. */
+            422: {
+                headers: {
+                    /** @description The request's id: yours when you sent a well-formed one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "error";
+                        error: {
+                            /**
+                             * @description Stable, snake_case: branch on it.
+                             * @enum {string}
+                             */
+                            code: "invalid_request";
+                            /** @description One sentence a person can act on. */
+                            message: string;
+                            /** @description Facts about the error, such as `fields` or `limit`. */
+                            details: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description `database_unavailable`: The service could not reach its database for a moment (a restart); retry with the same reference after `Retry-After` seconds, it never charges twice. */
+            502: {
+                headers: {
+                    /** @description The request's id: yours when you sent a well-formed one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "error";
+                        error: {
+                            /**
+                             * @description Stable, snake_case: branch on it.
+                             * @enum {string}
+                             */
+                            code: "database_unavailable";
+                            /** @description One sentence a person can act on. */
+                            message: string;
+                            /** @description Facts about the error, such as `fields` or `limit`. */
+                            details: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+    };
+    createSpend: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request, echoed back; one is made when absent or malformed. */
+                "X-Request-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "points": 120,
+                 *       "reference": "job-8812",
+                 *       "description": "Report generation"
+                 *     }
+                 */
+                "application/json": components["schemas"]["SpendRequest"];
+            };
+        };
+        responses: {
+            /** @description Spent by an earlier request with this reference: nothing was spent again. */
+            200: {
+                headers: {
+                    /** @description The request's id: yours when you sent a well-formed one. */
+                    "X-Request-Id": string;
+                    /** @description `true`: this request spent nothing; `data.spend` is the one stored under this reference. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "success",
+                     *       "data": {
+                     *         "spend": {
+                     *           "id": "sp_01JD4B8M2N3P4Q5R6S7T",
+                     *           "reference": "job-8812",
+                     *           "points": 120,
+                     *           "description": "Report generation",
+                     *           "created_at": "2026-11-24T10:02:00.000Z"
+                     *         },
+                     *         "points_balance": 880
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        data: {
+                            spend: components["schemas"]["Spend"];
+                            /** @description The organisation's spendable balance after the request. */
+                            points_balance: number;
+                        };
+                    };
+                };
+            };
+            /** @description Spent: the Points are gone from the balance. */
+            201: {
+                headers: {
+                    /** @description The request's id: yours when you sent a well-formed one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "success",
+                     *       "data": {
+                     *         "spend": {
+                     *           "id": "sp_01JD4B8M2N3P4Q5R6S7T",
+                     *           "reference": "job-8812",
+                     *           "points": 120,
+                     *           "description": "Report generation",
+                     *           "created_at": "2026-11-24T10:02:00.000Z"
+                     *         },
+                     *         "points_balance": 880
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        data: {
+                            spend: components["schemas"]["Spend"];
+                            /** @description The organisation's spendable balance after the request. */
+                            points_balance: number;
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `invalid_api_key`: No `Authorization: Bearer <key>`, or the key is unknown or revoked.
+             *
+             *     `api_purchases_disabled`: An admin has not enabled API purchases in the dashboard.
+             *
+             *     `insufficient_scope`: The key's scope does not allow this: buying needs a `purchase` key, spending a `purchase` or `spend` key.
+             */
+            403: {
+                headers: {
+                    /** @description The request's id: yours when you sent a well-formed one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "error";
+                        error: {
+                            /**
+                             * @description Stable, snake_case: branch on it.
+                             * @enum {string}
+                             */
+                            code: "invalid_api_key" | "api_purchases_disabled" | "insufficient_scope";
+                            /** @description One sentence a person can act on. */
+                            message: string;
+                            /** @description Facts about the error, such as `fields` or `limit`. */
+                            details: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description `not_available`: The organisation is not eligible for API purchases (an operator setting). */
+            404: {
+                headers: {
+                    /** @description The request's id: yours when you sent a well-formed one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "error";
+                        error: {
+                            /**
+                             * @description Stable, snake_case: branch on it.
+                             * @enum {string}
+                             */
+                            code: "not_available";
+                            /** @description One sentence a person can act on. */
+                            message: string;
+                            /** @description Facts about the error, such as `fields` or `limit`. */
+                            details: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `reference_conflict`: The reference was used with other terms; `data.top_up` is the stored purchase (for a spend, `details.spend` is the stored spend).
+             *
+             *     `insufficient_points`: The spendable balance is smaller than the Points to spend (held Points cannot be spent); nothing was spent.
+             */
+            409: {
+                headers: {
+                    /** @description The request's id: yours when you sent a well-formed one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "error";
+                        error: {
+                            /**
+                             * @description Stable, snake_case: branch on it.
+                             * @enum {string}
+                             */
+                            code: "reference_conflict" | "insufficient_points";
+                            /** @description One sentence a person can act on. */
+                            message: string;
+                            /** @description Facts about the error, such as `fields` or `limit`. */
+                            details: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description `request_too_large`: The body is over 64 KiB. */
+            413: {
+                headers: {
+                    /** @description The request's id: yours when you sent a well-formed one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "error";
+                        error: {
+                            /**
+                             * @description Stable, snake_case: branch on it.
+                             * @enum {string}
+                             */
+                            code: "request_too_large";
+                            /** @description One sentence a person can act on. */
+                            message: string;
+                            /** @description Facts about the error, such as `fields` or `limit`. */
+                            details: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_request`: The body or query is invalid: `details.fields` names every offending field and why. */
+            422: {
+                headers: {
+                    /** @description The request's id: yours when you sent a well-formed one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "error";
+                        error: {
+                            /**
+                             * @description Stable, snake_case: branch on it.
+                             * @enum {string}
+                             */
+                            code: "invalid_request";
+                            /** @description One sentence a person can act on. */
+                            message: string;
+                            /** @description Facts about the error, such as `fields` or `limit`. */
+                            details: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description `database_unavailable`: The service could not reach its database for a moment (a restart); retry with the same reference after `Retry-After` seconds, it never charges twice. */
+            502: {
+                headers: {
+                    /** @description The request's id: yours when you sent a well-formed one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "error";
+                        error: {
+                            /**
+                             * @description Stable, snake_case: branch on it.
+                             * @enum {string}
+                             */
+                            code: "database_unavailable";
                             /** @description One sentence a person can act on. */
                             message: string;
                             /** @description Facts about the error, such as `fields` or `limit`. */

@@ -271,6 +271,24 @@ describe.each(backends())(
         });
       });
 
+      it("key create makes a spend key, which takes no daily cap", async () => {
+        const spend = parseJsonOutput(
+          await points("key", "create", full.organization_id, "--scope", "spend", "--json"),
+        );
+        expect(spend).toMatchObject({ scope: "spend", daily_points_cap: null });
+        const capped = await points(
+          "key",
+          "create",
+          full.organization_id,
+          "--scope",
+          "spend",
+          "--daily-points-cap",
+          "9",
+        );
+        expect(capped.code).not.toBe(0);
+        expect(capped.stderr).toMatch(/must be empty for a spend key/);
+      });
+
       it("key create makes a read key, or one with its own daily Points cap, and says so", async () => {
         const read = parseJsonOutput(await points("key", "create", full.organization_id, "--scope", "read", "--json"));
         expect(read).toMatchObject({ scope: "read", daily_points_cap: null });
@@ -374,6 +392,34 @@ describe.each(backends())(
         ];
         for (const [index, result] of results.entries()) expectRefused(result, expected[index] ?? /never/);
         expect(await target.withDb((services) => snapshot(services.db))).toEqual(before);
+      });
+
+      it("org spend spends as the API does: a rerun with the same reference spends once", async () => {
+        const organizationId = await target.withDb(async (services) => {
+          const { organization } = await createOrganization(services, {
+            name: "Spender",
+            settings: { currency: "USD", apiPurchasesEnabled: true },
+            cards: ["visa"],
+            defaultCardIndex: 0,
+          });
+          const request = parseTopUpRequest({ points: 100, reference: "fund" });
+          await purchasePoints(services, { organization, request, source: "api" });
+          return organization.id;
+        });
+        const named = ["org", "spend", organizationId, "--points", "10", "--reference", "batch-7"];
+        const once = parseJsonOutput(await points(...named, "--description", "Batch 7", "--json"));
+        expect(once).toMatchObject({
+          points_balance: 90,
+          replayed: false,
+          spend: { reference: "batch-7", description: "Batch 7", points: 10 },
+        });
+        const rerun = await points(...named, "--description", "Batch 7");
+        expect(rerun.code, rerun.stderr).toBe(0);
+        expect(rerun.stdout).toBe(
+          `Already spent (${once.spend_id}, nothing spent again): 10 Points of ${organizationId}; 90 Points left.\n`,
+        );
+        expectRefused(await points(...named), /reference_conflict|already exists with other description/);
+        expectRefused(await points("org", "spend", organizationId, "--points", "2000000"), /points/);
       });
 
       it("reconcile --report lists what has been unresolved for over an hour, and changes nothing", async () => {

@@ -4,93 +4,33 @@
  * (lib/points/schemas.ts). Served at GET /v3/openapi.json and rendered at /docs.
  */
 import { z } from "zod";
-import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiResponseObject } from "zod-openapi";
-import type { ErrorCode } from "@/lib/points/errors";
+import { createDocument, type ZodOpenApiOperationObject } from "zod-openapi";
 import { eventListQuerySchema } from "@/lib/points/event-list";
 import {
   balanceSchema,
   eventSchema,
   paymentMethodSchema,
   quoteSchema,
+  spendDataSchema,
+  spendSchema,
   topUpIdSchema,
   topUpSchema,
 } from "@/lib/points/schemas";
+import { spendListQuerySchema, spendRequestSchema } from "@/lib/points/spends";
 import { topUpListQuerySchema } from "@/lib/points/top-up-list";
 import { quoteRequestSchema, topUpRequestSchema } from "@/lib/points/top-up-request";
-import { errorEnvelopeSchema, errorResponses, purchaseDataSchema, replayedHeader, requestIdHeader } from "./errors";
-import { exampleBalance, exampleEvent, examplePaymentMethod, exampleQuote, exampleTopUp } from "./examples";
+import { errorEnvelopeSchema, purchaseDataSchema, replayedHeader, requestIdHeader } from "./errors";
+import {
+  exampleBalance,
+  exampleEvent,
+  examplePaymentMethod,
+  exampleQuote,
+  exampleSpend,
+  exampleTopUp,
+} from "./examples";
+import { KEY_CHECKS, operation, PROVIDER_REFUSALS, success, TERMS_CHECKS } from "./operation";
 
 export const OPENAPI_PATH = "/v3/openapi.json";
-
-/** The first checks of every endpoint with a key (docs/contract.md §4 steps 1-3). */
-const KEY_CHECKS = [
-  "invalid_api_key",
-  "not_available",
-  "api_purchases_disabled",
-] as const satisfies readonly ErrorCode[];
-/** What asking the billing provider may answer (docs/contract.md §4 step 6, §5). */
-const PROVIDER_REFUSALS = [
-  "payment_methods_unavailable",
-  "billing_customer_missing",
-  "billing_credentials_refused",
-] as const satisfies readonly ErrorCode[];
-/** The checks a purchase and its quote share after the key (§4 steps 4-6, 8-10). */
-const TERMS_CHECKS = [
-  "request_too_large",
-  "invalid_request",
-  "currency_required",
-  ...PROVIDER_REFUSALS,
-  "invalid_payment_method",
-  "payment_method_required",
-  "no_payment_method",
-  "limit_exceeded",
-  "frequency_limit_reached",
-  "daily_limit_reached",
-  "key_daily_limit_reached",
-  "currency_not_available",
-] as const satisfies readonly ErrorCode[];
-
-const requestHeaders = z.object({
-  "X-Request-Id": z
-    .string()
-    .regex(/^[A-Za-z0-9._:-]{1,100}$/)
-    .optional()
-    .meta({ description: "Your id for this request, echoed back; one is made when absent or malformed." }),
-});
-
-function success(
-  description: string,
-  data: z.ZodType,
-  example: unknown,
-  headers: Record<string, unknown> = {},
-): ZodOpenApiResponseObject {
-  return {
-    description,
-    headers: { ...requestIdHeader, ...headers } as ZodOpenApiResponseObject["headers"],
-    content: {
-      "application/json": {
-        schema: z.object({ status: z.literal("success"), data }),
-        example: { status: "success", data: example },
-      },
-    },
-  };
-}
-
-function operation(
-  spec: Omit<ZodOpenApiOperationObject, "responses" | "security"> & {
-    responses: Record<string, ZodOpenApiResponseObject>;
-    errors: readonly ErrorCode[];
-  },
-): ZodOpenApiOperationObject {
-  const { errors, responses, requestParams, ...rest } = spec;
-  return {
-    ...rest,
-    security: [{ apiKey: [] }],
-    requestParams: { ...requestParams, header: requestHeaders },
-    // Any endpoint may meet a database it cannot reach for a moment (a pooler or Postgres restarting).
-    responses: { ...responses, ...errorResponses([...errors, "database_unavailable"]) },
-  };
-}
 
 const createTopUp = operation({
   operationId: "createTopUp",
@@ -201,6 +141,70 @@ const listEvents = operation({
   errors: [...KEY_CHECKS, "invalid_request", "events_expired"],
 });
 
+const createSpend = operation({
+  operationId: "createSpend",
+  summary: "Spend Points",
+  description:
+    "Takes Points from the spendable balance (Points held by a dispute cannot be spent), never more than it holds. The `reference` makes it idempotent: the same request again answers the stored spend and spends nothing; spends and purchases have references of their own. Needs a `purchase` or `spend` key.",
+  tags: ["Spends"],
+  requestBody: {
+    required: true,
+    content: {
+      "application/json": {
+        schema: spendRequestSchema,
+        example: { points: 120, reference: "job-8812", description: "Report generation" },
+      },
+    },
+  },
+  responses: {
+    "201": success("Spent: the Points are gone from the balance.", spendDataSchema, {
+      spend: exampleSpend,
+      points_balance: 880,
+    }),
+    "200": success(
+      "Spent by an earlier request with this reference: nothing was spent again.",
+      spendDataSchema,
+      { spend: exampleSpend, points_balance: 880 },
+      {
+        "Idempotent-Replayed": {
+          description: "`true`: this request spent nothing; `data.spend` is the one stored under this reference.",
+          schema: { type: "string", enum: ["true"] },
+        },
+      },
+    ),
+  },
+  errors: [
+    ...KEY_CHECKS,
+    "insufficient_scope",
+    "request_too_large",
+    "invalid_request",
+    "reference_conflict",
+    "insufficient_points",
+  ],
+  storedPurchase: false,
+});
+
+const listSpendsOperation = operation({
+  operationId: "listSpends",
+  summary: "List spends",
+  description:
+    "The organisation's spends, newest first, a page at a time: pass the last id as `starting_after` while `has_more` is true.",
+  tags: ["Spends"],
+  requestParams: { query: spendListQuerySchema },
+  responses: {
+    "200": success(
+      "A page of spends.",
+      z.object({
+        spends: z.array(spendSchema),
+        has_more: z.boolean().meta({ description: "Whether there are more past this page." }),
+      }),
+      { spends: [exampleSpend], has_more: false },
+    ),
+  },
+  errors: [...KEY_CHECKS, "invalid_request"],
+  storedPurchase: false,
+});
+
 const getBalance = operation({
   operationId: "getBalance",
   summary: "Read the balance and limits",
@@ -261,7 +265,7 @@ const DESCRIPTION = `Buy fixed bundles of prepaid Points for an organisation, ch
 
 Every answer under \`/v3/points/\` is JSON in an envelope: \`{"status": "success", "data": {…}}\` or \`{"status": "error", "error": {"code", "message", "details"}}\`. Branch on \`error.code\`: it is stable. An error about a stored purchase also carries \`data.top_up\`.
 
-Authenticate with an organisation's API key as \`Authorization: Bearer <key>\`. A \`purchase\` key may buy; a \`read\` key may call every GET and the quote.
+Authenticate with an organisation's API key as \`Authorization: Bearer <key>\`. A \`purchase\` key may buy and spend; a \`spend\` key may spend but not buy; a \`read\` key may call every GET and the quote.
 
 Money is in minor units of the currency (cents). Times are ISO 8601 in UTC.`;
 
@@ -282,6 +286,7 @@ export function openApiDocument(): ReturnType<typeof createDocument> {
         { name: "Top-ups", description: "Buying Points, and the purchases made." },
         { name: "Payment methods", description: "The saved cards a purchase can charge." },
         { name: "Balance", description: "Points and limits." },
+        { name: "Spends", description: "Points taken from the balance for what they pay for." },
         { name: "Events", description: "What changed, in order: the feed, and the body of each webhook." },
         { name: "Reference", description: "This document." },
       ],
@@ -292,6 +297,7 @@ export function openApiDocument(): ReturnType<typeof createDocument> {
         "/v3/points/payment-methods": { get: listPaymentMethods },
         "/v3/points/balance": { get: getBalance },
         "/v3/points/quotes": { post: createQuote },
+        "/v3/points/spends": { post: createSpend, get: listSpendsOperation },
         "/v3/points/events": { get: listEvents },
         [OPENAPI_PATH]: { get: getOpenApi },
       },

@@ -7,7 +7,7 @@ import { z } from "zod";
 import type { ZodOpenApiResponseObject } from "zod-openapi";
 import { type ErrorCode, errorStatus } from "@/lib/points/errors";
 import { topUpSchema } from "@/lib/points/schemas";
-import { exampleFailedTopUp, exampleTopUp } from "./examples";
+import { exampleFailedTopUp, exampleSpend, exampleTopUp } from "./examples";
 
 /** What each code means, for the reference and the examples. */
 export const errorMeanings: Record<ErrorCode, string> = {
@@ -32,7 +32,8 @@ export const errorMeanings: Record<ErrorCode, string> = {
   invalid_payment_method: "`payment_source_id` is not a usable saved payment method of this organisation.",
   payment_method_required: "Several payment methods and no default: name one in `payment_source_id`.",
   no_payment_method: "The organisation has no usable payment method; an admin must add one.",
-  reference_conflict: "The reference was used with other terms; `data.top_up` is the stored purchase.",
+  reference_conflict:
+    "The reference was used with other terms; `data.top_up` is the stored purchase (for a spend, `details.spend` is the stored spend).",
   purchase_in_progress: "Another request is working on this reference right now; retry in a few seconds.",
   payment_failed: "The payment failed; nothing was charged. `data.top_up.failure` says why.",
   payment_action_required: "The cardholder must authenticate in the dashboard; then retry with the same reference.",
@@ -73,8 +74,8 @@ export const purchaseDataSchema = z.object({
     .meta({ description: "The organisation's spendable balance after the request." }),
 });
 
-function errorEnvelope(codes: readonly ErrorCode[]) {
-  const withData = codes.filter((code) => PURCHASE_DATA_CODES.has(code));
+function errorEnvelope(codes: readonly ErrorCode[], storedPurchase = true) {
+  const withData = storedPurchase ? codes.filter((code) => PURCHASE_DATA_CODES.has(code)) : [];
   const error = z.object({
     code: z.enum(codes as [ErrorCode, ...ErrorCode[]]).meta({ description: "Stable, snake_case: branch on it." }),
     message: z.string().meta({ description: "One sentence a person can act on." }),
@@ -122,7 +123,12 @@ export const requestIdHeader = {
  * The error responses of one operation: every code it may answer, grouped by status. Each status
  * gets its envelope schema and an example per code.
  */
-export function errorResponses(codes: readonly ErrorCode[]): Record<string, ZodOpenApiResponseObject> {
+export function errorResponses(
+  codes: readonly ErrorCode[],
+  options: { storedPurchase?: boolean } = {},
+): Record<string, ZodOpenApiResponseObject> {
+  // Errors about a stored purchase carry it in `data`; a spend's endpoint has no purchase to carry.
+  const withPurchase = (code: ErrorCode) => options.storedPurchase !== false && PURCHASE_DATA_CODES.has(code);
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of codes) {
     const status = errorStatus[code];
@@ -132,13 +138,13 @@ export function errorResponses(codes: readonly ErrorCode[]): Record<string, ZodO
   for (const [status, group] of [...byStatus].sort(([a], [b]) => a - b)) {
     const headers: Record<string, unknown> = { ...requestIdHeader };
     if (group.some((code) => errorStatusNeedsRetryAfter(code))) Object.assign(headers, retryAfter);
-    if (group.some((code) => PURCHASE_DATA_CODES.has(code))) Object.assign(headers, replayedHeader);
+    if (group.some(withPurchase)) Object.assign(headers, replayedHeader);
     responses[String(status)] = {
       description: group.map((code) => `\`${code}\`: ${errorMeanings[code]}`).join("\n\n"),
       headers: headers as ZodOpenApiResponseObject["headers"],
       content: {
         "application/json": {
-          schema: errorEnvelope(group),
+          schema: errorEnvelope(group, options.storedPurchase !== false),
           examples: Object.fromEntries(
             group.map((code) => [
               code,
@@ -146,8 +152,12 @@ export function errorResponses(codes: readonly ErrorCode[]): Record<string, ZodO
                 summary: errorMeanings[code],
                 value: {
                   status: "error",
-                  error: { code, message: errorMeanings[code].replaceAll("`", ""), details: exampleDetails(code) },
-                  ...(PURCHASE_DATA_CODES.has(code) ? { data: exampleData(code) } : {}),
+                  error: {
+                    code,
+                    message: errorMeanings[code].replaceAll("`", ""),
+                    details: exampleDetails(code, options),
+                  },
+                  ...(withPurchase(code) ? { data: exampleData(code) } : {}),
                 },
               },
             ]),
@@ -163,8 +173,16 @@ function errorStatusNeedsRetryAfter(code: ErrorCode): boolean {
   return errorStatus[code] === 429 || code === "payment_methods_unavailable";
 }
 
-function exampleDetails(code: ErrorCode): Record<string, unknown> {
+function exampleDetails(code: ErrorCode, options: { storedPurchase?: boolean } = {}): Record<string, unknown> {
+  if (options.storedPurchase === false && code === "reference_conflict") {
+    return { spend: exampleSpend, points_balance: 880, fields: ["points"] };
+  }
+  if (options.storedPurchase === false && code === "insufficient_scope") {
+    return { scope: "read", required_scope: "spend" };
+  }
   switch (code) {
+    case "insufficient_points":
+      return { points_balance: 80, held_points: 0, points: 120 };
     case "invalid_request":
       return { fields: { points: "must be one of the bundles 100, 250, 500, 1000, 2500, 5000, 7500" } };
     case "limit_exceeded":

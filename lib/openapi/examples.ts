@@ -1,6 +1,6 @@
 /** Example objects for the OpenAPI document, typed by the schemas' types so they keep their shape. */
 import type { EventJson } from "@/lib/points/events";
-import type { BalanceJson, PaymentMethodJson, QuoteJson, TopUpJson } from "@/lib/points/schemas";
+import type { BalanceJson, PaymentMethodJson, QuoteJson, SpendJson, TopUpJson } from "@/lib/points/schemas";
 
 export const examplePaymentMethod: PaymentMethodJson = {
   id: "pm_1QabcDEF",
@@ -68,4 +68,12 @@ export const exampleEvent: EventJson = {
   created_at: exampleTopUp.paid_at as string,
   organization_id: "org_01JD4B8M2N3P4Q5R6S7T",
   data: { top_up: exampleTopUp, points_balance: 9350 },
+};
+
+export const exampleSpend: SpendJson = {
+  id: "sp_01JD4B8M2N3P4Q5R6S7T",
+  reference: "job-8812",
+  points: 120,
+  description: "Report generation",
+  created_at: "2026-11-24T10:02:00.000Z",
 };

@@ -96,7 +96,7 @@ export const eventSchema = z
     organization_id: z.string().meta({ example: "org_01JD4B8M2N3P4Q5R6S7T" }),
     data: z.record(z.string(), z.unknown()).meta({
       description:
-        "For `top_up.*`: `top_up` (the TopUp as the API returns it) and `points_balance`. For `settings.updated`: `settings`. For `payment_methods.updated`: `change` (`added`, `removed`, `default`) and `payment_method_id`.",
+        "For `top_up.*`: `top_up` (the TopUp as the API returns it) and `points_balance`. For `points.spent`: `spend` (the Spend as the API returns it) and `points_balance`. For `settings.updated`: `settings`. For `payment_methods.updated`: `change` (`added`, `removed`, `default`) and `payment_method_id`.",
     }),
   })
   .meta({ id: "Event", description: "Something that changed in the organisation, as the feed and webhooks send it." });
@@ -174,7 +174,38 @@ export const quoteSchema = z
   })
   .meta({ id: "Quote", description: "What a purchase with these terms would do now." });
 
+export const spendSchema = z
+  .object({
+    id: z.string().meta({ example: "sp_01JD4B8M2N3P4Q5R6S7T" }),
+    reference: z.string().max(REFERENCE_MAX_LENGTH).meta({
+      description: "Your id for the spend, unique per organisation.",
+      example: "job-8812",
+    }),
+    points: z
+      .number()
+      .int()
+      .min(1)
+      .max(1_000_000)
+      .meta({ description: "Points taken from the balance.", example: 120 }),
+    description: z
+      .string()
+      .nullable()
+      .meta({ description: "What the Points paid for, as sent.", example: "Report generation" }),
+    created_at: instant("When the Points were spent."),
+  })
+  .meta({ id: "Spend", description: "Points taken from the spendable balance." });
+
+export const spendDataSchema = z.object({
+  spend: spendSchema,
+  points_balance: z
+    .number()
+    .int()
+    .min(0)
+    .meta({ description: "The organisation's spendable balance after the request." }),
+});
+
 export type TopUpJson = z.infer<typeof topUpSchema>;
+export type SpendJson = z.infer<typeof spendSchema>;
 export type PaymentMethodJson = z.infer<typeof paymentMethodSchema>;
 export type BalanceJson = z.infer<typeof balanceSchema>;
 export type QuoteJson = z.infer<typeof quoteSchema>;

@@ -9,6 +9,7 @@ import { PointsError } from "./errors";
 import { emitEvent } from "./events";
 import { recordMovement } from "./ledger";
 import { invalidQuery, parseStrictQuery } from "./query-params";
+import type { SpendJson } from "./schemas";
 import type { Services } from "./services";
 
 export const MAX_SPEND_POINTS = 1_000_000;
@@ -34,14 +35,6 @@ export interface SpendResult {
 }
 
 /** The Spend object of the API, the feed and the webhooks. */
-export interface SpendJson {
-  id: string;
-  reference: string;
-  points: number;
-  description: string | null;
-  created_at: string;
-}
-
 export function toSpendJson(spend: Spend): SpendJson {
   return {
     id: spend.id,

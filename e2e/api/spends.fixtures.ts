@@ -1,0 +1,48 @@
+/**
+ * What e2e/api/spends.spec.ts needs, provisioned by e2e/serve.ts before the server starts and
+ * merged into e2e/.artifacts/fixtures.json under the key `spends`: an organisation of its own with
+ * a key of each scope, and a read key of the organisation whose API purchases are disabled, for the
+ * order of checks.
+ */
+
+import type { Services } from "@/lib/points/services";
+import type { E2eFixtures, FixtureOrganization } from "../fixture-types";
+
+export interface SpendsFixtures {
+  organizationId: string;
+  purchaseKey: string;
+  spendKey: string;
+  readKey: string;
+  /** A spend key of an organisation whose API purchases are disabled. */
+  disabledSpendKey: string;
+}
+
+export async function provisionSpendsFixtures(
+  services: Services,
+  organizations: Record<"disabled", FixtureOrganization>,
+): Promise<SpendsFixtures> {
+  const { createApiKey } = await import("@/lib/points/api-keys");
+  const { createOrganization } = await import("@/lib/points/organizations");
+  const key = async (organizationId: string, scope: "spend" | "read") =>
+    (await createApiKey(services.db, organizationId, services.clock, { scope })).apiKey;
+  const created = await createOrganization(services, {
+    name: "e2e spends",
+    settings: { currency: "USD", apiPurchasesEnabled: true },
+    cards: ["visa"],
+    defaultCardIndex: 0,
+  });
+  const id = created.organization.id;
+  return {
+    organizationId: id,
+    purchaseKey: created.apiKey.apiKey,
+    spendKey: await key(id, "spend"),
+    readKey: await key(id, "read"),
+    disabledSpendKey: await key(organizations.disabled.id, "spend"),
+  };
+}
+
+/** This run's spend fixtures, or a clear failure when the server did not provision them. */
+export function spendsOf(fx: E2eFixtures): SpendsFixtures {
+  if (!fx.spends) throw new Error("e2e/serve.ts did not provision the spend fixtures.");
+  return fx.spends as unknown as SpendsFixtures;
+}
