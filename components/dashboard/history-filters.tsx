@@ -4,7 +4,13 @@ import Form from "next/form";
 import Link from "next/link";
 import { buttonClasses } from "@/components/ui/button";
 import { Field, Select } from "@/components/ui/field";
-import type { HistoryFilters as Filters } from "@/lib/points/history";
+import type { HistoryView as Filters } from "@/lib/points/history";
+
+const kindOptions = [
+  ["", "All"],
+  ["top_up", "Top-ups"],
+  ["spend", "Spent"],
+] as const;
 
 const statusOptions = [
   ["", "All statuses"],
@@ -28,6 +34,7 @@ const afterOptions = [
 ] as const;
 
 const filterFields = [
+  { name: "kind", label: "Kind", options: kindOptions },
   { name: "status", label: "Status", options: statusOptions },
   { name: "source", label: "Source", options: sourceOptions },
   { name: "after", label: "After payment", options: afterOptions },
@@ -37,22 +44,28 @@ const filterFields = [
  * A GET form: the filters live in the URL, so a filtered page can be shared, reloaded and exported.
  * A change applies at once. A browser without JavaScript gets an Apply button instead (in
  * <noscript>, so a browser that runs scripts never shows a button that does nothing new).
+ * Spends have no status, source or after payment: with Spent chosen those are disabled.
  */
 export function HistoryFilters({ filters }: { filters: Filters }) {
-  const active = Boolean(filters.status || filters.source || filters.after);
+  const active = Boolean(filters.kind || filters.status || filters.source || filters.after);
   return (
     <Form
       // Remounted when the URL changes, so "Clear" and the back button reset the selects too.
-      key={`${filters.status ?? ""}:${filters.source ?? ""}:${filters.after ?? ""}`}
+      key={`${filters.kind ?? ""}:${filters.status ?? ""}:${filters.source ?? ""}:${filters.after ?? ""}`}
       action="/dashboard/history"
       className="flex flex-wrap items-end gap-3"
-      aria-label="Filter top-ups"
+      aria-label="Filter history"
       onChange={(event) => event.currentTarget.requestSubmit()}
     >
       {filterFields.map(({ name, label, options }) => (
         <div key={name} className="w-full sm:w-48">
           <Field id={`filter-${name}`} label={label}>
-            <Select id={`filter-${name}`} name={name} defaultValue={filters[name] ?? ""}>
+            <Select
+              id={`filter-${name}`}
+              name={name}
+              defaultValue={filters[name] ?? ""}
+              disabled={name !== "kind" && filters.kind === "spend"}
+            >
               {options.map(([value, text]) => (
                 <option key={value} value={value}>
                   {text}

@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, getTableColumns, isNotNull, type SQL, sql } from "drizzle-orm";
 import { TOP_UP_SOURCES, TOP_UP_STATUSES, type TopUpSource, type TopUpStatus } from "@/lib/catalog";
 import type { Db } from "@/lib/db/client";
-import { type Organization, type TopUp, topUps } from "@/lib/db/schema";
+import { type Organization, type Spend, spends, type TopUp, topUps } from "@/lib/db/schema";
 import { csvText } from "@/lib/format";
 import { log } from "@/lib/observability/log";
 import { billingProblemOf } from "./billing-problems";
@@ -64,8 +64,8 @@ export interface TopUpRangePage {
 }
 
 // Postgres keeps microseconds and a JS Date only milliseconds: a position carries the exact value.
-const cursorAtColumn = () =>
-  sql<string>`to_char(${topUps.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+const cursorAtColumn = (column: typeof topUps.createdAt | typeof spends.createdAt = topUps.createdAt) =>
+  sql<string>`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 
 /**
  * One organisation's top-ups, API and dashboard alike, newest first, filtered by status, source
@@ -75,17 +75,8 @@ const cursorAtColumn = () =>
  * between purchases created in the same microsecond, so no row is skipped or shown twice.
  */
 export async function listTopUps(db: Db, organizationId: string, options: ListTopUpsOptions): Promise<TopUpPage> {
-  const limit = Math.min(Math.max(Math.trunc(options.limit), 1), MAX_PAGE_SIZE);
-  const after = options.cursor === undefined ? null : decodeCursor(options.cursor);
-  if (options.cursor !== undefined && !after) {
-    throw new PointsError(
-      "invalid_request",
-      "That page link is not valid any more; start again from the newest page.",
-      {
-        details: { fields: { cursor: "is not a cursor this service issued" } },
-      },
-    );
-  }
+  const limit = pageSize(options.limit);
+  const after = positionOfCursor(options.cursor);
   const { cursor: _cursor, ...filters } = options;
   const page = await listTopUpRange(db, organizationId, {
     ...filters,
@@ -95,6 +86,26 @@ export async function listTopUps(db: Db, organizationId: string, options: ListTo
   const last = page.topUps.at(-1);
   const nextCursor = page.hasMore && last ? encodeCursor(last.position) : null;
   return { topUps: page.topUps.map(({ position: _position, ...topUp }) => topUp), nextCursor };
+}
+
+function pageSize(limit: number): number {
+  return Math.min(Math.max(Math.trunc(limit), 1), MAX_PAGE_SIZE);
+}
+
+/** The position a page link's cursor names; undefined for the newest page. */
+function positionOfCursor(cursor: string | undefined): TopUpPosition | undefined {
+  if (cursor === undefined) return undefined;
+  const position = decodeCursor(cursor);
+  if (!position) {
+    throw new PointsError(
+      "invalid_request",
+      "That page link is not valid any more; start again from the newest page.",
+      {
+        details: { fields: { cursor: "is not a cursor this service issued" } },
+      },
+    );
+  }
+  return position;
 }
 
 /**
@@ -151,8 +162,123 @@ export async function topUpPosition(
   return row ? { createdAt: row.cursorAt, id: row.id } : undefined;
 }
 
+/** History's two kinds of row: a top-up (a purchase, whatever its outcome) and Points spent. */
+export const HISTORY_KINDS = ["top_up", "spend"] as const;
+export type HistoryKind = (typeof HISTORY_KINDS)[number];
+
+/** What History shows: the top-up filters, and which kinds of row. */
+export interface HistoryView extends HistoryFilters {
+  /** Omitted: both kinds, unless a top-up filter is set. */
+  kind?: HistoryKind;
+}
+
+export type HistoryItem = { kind: "top_up"; topUp: TopUp } | { kind: "spend"; spend: Spend };
+
+export interface HistoryPage {
+  /** Newest first, top-ups and spends in one order. */
+  items: HistoryItem[];
+  /** Pass it back as `cursor` for the next (older) page; null on the last page. */
+  nextCursor: string | null;
+}
+
+/**
+ * The kinds a view lists. Status, source and what happened after payment describe purchases
+ * only, so while one is set spends are left out rather than shown as if they matched.
+ */
+export function historyKinds(view: HistoryView): HistoryKind[] {
+  if (view.kind) return [view.kind];
+  return view.status || view.source || view.after ? ["top_up"] : ["top_up", "spend"];
+}
+
+/**
+ * The dashboard's History: top-ups and spends in one list, newest first, paged by the same keyset
+ * (created_at desc, id desc) as listTopUps, whose cursors it takes and issues. Each page reads at
+ * most `limit` + 1 rows below the cursor from each table (one index range each) and merges them:
+ * the page's rows are the newest `limit` of both, and a cursor at its last row is a position both
+ * tables can be read below. Top-up and spend IDs differ in their prefix (tu_ after sp_ in any
+ * collation), so the pair never ties and no row is skipped or shown twice across kinds.
+ */
+export async function listHistory(
+  db: Db,
+  organizationId: string,
+  options: HistoryView & { cursor?: string; limit: number },
+): Promise<HistoryPage> {
+  const limit = pageSize(options.limit);
+  const position = positionOfCursor(options.cursor);
+  const { cursor: _cursor, kind: _kind, ...filters } = options;
+  const kinds = historyKinds(options);
+  const from = position ? { position, direction: "older" as const } : undefined;
+  const [topUpPage, spendPage] = await Promise.all([
+    kinds.includes("top_up") ? listTopUpRange(db, organizationId, { ...filters, limit, from }) : null,
+    kinds.includes("spend") ? listSpendRange(db, organizationId, { ...filters, limit, from: position }) : null,
+  ]);
+  const merged = mergeNewestFirst<{ item: HistoryItem; position: TopUpPosition }>(
+    (topUpPage?.topUps ?? []).map(({ position, ...topUp }) => ({ item: { kind: "top_up" as const, topUp }, position })),
+    (spendPage?.spends ?? []).map(({ position, spend }) => ({ item: { kind: "spend" as const, spend }, position })),
+  );
+  const page = merged.slice(0, limit);
+  const hasMore = merged.length > limit || Boolean(topUpPage?.hasMore) || Boolean(spendPage?.hasMore);
+  const last = page.at(-1);
+  return { items: page.map(({ item }) => item), nextCursor: hasMore && last ? encodeCursor(last.position) : null };
+}
+
+/** Spends older than a position (or the newest), newest first: one backward range of spends_created_idx. */
+async function listSpendRange(
+  db: Db,
+  organizationId: string,
+  range: Pick<HistoryFilters, "reference" | "createdGte" | "createdLt"> & { from?: TopUpPosition; limit: number },
+): Promise<{ spends: { spend: Spend; position: TopUpPosition }[]; hasMore: boolean }> {
+  const conditions: SQL[] = [eq(spends.organizationId, organizationId)];
+  if (range.reference !== undefined) conditions.push(eq(spends.reference, range.reference));
+  if (range.createdGte) conditions.push(sql`${spends.createdAt} >= ${range.createdGte}::timestamptz`);
+  if (range.createdLt) conditions.push(sql`${spends.createdAt} < ${range.createdLt}::timestamptz`);
+  if (range.from) {
+    conditions.push(
+      sql`(${spends.createdAt}, ${spends.id}) < (${range.from.createdAt}::timestamptz, ${range.from.id})`,
+    );
+  }
+  const rows = await db
+    .select({ ...getTableColumns(spends), cursorAt: cursorAtColumn(spends.createdAt) })
+    .from(spends)
+    .where(and(...conditions))
+    .orderBy(desc(spends.createdAt), desc(spends.id))
+    .limit(range.limit + 1);
+  return {
+    spends: rows
+      .slice(0, range.limit)
+      .map(({ cursorAt, ...spend }) => ({ spend, position: { createdAt: cursorAt, id: spend.id } })),
+    hasMore: rows.length > range.limit,
+  };
+}
+
+/**
+ * Two lists, each newest first, as one. Positions' times are fixed-width UTC text, so they compare
+ * as strings; only rows of different lists are compared, so the IDs' prefixes decide a tie.
+ */
+function mergeNewestFirst<T extends { position: TopUpPosition }>(left: T[], right: T[]): T[] {
+  const merged: T[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < left.length || j < right.length) {
+    const a = left[i];
+    const b = right[j];
+    if (a && (!b || newerThan(a.position, b.position))) {
+      merged.push(a);
+      i++;
+    } else if (b) {
+      merged.push(b);
+      j++;
+    }
+  }
+  return merged;
+}
+
+function newerThan(a: TopUpPosition, b: TopUpPosition): boolean {
+  return a.createdAt === b.createdAt ? a.id > b.id : a.createdAt > b.createdAt;
+}
+
 /** Reads the history filters from search parameters; anything unknown means "all". */
-export function parseHistoryFilters(params: Record<string, string | string[] | undefined>): HistoryFilters & {
+export function parseHistoryFilters(params: Record<string, string | string[] | undefined>): HistoryView & {
   cursor?: string;
 } {
   const one = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
@@ -160,7 +286,11 @@ export function parseHistoryFilters(params: Record<string, string | string[] | u
   const source = one(params.source);
   const after = one(params.after);
   const cursor = one(params.cursor);
+  const kind = one(params.kind);
+  // Spent was asked for: the top-up filters, which no spend matches, are dropped rather than emptying the list.
+  if (kind === "spend") return { kind, cursor: cursor ? cursor : undefined };
   return {
+    kind: kind === "top_up" ? kind : undefined,
     status: (TOP_UP_STATUSES as readonly string[]).includes(status ?? "") ? (status as TopUpStatus) : undefined,
     source: (TOP_UP_SOURCES as readonly string[]).includes(source ?? "") ? (source as TopUpSource) : undefined,
     after: (AFTER_PAYMENT_FILTERS as readonly string[]).includes(after ?? "")
@@ -252,19 +382,70 @@ export function streamTopUpsCsv(db: Db, organizationId: string, filters: History
   });
 }
 
+/**
+ * History's CSV when it holds spends: the top-ups export's columns in their order, then the row's
+ * kind and a spend's description. A spend fills id, reference, points (negative: Points taken),
+ * source and created_at; the purchase-only columns stay empty.
+ */
+export const HISTORY_CSV_COLUMNS = [...CSV_COLUMNS, "kind", "description"] as const;
+
+/**
+ * The CSV of what History shows, newest first. A view of top-ups only is the top-ups export itself
+ * (streamTopUpsCsv), columns and all; with spends, the rows follow listHistory's order and pages.
+ */
+export function streamHistoryCsv(db: Db, organizationId: string, view: HistoryView): ReadableStream<Uint8Array> {
+  const kinds = historyKinds(view);
+  if (!kinds.includes("spend")) return streamTopUpsCsv(db, organizationId, view);
+  const encoder = new TextEncoder();
+  let cursor: string | undefined;
+  let started = false;
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      if (!started) {
+        started = true;
+        controller.enqueue(encoder.encode(`${HISTORY_CSV_COLUMNS.join(",")}\r\n`));
+        return;
+      }
+      const page = await listHistory(db, organizationId, { ...view, cursor, limit: CSV_BATCH_SIZE });
+      if (page.items.length > 0) controller.enqueue(encoder.encode(page.items.map(toHistoryCsvLine).join("")));
+      if (page.nextCursor) cursor = page.nextCursor;
+      else controller.close();
+    },
+  });
+}
+
+/** One row of History's CSV, a top-up's or a spend's. */
+export function toHistoryCsvLine(item: HistoryItem): string {
+  if (item.kind === "top_up") return `${toCsvCells(item.topUp).join(",")},top_up,\r\n`;
+  const { spend } = item;
+  const cells = new Array<string>(CSV_COLUMNS.length).fill("");
+  const set = (column: CsvColumn, value: string) => {
+    cells[CSV_COLUMNS.indexOf(column)] = value;
+  };
+  set("id", csvText(spend.id));
+  set("reference", csvText(spend.reference));
+  set("points", String(-spend.points));
+  set("source", csvText(spend.source));
+  set("created_at", spend.createdAt.toISOString());
+  return `${[...cells, "spend", spend.description === null ? "" : csvText(spend.description)].join(",")}\r\n`;
+}
+
 /** One CSV row: the columns are fields of the API's TopUp object, taken from its one serializer. */
 export function toCsvLine(topUp: TopUp): string {
+  return `${toCsvCells(topUp).join(",")}\r\n`;
+}
+
+function toCsvCells(topUp: TopUp): string[] {
   const json = toTopUpJson(topUp);
   const flat: Record<CsvColumn, string | number | null> = {
     ...json,
     dispute_status: json.dispute?.status ?? null,
     dispute_points_state: json.dispute?.points_state ?? null,
   };
-  const cells = CSV_COLUMNS.map((column) => {
+  return CSV_COLUMNS.map((column) => {
     const value = flat[column];
     return typeof value === "string" ? csvText(value) : value === null ? "" : String(value);
   });
-  return `${cells.join(",")}\r\n`;
 }
 
 type Cursor = TopUpPosition;

@@ -103,7 +103,7 @@ export default async function OverviewPage() {
           }
         >
           <HistoryTable
-            topUps={recent.topUps}
+            items={recent.topUps.map((topUp) => ({ kind: "top_up", topUp }))}
             labels={labels}
             caption="The five most recent top-ups"
             emptyMessage="No top-ups yet. Buy Points here, or through the API with one of your keys."

@@ -25,7 +25,13 @@ export function CreateKeyForm({
     <div className="space-y-4">
       {state?.ok && (
         <ShownOnce
-          title={state.scope === "read" ? "Your new read-only API key" : "Your new API key"}
+          title={
+            state.scope === "read"
+              ? "Your new read-only API key"
+              : state.scope === "spend"
+                ? "Your new spend API key"
+                : "Your new API key"
+          }
           value={state.apiKey}
           copyLabel="Copy key"
           testId={{ box: "new-api-key", value: "new-api-key-value" }}
@@ -40,10 +46,11 @@ export function CreateKeyForm({
             id="key-scope"
             label="Scope"
             error={fields.scope}
-            hint="A read-only key can read and quote, never buy."
+            hint="purchase: buy and spend; spend: read and spend, never buy; read: read and quote."
           >
             <Select id="key-scope" name="scope" defaultValue="purchase" disabled={disabled}>
-              <option value="purchase">Purchase (default): can buy</option>
+              <option value="purchase">Purchase (default): can buy and spend</option>
+              <option value="spend">Spend: reads, quotes and spends, never buys</option>
               <option value="read">Read only: GET requests and quotes</option>
             </Select>
           </Field>
@@ -51,7 +58,7 @@ export function CreateKeyForm({
             id="key-daily-cap"
             label="Daily Points cap (optional)"
             error={fields.dailyPointsCap}
-            hint="The most Points this key may buy in 24 hours; empty for no cap of its own. A read-only key takes none."
+            hint="The most Points this key may buy in 24 hours; empty for no cap of its own. Spend and read-only keys cannot buy, so they take none."
           >
             <Input
               id="key-daily-cap"

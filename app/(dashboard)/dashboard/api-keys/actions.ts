@@ -14,7 +14,7 @@ export type CreateKeyState = ActionState<{
 }>;
 
 const createKeyForm = z.object({
-  scope: z.enum(API_KEY_SCOPES, { error: "Choose Purchase or Read only." }).default("purchase"),
+  scope: z.enum(API_KEY_SCOPES, { error: "Choose Purchase, Spend or Read only." }).default("purchase"),
   // Text as typed; empty means no cap. Its range is createApiKey's to check.
   dailyPointsCap: z
     .string()

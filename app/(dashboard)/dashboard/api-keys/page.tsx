@@ -27,7 +27,8 @@ export default async function ApiKeysPage() {
           <>
             Keys authenticate your REST requests: send{" "}
             <code className="font-mono text-xs">Authorization: Bearer &lt;key&gt;</code>. Anyone with a purchase key can
-            buy Points for your organisation, so keep keys secret; a read-only key can read and quote but never buy.
+            buy and spend Points for your organisation, so keep keys secret; a spend key can read, quote and spend but
+            never buy, and a read-only key can read and quote but never buy or spend.
           </>
         }
       />
@@ -57,11 +58,7 @@ export default async function ApiKeysPage() {
                     <p className="flex flex-wrap items-center gap-2">
                       <span className="font-mono text-sm font-semibold text-slate-900">{key.prefix}…</span>
                       {key.revokedAt ? <Badge tone="red">Revoked</Badge> : <Badge tone="green">Active</Badge>}
-                      {key.scope === "read" ? (
-                        <Badge tone="blue">Read only</Badge>
-                      ) : (
-                        <Badge tone="indigo">Purchase</Badge>
-                      )}
+                      <ScopeBadge scope={key.scope} />
                     </p>
                     <dl className="mt-1.5 grid gap-x-6 gap-y-1 text-xs text-slate-600 sm:grid-flow-col">
                       <div>
@@ -99,4 +96,10 @@ export default async function ApiKeysPage() {
       </div>
     </>
   );
+}
+
+function ScopeBadge({ scope }: { scope: string }) {
+  if (scope === "read") return <Badge tone="blue">Read only</Badge>;
+  if (scope === "spend") return <Badge tone="amber">Spend</Badge>;
+  return <Badge tone="indigo">Purchase</Badge>;
 }

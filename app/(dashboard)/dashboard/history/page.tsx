@@ -7,7 +7,13 @@ import { buttonClasses } from "@/components/ui/button";
 import { Card, PageHeader } from "@/components/ui/card";
 import { dashboardContext } from "@/lib/dashboard/context";
 import { PointsError } from "@/lib/points/errors";
-import { listTopUps, parseHistoryFilters, paymentMethodLabels, type TopUpPage } from "@/lib/points/history";
+import {
+  historyKinds,
+  listHistory,
+  type HistoryPage as Page,
+  parseHistoryFilters,
+  paymentMethodLabels,
+} from "@/lib/points/history";
 import { readerOf } from "@/lib/points/services";
 
 export const metadata: Metadata = { title: "History · Points" };
@@ -23,6 +29,7 @@ export default async function HistoryPage({
   const { cursor, ...filters } = parseHistoryFilters(await searchParams);
 
   const filterQuery = new URLSearchParams();
+  if (filters.kind) filterQuery.set("kind", filters.kind);
   if (filters.status) filterQuery.set("status", filters.status);
   if (filters.source) filterQuery.set("source", filters.source);
   if (filters.after) filterQuery.set("after", filters.after);
@@ -35,22 +42,25 @@ export default async function HistoryPage({
 
   // Asked for beside the page, not after it; it never rejects (labels fall back to the IDs).
   const labelsRead = paymentMethodLabels(runtime, organization);
-  let page: TopUpPage | null = null;
+  let page: Page | null = null;
   let pageError: string | null = null;
   try {
-    page = await listTopUps(readerOf(runtime), organization.id, { ...filters, cursor, limit: PAGE_SIZE });
+    page = await listHistory(readerOf(runtime), organization.id, { ...filters, cursor, limit: PAGE_SIZE });
   } catch (error) {
     if (!(error instanceof PointsError)) throw error;
     pageError = error.message;
   }
   const labels = await labelsRead;
-  const filtered = Boolean(filters.status || filters.source || filters.after);
+  const topUpFiltered = Boolean(filters.status || filters.source || filters.after);
+  const kinds = historyKinds(filters);
+  const what = kinds.length === 2 ? "top-ups and spends" : kinds[0] === "spend" ? "spends" : "top-ups";
+  const filtered = topUpFiltered || kinds.length === 1;
 
   return (
     <>
       <PageHeader
         title="History"
-        description="Every top-up of your organisation, bought through the API or here, newest first. Times are UTC."
+        description="Every top-up of your organisation, bought through the API or here, and every spend of its Points, newest first. Times are UTC."
         actions={
           <a href={withQuery("/dashboard/history/export")} className={buttonClasses("secondary")} download>
             Export CSV
@@ -60,24 +70,30 @@ export default async function HistoryPage({
       <Card>
         <div className="space-y-5">
           <HistoryFilters filters={filters} />
+          {topUpFiltered && !filters.kind && (
+            <p className="text-sm text-slate-600" data-testid="spends-hidden">
+              Spends are not listed while a status, source or after-payment filter is set: those describe purchases
+              only.
+            </p>
+          )}
           {pageError ? (
             <Alert tone="warning">
               {pageError}{" "}
               <Link href={withQuery("/dashboard/history")} className="font-semibold underline">
-                Newest top-ups
+                Newest {what}
               </Link>
             </Alert>
           ) : (
             <HistoryTable
-              topUps={page?.topUps ?? []}
+              items={page?.items ?? []}
               labels={labels}
-              caption={filtered ? "Top-ups matching the filters, newest first" : "Top-ups, newest first"}
+              caption={caption(what, topUpFiltered)}
               emptyMessage={
                 filtered
-                  ? "No top-ups match these filters."
+                  ? `No ${what} match these filters.`
                   : cursor
-                    ? "No older top-ups."
-                    : "No top-ups yet. Purchases made here or through the API appear in this list."
+                    ? "Nothing older."
+                    : "Nothing yet. Purchases made here or through the API, and Points spent, appear in this list."
               }
             />
           )}
@@ -104,4 +120,11 @@ export default async function HistoryPage({
       </Card>
     </>
   );
+}
+
+/** What the table lists, said to screen readers before its rows. */
+function caption(what: string, topUpFiltered: boolean): string {
+  if (topUpFiltered) return "Top-ups matching the filters, newest first";
+  if (what === "spends") return "Spends, newest first";
+  return what === "top-ups" ? "Top-ups, newest first" : "Top-ups, newest first, with spends in the same order";
 }

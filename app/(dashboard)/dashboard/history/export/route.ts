@@ -1,6 +1,6 @@
-// GET /dashboard/history/export – the signed-in organisation's top-ups as CSV, with the page's filters
+// GET /dashboard/history/export – the signed-in organisation's top-ups and spends as CSV, with the page's filters
 import { getSessionUser } from "@/lib/dashboard/session";
-import { parseHistoryFilters, streamTopUpsCsv } from "@/lib/points/history";
+import { historyKinds, parseHistoryFilters, streamHistoryCsv } from "@/lib/points/history";
 import { readerOf } from "@/lib/points/services";
 import { getRuntime } from "@/lib/server/runtime";
 
@@ -21,10 +21,12 @@ export async function GET(request: Request): Promise<Response> {
   const runtime = await getRuntime();
   const date = new Date().toISOString().slice(0, 10);
   const suffix = [filters.status, filters.source, filters.after].filter(Boolean).join("-");
-  return new Response(streamTopUpsCsv(readerOf(runtime), user.organizationId, filters), {
+  const kinds = historyKinds(filters);
+  const name = kinds.length === 2 ? "history" : kinds[0] === "spend" ? "spends" : "top-ups";
+  return new Response(streamHistoryCsv(readerOf(runtime), user.organizationId, filters), {
     headers: {
       "Content-Type": "text/csv; charset=utf-8",
-      "Content-Disposition": `attachment; filename="top-ups-${date}${suffix ? `-${suffix}` : ""}.csv"`,
+      "Content-Disposition": `attachment; filename="${name}-${date}${suffix ? `-${suffix}` : ""}.csv"`,
       "Cache-Control": "no-store",
       "X-Content-Type-Options": "nosniff",
     },
