@@ -65,7 +65,7 @@ export interface E2eFixtures {
   afterPayment?: Record<string, unknown>;
   billingProblem?: Record<string, unknown>;
   /** e2e/dashboard/spends.fixtures.ts: an organisation with Points to spend. */
-  spends?: Record<string, unknown>;
+  dashboardSpends?: Record<string, unknown>;
   /** e2e/api/scoped-keys.fixtures.ts: read and capped API keys. */
   scopedKeys?: Record<string, unknown>;
   /** e2e/api/spends.fixtures.ts: an organisation with a key of each scope. */

@@ -29,7 +29,7 @@ import { provisionAccountFixtures } from "./dashboard/account.fixtures";
 import { provisionAfterPaymentFixtures } from "./dashboard/after-payment.fixtures";
 import { provisionBillingProblemFixtures } from "./dashboard/billing-problem.fixtures";
 import { provisionBuyFixtures } from "./dashboard/buy.fixtures";
-import { provisionSpendsFixtures } from "./dashboard/spends.fixtures";
+import { provisionDashboardSpendsFixtures } from "./dashboard/spends.fixtures";
 import {
   type E2eFixtures,
   FIXTURE_ORGANIZATIONS,
@@ -241,7 +241,7 @@ async function provision(backend: Backend, stripe: StripeBackend | null): Promis
       account: await provisionAccountFixtures(services),
       afterPayment: { ...(await provisionAfterPaymentFixtures(services)) },
       billingProblem: { ...(await provisionBillingProblemFixtures(services)) },
-      spends: { ...(await provisionSpendsFixtures(services)) },
+      dashboardSpends: { ...(await provisionDashboardSpendsFixtures(services)) },
       scopedKeys: {
         ...(await provisionScopedKeysFixtures(
           services,

@@ -1,12 +1,12 @@
 /**
  * What e2e/dashboard/spends.spec.ts needs, provisioned by e2e/serve.ts before the server starts and
- * merged into e2e/.artifacts/fixtures.json under the key `spends`: an organisation of its own with
+ * merged into e2e/.artifacts/fixtures.json under the key `dashboardSpends`: an organisation of its own with
  * Points bought, so its spends never move another spec's balance, made through the same domain
  * code as the dashboard and the operator command.
  */
 import type { Services } from "@/lib/points/services";
 
-export interface SpendsFixtures {
+export interface DashboardSpendsFixtures {
   id: string;
   /** The organisation's first key: purchase scope, which may spend too. */
   purchaseKey: string;
@@ -17,7 +17,7 @@ export interface SpendsFixtures {
 
 export const SPENDS_FIXTURE_POINTS = 1000;
 
-export async function provisionSpendsFixtures(services: Services): Promise<SpendsFixtures> {
+export async function provisionDashboardSpendsFixtures(services: Services): Promise<DashboardSpendsFixtures> {
   // Imported here rather than at the top, so the spec can import this file's types without the database code.
   const { createOrganization } = await import("@/lib/points/organizations");
   const { purchasePoints } = await import("@/lib/points/purchase");

@@ -5,7 +5,7 @@ import { axeViolations } from "../accessibility";
 import { expect, test } from "../fixtures";
 import { TOP_UPS, uniqueRef } from "../utils";
 import { SCREENSHOTS, signIn } from "./buy.fixtures";
-import type { SpendsFixtures } from "./spends.fixtures";
+import type { DashboardSpendsFixtures } from "./spends.fixtures";
 
 /*
  * Spending, as an organisation's admin sees it: a spend key made on the API keys page spends but
@@ -14,15 +14,12 @@ import type { SpendsFixtures } from "./spends.fixtures";
 
 const SPENDS = "/v3/points/spends";
 
-function spendsOf(fx: { spends?: Record<string, unknown> }): SpendsFixtures {
-  if (!fx.spends) throw new Error("e2e/serve.ts did not provision the spends fixtures.");
-  return fx.spends as unknown as SpendsFixtures;
+function spendsOf(fx: { dashboardSpends?: Record<string, unknown> }): DashboardSpendsFixtures {
+  if (!fx.dashboardSpends) throw new Error("e2e/serve.ts did not provision the dashboard's spends fixtures.");
+  return fx.dashboardSpends as unknown as DashboardSpendsFixtures;
 }
 
-/**
- * A spend through the REST API. Sent with the page's own request context, which the OpenAPI check
- * of ../fixtures does not wrap: GET /v3/openapi.json does not describe /v3/points/spends yet.
- */
+/** A spend through the REST API. */
 async function spend(request: APIRequestContext, key: string, data: Record<string, unknown>) {
   return request.post(SPENDS, { headers: { Authorization: `Bearer ${key}` }, data });
 }
@@ -61,7 +58,7 @@ test("an admin creates a spend key: the list shows its scope, it spends but neve
   expect(await axeViolations(page)).toEqual([]);
 
   const reference = uniqueRef("spend-key");
-  const spent = await spend(page.request, spendKey, { points: 40, reference, description: "Spent by a spend key" });
+  const spent = await spend(request, spendKey, { points: 40, reference, description: "Spent by a spend key" });
   expect(spent.status()).toBe(201);
   const refused = await request.post(TOP_UPS, {
     headers: { Authorization: `Bearer ${spendKey}` },
@@ -78,11 +75,12 @@ test("an admin creates a spend key: the list shows its scope, it spends but neve
 
 test("a spend shows in History as Spent beside the top-ups, in the kind filter and in the CSV", async ({
   page,
+  request,
   fx,
 }) => {
   const org = spendsOf(fx);
   const reference = uniqueRef("history-spend");
-  const made = await spend(page.request, org.purchaseKey, { points: 120, reference, description: "Report generation" });
+  const made = await spend(request, org.purchaseKey, { points: 120, reference, description: "Report generation" });
   expect(made.status()).toBe(201);
   const spendId = ((await made.json()) as { data: { spend: { id: string } } }).data.spend.id;
 

@@ -4,16 +4,8 @@ import { spends, topUps } from "@/lib/db/schema";
 import { newId, randomString } from "@/lib/ids";
 import { backendsAndProviders, type ProviderTestContext } from "@/lib/testing/harness";
 import { serviceSuite } from "@/lib/testing/invariants";
-import {
-  CSV_COLUMNS,
-  HISTORY_CSV_COLUMNS,
-  type HistoryItem,
-  type HistoryView,
-  listHistory,
-  listTopUps,
-  parseHistoryFilters,
-  streamHistoryCsv,
-} from "./history";
+import { type HistoryItem, type HistoryView, listHistory, listTopUps, parseHistoryFilters } from "./history";
+import { CSV_COLUMNS, HISTORY_CSV_COLUMNS, streamHistoryCsv } from "./history-csv";
 import { createOrganization } from "./organizations";
 import { purchasePoints } from "./purchase";
 import { spendPoints } from "./spends";

@@ -7,7 +7,8 @@ import { backends, createTestContext, type TestContext } from "@/lib/testing/har
 import { refundTopUp } from "./after-payment/refunds";
 import { getBalances } from "./after-payment/view";
 import { PointsError } from "./errors";
-import { type ListTopUpsOptions, listTopUps, parseHistoryFilters, streamTopUpsCsv } from "./history";
+import { type ListTopUpsOptions, listTopUps, parseHistoryFilters } from "./history";
+import { streamTopUpsCsv } from "./history-csv";
 import { createOrganization } from "./organizations";
 import { deliverPendingEvents } from "./provider-events";
 import { purchasePoints } from "./purchase";

@@ -2,13 +2,11 @@ import { and, asc, desc, eq, getTableColumns, isNotNull, type SQL, sql } from "d
 import { TOP_UP_SOURCES, TOP_UP_STATUSES, type TopUpSource, type TopUpStatus } from "@/lib/catalog";
 import type { Db } from "@/lib/db/client";
 import { type Organization, type Spend, spends, type TopUp, topUps } from "@/lib/db/schema";
-import { csvText } from "@/lib/format";
 import { log } from "@/lib/observability/log";
 import { billingProblemOf } from "./billing-problems";
 import { PointsError } from "./errors";
 import { listProvisionedPaymentMethods } from "./organizations";
 import type { Services } from "./services";
-import { type TopUpJson, toTopUpJson } from "./top-up-json";
 
 export { TOP_UP_SOURCES, TOP_UP_STATUSES, type TopUpSource, type TopUpStatus };
 
@@ -332,120 +330,6 @@ export function purchaseCardLabel(
   labels: Map<string, string>,
 ): string | null {
   return topUp.paymentMethodLabel ?? labels.get(topUp.paymentSourceId) ?? null;
-}
-
-/** A CSV column: a field of the API's TopUp object, or one of its dispute's, flattened. */
-export type CsvColumn = Exclude<keyof TopUpJson, "failure" | "dispute"> | "dispute_status" | "dispute_points_state";
-
-/** The first ten columns are those of earlier exports, in their order; what happened after payment follows. */
-export const CSV_COLUMNS: readonly CsvColumn[] = [
-  "id",
-  "reference",
-  "points",
-  "amount",
-  "currency",
-  "payment_source_id",
-  "status",
-  "source",
-  "created_at",
-  "paid_at",
-  "refunded_points",
-  "refunded_amount",
-  "dispute_status",
-  "dispute_points_state",
-];
-
-const CSV_BATCH_SIZE = 1000;
-
-/**
- * Every top-up matching the filters as CSV, newest first, with a header row. Fields are named
- * and valued as in the API's TopUp object (amount in minor units, times in ISO 8601 UTC; the
- * dispute's status and points_state as dispute_status and dispute_points_state, empty without one). It is
- * pulled a page at a time, so exporting 100,000 rows never holds them all in memory.
- */
-export function streamTopUpsCsv(db: Db, organizationId: string, filters: HistoryFilters): ReadableStream<Uint8Array> {
-  const encoder = new TextEncoder();
-  let cursor: string | undefined;
-  let started = false;
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      if (!started) {
-        started = true;
-        controller.enqueue(encoder.encode(`${CSV_COLUMNS.join(",")}\r\n`));
-        return;
-      }
-      const page = await listTopUps(db, organizationId, { ...filters, cursor, limit: CSV_BATCH_SIZE });
-      if (page.topUps.length > 0) controller.enqueue(encoder.encode(page.topUps.map(toCsvLine).join("")));
-      if (page.nextCursor) cursor = page.nextCursor;
-      else controller.close();
-    },
-  });
-}
-
-/**
- * History's CSV when it holds spends: the top-ups export's columns in their order, then the row's
- * kind and a spend's description. A spend fills id, reference, points (negative: Points taken),
- * source and created_at; the purchase-only columns stay empty.
- */
-export const HISTORY_CSV_COLUMNS = [...CSV_COLUMNS, "kind", "description"] as const;
-
-/**
- * The CSV of what History shows, newest first. A view of top-ups only is the top-ups export itself
- * (streamTopUpsCsv), columns and all; with spends, the rows follow listHistory's order and pages.
- */
-export function streamHistoryCsv(db: Db, organizationId: string, view: HistoryView): ReadableStream<Uint8Array> {
-  const kinds = historyKinds(view);
-  if (!kinds.includes("spend")) return streamTopUpsCsv(db, organizationId, view);
-  const encoder = new TextEncoder();
-  let cursor: string | undefined;
-  let started = false;
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      if (!started) {
-        started = true;
-        controller.enqueue(encoder.encode(`${HISTORY_CSV_COLUMNS.join(",")}\r\n`));
-        return;
-      }
-      const page = await listHistory(db, organizationId, { ...view, cursor, limit: CSV_BATCH_SIZE });
-      if (page.items.length > 0) controller.enqueue(encoder.encode(page.items.map(toHistoryCsvLine).join("")));
-      if (page.nextCursor) cursor = page.nextCursor;
-      else controller.close();
-    },
-  });
-}
-
-/** One row of History's CSV, a top-up's or a spend's. */
-export function toHistoryCsvLine(item: HistoryItem): string {
-  if (item.kind === "top_up") return `${toCsvCells(item.topUp).join(",")},top_up,\r\n`;
-  const { spend } = item;
-  const cells = new Array<string>(CSV_COLUMNS.length).fill("");
-  const set = (column: CsvColumn, value: string) => {
-    cells[CSV_COLUMNS.indexOf(column)] = value;
-  };
-  set("id", csvText(spend.id));
-  set("reference", csvText(spend.reference));
-  set("points", String(-spend.points));
-  set("source", csvText(spend.source));
-  set("created_at", spend.createdAt.toISOString());
-  return `${[...cells, "spend", spend.description === null ? "" : csvText(spend.description)].join(",")}\r\n`;
-}
-
-/** One CSV row: the columns are fields of the API's TopUp object, taken from its one serializer. */
-export function toCsvLine(topUp: TopUp): string {
-  return `${toCsvCells(topUp).join(",")}\r\n`;
-}
-
-function toCsvCells(topUp: TopUp): string[] {
-  const json = toTopUpJson(topUp);
-  const flat: Record<CsvColumn, string | number | null> = {
-    ...json,
-    dispute_status: json.dispute?.status ?? null,
-    dispute_points_state: json.dispute?.points_state ?? null,
-  };
-  return CSV_COLUMNS.map((column) => {
-    const value = flat[column];
-    return typeof value === "string" ? csvText(value) : value === null ? "" : String(value);
-  });
 }
 
 type Cursor = TopUpPosition;

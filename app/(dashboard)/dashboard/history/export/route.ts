@@ -1,6 +1,7 @@
 // GET /dashboard/history/export – the signed-in organisation's top-ups and spends as CSV, with the page's filters
 import { getSessionUser } from "@/lib/dashboard/session";
-import { historyKinds, parseHistoryFilters, streamHistoryCsv } from "@/lib/points/history";
+import { historyKinds, parseHistoryFilters } from "@/lib/points/history";
+import { streamHistoryCsv } from "@/lib/points/history-csv";
 import { readerOf } from "@/lib/points/services";
 import { getRuntime } from "@/lib/server/runtime";
 
