@@ -19,5 +19,5 @@ export function isCurrency(value: unknown): value is Currency {
 export const TOP_UP_STATUSES = ["pending", "processing", "awaiting_payment", "failed", "paid"] as const;
 export type TopUpStatus = (typeof TOP_UP_STATUSES)[number];
 
-export const TOP_UP_SOURCES = ["api", "dashboard"] as const;
+export const TOP_UP_SOURCES = ["api", "dashboard", "auto_recharge"] as const;
 export type TopUpSource = (typeof TOP_UP_SOURCES)[number];

@@ -291,7 +291,7 @@ export type components = {
              * @description Where the purchase was made.
              * @enum {string}
              */
-            source: "api" | "dashboard";
+            source: "api" | "dashboard" | "auto_recharge";
             /**
              * Format: date-time
              * @description When the purchase was made. ISO 8601, UTC.
@@ -507,7 +507,7 @@ export interface operations {
                 /** @description Only purchases in this status. */
                 status?: "pending" | "processing" | "awaiting_payment" | "failed" | "paid";
                 /** @description Only purchases made here. */
-                source?: "api" | "dashboard";
+                source?: "api" | "dashboard" | "auto_recharge";
                 /** @description Only purchases made at or after this time: an RFC 3339 date-time in UTC or with an offset, such as `2026-11-22T12:00:00Z` or `2026-11-22T13:00:00+01:00` (in a URL, `+` is `%2B`); seconds may be left out. */
                 "created[gte]"?: string;
                 /** @description Only purchases made before this time: an RFC 3339 date-time in UTC or with an offset, such as `2026-11-22T12:00:00Z` or `2026-11-22T13:00:00+01:00` (in a URL, `+` is `%2B`); seconds may be left out. */

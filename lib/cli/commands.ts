@@ -14,6 +14,7 @@ import {
   parsePositiveInteger,
   UsageError,
 } from "./args";
+import { type BalanceChanges, balanceFlags, parseBalanceFlags } from "./balance-flags";
 import { parseWebhookCommand, type WebhookCommand } from "./webhook-commands";
 
 /** The organisation options shared by `org create` and `org update`, already validated. */
@@ -21,6 +22,8 @@ export interface OrgOptions {
   settings: OrganizationSettings;
   defaultCardIndex?: number;
   simulateOutage?: boolean;
+  /** The low-balance threshold and auto-recharge, saved as Settings saves them. */
+  balance?: BalanceChanges;
 }
 
 export type PointsCommand =
@@ -75,6 +78,7 @@ const orgFlags: FlagSpec[] = [
   { name: "frequency-limit", kind: "value" },
   { name: "daily-points-limit", kind: "value" },
   { name: "simulate-outage", kind: "value" },
+  ...balanceFlags,
 ];
 // --card is known to `org update` only so that it can be refused with the reason, not as unknown.
 const cardFlag: FlagSpec = { name: "card", kind: "value", repeatable: true };
@@ -233,6 +237,8 @@ function parseOrgOptions(parsed: ParsedArgs): OrgOptions {
   if (defaultCard !== undefined) options.defaultCardIndex = parseIndex(defaultCard, "default-card");
   const outage = flagValue(parsed, "simulate-outage");
   if (outage !== undefined) options.simulateOutage = parseChoice(outage, "simulate-outage", ["on", "off"]) === "on";
+  const balanceChanges = parseBalanceFlags(parsed);
+  if (balanceChanges) options.balance = balanceChanges;
   return options;
 }
 

@@ -59,6 +59,16 @@ export function settingsLines(organization: Organization, simulateOutage?: boole
     `    daily points limit:     ${limit(organization.dailyPointsLimit)}`,
   ];
   if (simulateOutage !== undefined) lines.push(`    simulated outage:       ${simulateOutage ? "on" : "off"}`);
+  if (organization.lowBalanceThreshold !== null)
+    lines.push(`    low balance below:      ${organization.lowBalanceThreshold} Points`);
+  if (organization.autoRechargeEnabled) {
+    const cap = organization.autoRechargeMonthlyMax;
+    const paused = organization.autoRechargePausedReason;
+    lines.push(
+      `    auto-recharge:          ${organization.autoRechargePoints} Points below ${organization.autoRechargeBelow}` +
+        `${cap === null ? "" : `, at most ${cap} a month`}${paused === null ? "" : ` (paused: ${paused})`}`,
+    );
+  }
   return lines;
 }
 

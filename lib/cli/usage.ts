@@ -36,6 +36,11 @@ ${cardKindLines()}
     --frequency-limit COUNT/SECONDS | none
     --daily-points-limit N | none
     --simulate-outage on|off            the simulated provider cannot list payment methods (502)
+    --low-balance-threshold N | none    below N Points: one balance.low event per crossing
+    --auto-recharge on|off              buy --auto-recharge-points on the default card when the
+    --auto-recharge-below N             balance falls below N, at most --auto-recharge-monthly-max
+    --auto-recharge-points BUNDLE       Points a calendar month (UTC); saving resumes a paused one
+    --auto-recharge-monthly-max N | none
     --stripe-customer cus_…             update: relink to this existing customer (no other organisation's)
     --new-stripe-customer               update: relink to a new customer made at the provider
     --admin-email E                     create: the first admin's sign-in email (else one is made up)

@@ -22,6 +22,7 @@ export const AUDIT_ACTIONS = [
   "top_up.refund_requested",
   "dispute.settled",
   "points.spent",
+  "auto_recharge.paused",
   "webhook_endpoint.added",
   "webhook_endpoint.secret_rotated",
   "webhook_endpoint.disabled",

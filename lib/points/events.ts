@@ -218,6 +218,14 @@ export function settingsEventData(organization: Organization): Record<string, un
           ? { count: organization.frequencyLimitCount, window_seconds: organization.frequencyLimitWindowSeconds }
           : null,
       daily_points_limit: organization.dailyPointsLimit,
+      low_balance_threshold: organization.lowBalanceThreshold,
+      auto_recharge: {
+        enabled: organization.autoRechargeEnabled,
+        below: organization.autoRechargeBelow,
+        points: organization.autoRechargePoints,
+        monthly_max: organization.autoRechargeMonthlyMax,
+        paused_reason: organization.autoRechargePausedReason,
+      },
     },
   };
 }

@@ -1,7 +1,8 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
 import { organizations, pointsLedger } from "@/lib/db/schema";
 import { newId } from "@/lib/ids";
+import { emitEvent } from "./events";
 
 /** What moves Points, as the ledger names it (points_ledger.kind). */
 export type LedgerKind = "purchase" | "refund" | "dispute_hold" | "dispute_release" | "dispute_loss" | "usage";
@@ -31,6 +32,11 @@ export interface Movement {
 export interface MovementResult {
   /** Change to the spendable balance. */
   delta: number;
+  /**
+   * True when this movement took the balance below the auto-recharge level while it is on and not
+   * paused: the crossing was counted, and its purchase is due once the transaction commits.
+   */
+  rechargeDue: boolean;
   heldDelta: number;
   shortfall: number;
   pointsBalance: number;
@@ -43,7 +49,14 @@ export interface MovementResult {
  */
 export async function recordMovement(tx: Db, movement: Movement): Promise<MovementResult> {
   const [org] = await tx
-    .select({ pointsBalance: organizations.pointsBalance, heldPoints: organizations.heldPoints })
+    .select({
+      pointsBalance: organizations.pointsBalance,
+      heldPoints: organizations.heldPoints,
+      lowBalanceThreshold: organizations.lowBalanceThreshold,
+      autoRechargeEnabled: organizations.autoRechargeEnabled,
+      autoRechargeBelow: organizations.autoRechargeBelow,
+      autoRechargePausedReason: organizations.autoRechargePausedReason,
+    })
     .from(organizations)
     .where(eq(organizations.id, movement.organizationId))
     .for("update");
@@ -53,8 +66,13 @@ export async function recordMovement(tx: Db, movement: Movement): Promise<Moveme
   const unheld = Math.min(movement.unhold ?? 0, org.heldPoints);
   const delta = (movement.give ?? 0) - taken;
   const heldDelta = (movement.toHeld ? taken : 0) - unheld;
+  const after = org.pointsBalance + delta;
+  const crosses = (level: number | null) => level !== null && org.pointsBalance >= level && after < level;
+  const rechargeDue =
+    org.autoRechargeEnabled && org.autoRechargePausedReason === null && crosses(org.autoRechargeBelow);
   const result: MovementResult = {
     delta,
+    rechargeDue,
     heldDelta,
     shortfall: wanted - taken,
     pointsBalance: org.pointsBalance + delta,
@@ -62,7 +80,12 @@ export async function recordMovement(tx: Db, movement: Movement): Promise<Moveme
   };
   await tx
     .update(organizations)
-    .set({ pointsBalance: result.pointsBalance, heldPoints: result.heldPoints, updatedAt: movement.now })
+    .set({
+      pointsBalance: result.pointsBalance,
+      heldPoints: result.heldPoints,
+      updatedAt: movement.now,
+      ...(rechargeDue ? { autoRechargeCrossings: sql`${organizations.autoRechargeCrossings} + 1` } : {}),
+    })
     .where(eq(organizations.id, movement.organizationId));
   await tx.insert(pointsLedger).values({
     id: newId("ledger"),
@@ -78,6 +101,15 @@ export async function recordMovement(tx: Db, movement: Movement): Promise<Moveme
     reason: movement.kind,
     createdAt: movement.now,
   });
+  if (crosses(org.lowBalanceThreshold)) {
+    await emitEvent(
+      tx,
+      movement.organizationId,
+      "balance.low",
+      { points_balance: result.pointsBalance, threshold: org.lowBalanceThreshold },
+      movement.now,
+    );
+  }
   return result;
 }
 

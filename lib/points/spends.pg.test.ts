@@ -1,9 +1,11 @@
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { organizations, pointsLedger, spends } from "@/lib/db/schema";
+import { events, organizations, pointsLedger, spends, topUps } from "@/lib/db/schema";
 import { randomString } from "@/lib/ids";
-import { createTestContext, openInstance, type ProviderTestContext } from "@/lib/testing/harness";
+import { createTestContext, openInstance, type ProviderTestContext, providers } from "@/lib/testing/harness";
 import { expectInvariants } from "@/lib/testing/invariants";
+import { rechargeAfterSpend, rechargeDueOrganizations } from "./auto-recharge";
+import { saveBalanceSettings } from "./balance-settings";
 import { PointsError } from "./errors";
 import { createOrganization } from "./organizations";
 import { purchasePoints } from "./purchase";
@@ -14,14 +16,14 @@ import { spendPoints } from "./spends";
  * Spends racing on a real Postgres server, from two "instances" (two pools on one database), as
  * two app servers would.
  */
-describe("concurrent spends on Postgres across two instances", () => {
+describe.each(providers())("concurrent spends on Postgres across two instances (%s provider)", (provider) => {
   let first: ProviderTestContext;
   let second: ProviderTestContext;
   let instances: Services[];
   const tracked: string[] = [];
 
   beforeAll(async () => {
-    first = await createTestContext("postgres", { maxConnections: 25, provider: "simulated" });
+    first = await createTestContext("postgres", { maxConnections: 25, provider });
     second = await openInstance(first);
     instances = [first, second];
   });
@@ -68,6 +70,45 @@ describe("concurrent spends on Postgres across two instances", () => {
     expect(rows.map((row) => row.reference).sort()).toEqual(answered.map((outcome) => outcome.reference).sort());
     const ledger = await first.db.select().from(pointsLedger).where(eq(pointsLedger.organizationId, organizationId));
     expect(ledger.every((row) => row.balanceAfter >= 0)).toBe(true);
+  });
+
+  it("20 spends crossing the thresholds at once on two instances: one balance.low, one recharge, one charge", async () => {
+    const organizationId = await organizationWith1000();
+    await saveBalanceSettings(first, organizationId, {
+      lowBalanceThreshold: 600,
+      autoRecharge: { enabled: true, below: 600, points: 500, monthlyMax: null },
+    });
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, index) => {
+        const instance = instances[index % 2] as Services;
+        return spendPoints(instance, {
+          organizationId,
+          request: { points: 30, reference: `cross-${index}` },
+          source: "api",
+        }).then(async (result) => {
+          // Each instance runs what its answer calls for, and its reconciler too, all at once.
+          await Promise.all([
+            result.rechargeDue ? rechargeAfterSpend(instance, organizationId) : undefined,
+            rechargeDueOrganizations(instance),
+          ]);
+          return result;
+        });
+      }),
+    );
+    expect(results.filter((result) => result.rechargeDue)).toHaveLength(1);
+    await Promise.all(instances.map((instance) => rechargeDueOrganizations(instance)));
+    const recharges = await first.db
+      .select()
+      .from(topUps)
+      .where(and(eq(topUps.organizationId, organizationId), eq(topUps.source, "auto_recharge")));
+    expect(recharges.map((topUp) => topUp.status)).toEqual(["paid"]);
+    const low = await first.db
+      .select()
+      .from(events)
+      .where(and(eq(events.organizationId, organizationId), eq(events.type, "balance.low")));
+    expect(low).toHaveLength(1);
+    const [org] = await first.db.select().from(organizations).where(eq(organizations.id, organizationId));
+    expect(org?.pointsBalance).toBe(1000 - 600 + 500);
   });
 
   it("20 requests with one reference at once make one spend, and all answer it", async () => {

@@ -32,6 +32,8 @@ export interface SpendResult {
   pointsBalance: number;
   /** True when the reference had spent already with the same terms: nothing was spent again. */
   replayed: boolean;
+  /** True when this spend took the balance below the auto-recharge level: run runDueRecharge after it. */
+  rechargeDue: boolean;
 }
 
 /** The Spend object of the API, the feed and the webhooks. */
@@ -170,7 +172,7 @@ export async function spendPoints(
       after: { points_balance: moved.pointsBalance, points: request.points, reference: request.reference },
       at: now,
     });
-    return { spend, pointsBalance: moved.pointsBalance, replayed: false };
+    return { spend, pointsBalance: moved.pointsBalance, replayed: false, rechargeDue: moved.rechargeDue };
   });
 }
 
@@ -186,7 +188,7 @@ function replay(earlier: Spend, request: SpendRequest, pointsBalance: number): S
       { details: { spend: toSpendJson(earlier), points_balance: pointsBalance, fields: differs } },
     );
   }
-  return { spend: earlier, pointsBalance, replayed: true };
+  return { spend: earlier, pointsBalance, replayed: true, rechargeDue: false };
 }
 
 export const DEFAULT_SPEND_LIST_LIMIT = 20;

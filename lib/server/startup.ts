@@ -1,6 +1,7 @@
 import { authSecret } from "@/lib/auth/secret";
 import { type Env, env } from "@/lib/env";
 import { log } from "@/lib/observability/log";
+import { rechargeDueOrganizations } from "@/lib/points/auto-recharge";
 import { retryDeferredEvents } from "@/lib/points/billing-events";
 import { pruneEvents } from "@/lib/points/events";
 import { deliverPendingEvents } from "@/lib/points/provider-events";
@@ -109,6 +110,8 @@ function startReconciler(runtime: Runtime): void {
         `Reconciler: ${settled.map((result) => `${result.topUp.id} ${result.topUp.status}`).join(", ")}`,
       );
     }
+    // Crossings whose recharge did not run after their commit (a crash) or has not settled yet.
+    await rechargeDueOrganizations(runtime);
     await pruneEvents(runtime.db, runtime.clock.now());
     const deferred = await retryDeferredEvents(runtime, { stopping });
     if (deferred.applied.length > 0) {

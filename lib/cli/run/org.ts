@@ -1,7 +1,15 @@
 import { randomString } from "@/lib/ids";
-import { createOrganization, updateOrganization } from "@/lib/points/organizations";
+import { rechargeAfterSpend } from "@/lib/points/auto-recharge";
+import {
+  balanceSettingsOf,
+  checkBalanceSettings,
+  NO_BALANCE_SETTINGS,
+  saveBalanceSettings,
+} from "@/lib/points/balance-settings";
+import { createOrganization, getOrganization, updateOrganization } from "@/lib/points/organizations";
 import { parseSpendRequest, spendPoints, toSpendJson } from "@/lib/points/spends";
 import type { Runtime } from "@/lib/server/runtime";
+import { applyBalanceChanges } from "../balance-flags";
 import type { PointsCommand } from "../commands";
 import { type CliIo, paymentMethodLines, paymentMethodsJson, printJson, settingsLines } from "../output";
 
@@ -19,11 +27,13 @@ export async function orgSpend(
     reference: command.reference ?? `operator-${randomString(20)}`,
     ...(command.description !== undefined ? { description: command.description } : {}),
   });
-  const { spend, pointsBalance, replayed } = await spendPoints(runtime, {
+  const { spend, pointsBalance, replayed, rechargeDue } = await spendPoints(runtime, {
     organizationId: command.organizationId,
     request,
     source: "operator",
   });
+  // After the spend committed, as after an API spend's answer: the recharge its crossing calls for.
+  if (rechargeDue) await rechargeAfterSpend(runtime, command.organizationId);
   if (command.json) {
     printJson(io, {
       organization_id: command.organizationId,
@@ -44,6 +54,10 @@ export async function orgCreate(
   runtime: Runtime,
   io: CliIo,
 ): Promise<void> {
+  const balance = command.options.balance
+    ? applyBalanceChanges(NO_BALANCE_SETTINGS, command.options.balance)
+    : undefined;
+  if (balance) checkBalanceSettings(balance);
   const created = await createOrganization(runtime, {
     name: command.name,
     cards: command.cards,
@@ -53,6 +67,7 @@ export async function orgCreate(
     billingCustomerId: command.stripeCustomer,
     adminEmail: command.adminEmail,
   });
+  if (balance) created.organization = await saveBalanceSettings(runtime, created.organization.id, balance);
   if (command.json) {
     printJson(io, {
       organization_id: created.organization.id,
@@ -82,10 +97,18 @@ export async function orgUpdate(
   runtime: Runtime,
   io: CliIo,
 ): Promise<void> {
+  // Checked before anything is written, so a refused combination changes nothing.
+  const current = command.options.balance ? await getOrganization(runtime.db, command.organizationId) : undefined;
+  const balance =
+    current && command.options.balance
+      ? applyBalanceChanges(balanceSettingsOf(current), command.options.balance)
+      : undefined;
+  if (balance) checkBalanceSettings(balance);
   const updated = await updateOrganization(runtime, command.organizationId, {
     ...command.options,
     billingCustomer: command.billingCustomer,
   });
+  if (balance) updated.organization = await saveBalanceSettings(runtime, updated.organization.id, balance);
   if (command.json) {
     printJson(io, {
       organization_id: updated.organization.id,

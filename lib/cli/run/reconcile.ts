@@ -5,6 +5,7 @@ import {
   listUnansweredRefunds,
   listUnmatchedEvents,
 } from "@/lib/points/attention";
+import { rechargeDueOrganizations } from "@/lib/points/auto-recharge";
 import { retryDeferredEvents } from "@/lib/points/billing-events";
 import { chargedBy, chargedElsewhereMessage } from "@/lib/points/charged-by";
 import { deliverPendingEvents } from "@/lib/points/provider-events";
@@ -29,6 +30,8 @@ export async function reconcile(
   await deliverPendingEvents(runtime);
   // Refund and dispute events that waited for a purchase the lines above may have settled.
   await retryDeferredEvents(runtime);
+  // Auto-recharges due and not yet bought (a crash between the crossing and the charge).
+  await rechargeDueOrganizations(runtime);
   const refundsRetried = await retryRequestedRefunds(runtime, { minAgeMs: 0 });
   for (const retried of refundsRetried) {
     io.stderr(`Refund ${retried.refund.id} of ${retried.topUp.id}: ${retried.outcome}.\n`);

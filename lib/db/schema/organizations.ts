@@ -35,6 +35,22 @@ export const organizations = pgTable(
      * that writes the event, under this row's lock, so the numbers are 1, 2, 3… in commit order.
      */
     eventSequence: bigint("event_sequence", { mode: "number" }).notNull().default(0),
+    /** Below it, the balance is low: crossing it downward is one `balance.low` event. Null: none. */
+    lowBalanceThreshold: integer("low_balance_threshold"),
+    /** Auto-recharge (lib/points/auto-recharge.ts): on, below what, which bundle, and a monthly cap. */
+    autoRechargeEnabled: boolean("auto_recharge_enabled").notNull().default(false),
+    autoRechargeBelow: integer("auto_recharge_below"),
+    autoRechargePoints: integer("auto_recharge_points"),
+    /** Points auto-recharge may buy per calendar month (UTC); null: no cap. */
+    autoRechargeMonthlyMax: integer("auto_recharge_monthly_max"),
+    /** Why auto-recharge is paused (a decline, a card asking for its holder); null when it is not. */
+    autoRechargePausedReason: text("auto_recharge_paused_reason"),
+    /**
+     * Crossings below `auto_recharge_below` while it was on, counted under this row's lock; each
+     * names the purchase that answers it. `auto_recharge_handled` is the last one dealt with.
+     */
+    autoRechargeCrossings: bigint("auto_recharge_crossings", { mode: "number" }).notNull().default(0),
+    autoRechargeHandled: bigint("auto_recharge_handled", { mode: "number" }).notNull().default(0),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -44,6 +60,12 @@ export const organizations = pgTable(
     check("organizations_currency_check", sql`${t.currency} in ('USD','GBP','EUR')`),
     check("organizations_points_balance_check", sql`${t.pointsBalance} >= 0`),
     check("organizations_held_points_check", sql`${t.heldPoints} >= 0`),
+    check("organizations_low_balance_threshold_check", sql`${t.lowBalanceThreshold} > 0`),
+    check(
+      "organizations_auto_recharge_check",
+      sql`not ${t.autoRechargeEnabled} or (${t.autoRechargeBelow} > 0 and ${t.autoRechargePoints} in (100, 250, 500, 1000, 2500, 5000, 7500))`,
+    ),
+    check("organizations_auto_recharge_monthly_max_check", sql`${t.autoRechargeMonthlyMax} > 0`),
   ],
 );
 

@@ -116,7 +116,7 @@ export const topUps = pgTable(
       .on(t.status, t.nextAttemptAt, t.createdAt)
       .where(sql`${t.status} in ('pending','processing','awaiting_payment')`),
     check("top_ups_status_check", sql`${t.status} in ('pending','processing','awaiting_payment','failed','paid')`),
-    check("top_ups_source_check", sql`${t.source} in ('api','dashboard')`),
+    check("top_ups_source_check", sql`${t.source} in ('api','dashboard','auto_recharge')`),
     check("top_ups_provider_check", sql`${t.provider} in ('simulated','stripe')`),
     check("top_ups_currency_check", sql`${t.currency} in ('USD','GBP','EUR')`),
     check("top_ups_points_check", sql`${t.points} in (100, 250, 500, 1000, 2500, 5000, 7500)`),

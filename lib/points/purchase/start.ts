@@ -1,5 +1,5 @@
 import { eq, getTableColumns } from "drizzle-orm";
-import type { Bundle, Currency } from "@/lib/catalog";
+import type { Bundle, Currency, TopUpSource } from "@/lib/catalog";
 import type { Db } from "@/lib/db/client";
 import { hotQuery, rowReader, sqlTime } from "@/lib/db/hot";
 import { type Organization, organizations, type TopUp, topUps } from "@/lib/db/schema";
@@ -21,7 +21,7 @@ import type { PurchaseOptions } from "./test-hooks";
 export interface PurchaseInput {
   organization: Organization;
   request: TopUpRequest;
-  source: "api" | "dashboard";
+  source: TopUpSource;
   /** The API key an API purchase is made with: recorded on the purchase, and its cap applies. */
   apiKey?: KeyCap;
 }

@@ -1,7 +1,9 @@
 // POST /v3/points/spends – spend Points from the spendable balance, idempotently by reference
 // GET /v3/points/spends – list the organisation's spends, newest first
+import { after } from "next/server";
 import { handleApi, otherMethods, readJsonBody, successResponse } from "@/lib/http/api";
 import { authenticateApiRequest, authenticateApiSpend } from "@/lib/points/api-keys";
+import { rechargeAfterSpend } from "@/lib/points/auto-recharge";
 import { readerOf } from "@/lib/points/services";
 import { listSpends, parseSpendListQuery, parseSpendRequest, spendPoints, toSpendJson } from "@/lib/points/spends";
 import { getRuntime } from "@/lib/server/runtime";
@@ -23,6 +25,8 @@ export function POST(request: Request): Promise<Response> {
       source: "api",
       apiKeyId: key.id,
     });
+    // The recharge a crossing calls for runs once the answer is sent, never inside this request.
+    if (result.rechargeDue) after(() => rechargeAfterSpend(runtime, organization.id));
     return successResponse(
       result.replayed ? 200 : 201,
       { spend: toSpendJson(result.spend), points_balance: result.pointsBalance },
