@@ -15,6 +15,8 @@ export interface SpendsFixtures {
   readKey: string;
   /** A spend key of an organisation whose API purchases are disabled. */
   disabledSpendKey: string;
+  /** An organisation with 1,000 Points, alerted below 500 and recharged with 250 below 400. */
+  recharging: { organizationId: string; purchaseKey: string };
 }
 
 export async function provisionSpendsFixtures(
@@ -32,7 +34,25 @@ export async function provisionSpendsFixtures(
     defaultCardIndex: 0,
   });
   const id = created.organization.id;
+  const { saveBalanceSettings } = await import("@/lib/points/balance-settings");
+  const { purchasePoints } = await import("@/lib/points/purchase");
+  const recharging = await createOrganization(services, {
+    name: "e2e auto-recharge",
+    settings: { currency: "USD", apiPurchasesEnabled: true },
+    cards: ["visa"],
+    defaultCardIndex: 0,
+  });
+  await purchasePoints(services, {
+    organization: recharging.organization,
+    request: { points: 1000, reference: "fund" },
+    source: "api",
+  });
+  await saveBalanceSettings(services, recharging.organization.id, {
+    lowBalanceThreshold: 500,
+    autoRecharge: { enabled: true, below: 400, points: 250, monthlyMax: null },
+  });
   return {
+    recharging: { organizationId: recharging.organization.id, purchaseKey: recharging.apiKey.apiKey },
     organizationId: id,
     purchaseKey: created.apiKey.apiKey,
     spendKey: await key(id, "spend"),

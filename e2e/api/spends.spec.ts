@@ -182,3 +182,38 @@ test("docs/api.md's spend examples answer as its comments say", async ({ fx, bas
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test("a spend that crosses the levels: balance.low, then one auto-recharge bought just after the answer", async ({
+  request,
+  fx,
+}) => {
+  const { recharging } = spendsOf(fx);
+  const key = recharging.purchaseKey;
+  const spent = await expectSuccess(await postSpend(request, key, { points: 700, reference: uniqueRef("cross") }), 201);
+  expect(spent.points_balance).toBe(300);
+  // The recharge runs after the answer: poll the purchases it makes.
+  const recharges = async () =>
+    (
+      (await expectSuccess(
+        await request.get("/v3/points/top-ups?source=auto_recharge", { headers: bearer(key) }),
+        200,
+      )) as { top_ups: Array<{ points: number; status: string; reference: string }> }
+    ).top_ups;
+  await expect
+    .poll(async () => (await recharges()).map((topUp) => topUp.status), { timeout: 15_000 })
+    .toEqual(["paid"]);
+  expect((await recharges())[0]).toMatchObject({ points: 250, reference: "auto-recharge:1" });
+  expect(await balanceOf(request, key)).toBe(550);
+  const events = (
+    (await expectSuccess(await request.get("/v3/points/events?limit=100", { headers: bearer(key) }), 200)) as {
+      events: Array<{ type: string; data: Record<string, unknown> }>;
+    }
+  ).events;
+  expect(events.filter((event) => event.type === "balance.low").map((event) => event.data)).toEqual([
+    { points_balance: 300, threshold: 500 },
+  ]);
+  // 550 now: a spend that stays at or above the level crosses nothing, and buys nothing.
+  await expectSuccess(await postSpend(request, key, { points: 150, reference: uniqueRef("above") }), 201);
+  await new Promise((resolve) => setTimeout(resolve, 1_000));
+  expect(await recharges()).toHaveLength(1);
+});
