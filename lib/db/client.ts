@@ -49,12 +49,7 @@ export const READ_APPLICATION_NAME = "points-purchase-read";
 export const CONNECT_TIMEOUT_SECONDS = 5;
 
 /**
- * The pool's options besides its size. `prepare: false`: postgres.js prepares its own COMMIT,
- * ROLLBACK and SAVEPOINT otherwise, whatever DATABASE_PREPARE says; behind a transaction-mode
- * pooler such a COMMIT can reach a server connection that lacks it, and the driver's retry then
- * commits a transaction the failure aborted, which Postgres ends as a rollback with no error: the
- * caller believes committed what was lost. The queries that should be prepared ask for it
- * (`preparing` below). `fetch_types: false`: postgres.js otherwise asks every new
+ * The pool's options besides its size and `prepare` (below). `fetch_types: false`: postgres.js otherwise asks every new
  * connection for the array types, from a promise nobody awaits, so a connection cut at that moment
  * (a pooler or Postgres restarting) is an unhandled rejection and fails the first query after it;
  * the schema has no array columns to parse. A connection that cannot open in
@@ -63,7 +58,6 @@ export const CONNECT_TIMEOUT_SECONDS = 5;
 export const POSTGRES_OPTIONS = {
   onnotice: () => {},
   connection: { application_name: APPLICATION_NAME },
-  prepare: false,
   fetch_types: false,
   connect_timeout: CONNECT_TIMEOUT_SECONDS,
 } as const;
@@ -72,8 +66,14 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   if (options.url) {
     const { default: postgres } = await import("postgres");
     const { drizzle } = await import("drizzle-orm/postgres-js");
-    const client = postgres(options.url, { max: options.maxConnections ?? 10, ...POSTGRES_OPTIONS });
     const prepare = options.prepare ?? env().DATABASE_PREPARE !== "false";
+    // The pool's own `prepare` too: postgres.js otherwise prepares its COMMIT, ROLLBACK and SAVEPOINT
+    // whatever the queries ask. Behind a transaction-mode pooler such a COMMIT can reach a server
+    // connection that lacks it, and the driver's retry commits a transaction the failure aborted,
+    // which Postgres ends as a rollback with no error: the caller believes committed what was lost.
+    // Direct to Postgres a statement lives as long as its connection, and preparing is what makes
+    // a parameterised query one round trip instead of two.
+    const client = postgres(options.url, { max: options.maxConnections ?? 10, ...POSTGRES_OPTIONS, prepare });
     const max = options.maxConnections ?? 10;
     registerPool(max);
     const counted = counting(client);
@@ -81,6 +81,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       ? postgres(options.readUrl, {
           max,
           ...POSTGRES_OPTIONS,
+          prepare,
           connection: { application_name: READ_APPLICATION_NAME },
         })
       : null;
