@@ -158,6 +158,44 @@ async function purchase(req: http.IncomingMessage, res: http.ServerResponse): Pr
   });
 }
 
+/**
+ * The least a correct spend does: in one transaction, the balance taken only if it suffices (the
+ * row's lock serialising the organisation's spends) with the event counter bumped, the spend with
+ * its unique reference, its ledger row and its event.
+ */
+async function spend(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+  const org = await lookUpKey(req);
+  const body = await readBody(req);
+  if (typeof body !== "object" || body === null) throw new HttpError(422, "invalid_request");
+  const { points, reference } = body as Record<string, unknown>;
+  if (typeof reference !== "string" || typeof points !== "number" || !Number.isInteger(points) || points < 1) {
+    throw new HttpError(422, "invalid_request");
+  }
+  const id = newId("sp");
+  const result = await sql.begin(async (tx) => {
+    const [balance] = await tx<{ points_balance: number; event_sequence: number }[]>`
+      update organizations set points_balance = points_balance - ${points}, event_sequence = event_sequence + 1,
+        updated_at = now()
+      where id = ${org.organization_id} and points_balance >= ${points}
+      returning points_balance, event_sequence`;
+    if (!balance) throw new HttpError(409, "insufficient_points");
+    const [row] = await tx<{ created_at: Date }[]>`
+      insert into spends (organization_id, id, reference, points, source, balance_after)
+      values (${org.organization_id}, ${id}, ${reference}, ${points}, 'api', ${balance.points_balance})
+      returning created_at`;
+    await tx`
+      insert into points_ledger (id, organization_id, kind, delta, balance_after, cause_id, reason)
+      values (${newId("led")}, ${org.organization_id}, 'usage', ${-points}, ${balance.points_balance}, ${id}, 'usage')`;
+    const spendJson = { id, reference, points, description: null, created_at: row?.created_at.toISOString() };
+    await tx`
+      insert into events (organization_id, sequence, id, type, data, created_at)
+      values (${org.organization_id}, ${balance.event_sequence}, ${newId("evt")}, 'points.spent',
+        ${sql.json({ spend: spendJson, points_balance: balance.points_balance })}, now())`;
+    return { spend: spendJson, pointsBalance: balance.points_balance };
+  });
+  send(res, 201, { status: "success", data: { spend: result.spend, points_balance: result.pointsBalance } });
+}
+
 async function listMethods(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
   const org = await lookUpKey(req);
   const rows = await sql<MethodRow[]>`
@@ -186,9 +224,11 @@ const server = http.createServer((req, res) => {
   const handler =
     req.method === "POST" && path === "/v3/points/top-ups"
       ? purchase
-      : req.method === "GET" && path === "/v3/points/payment-methods"
-        ? listMethods
-        : null;
+      : req.method === "POST" && path === "/v3/points/spends"
+        ? spend
+        : req.method === "GET" && path === "/v3/points/payment-methods"
+          ? listMethods
+          : null;
   if (!handler) {
     send(res, 404, { status: "error", error: { code: "not_found" } });
     return;

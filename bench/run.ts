@@ -3,7 +3,7 @@
  * same minimal work, on one fresh Postgres database, with the same organisations and keys.
  *
  *   npm run bench -- [--duration 10] [--warmup 3] [--concurrency 32] [--orgs 8] [--rounds 5] [--port 3200]
- *                    [--only purchase,list,floor,events,million] [--no-floor] [--rebuild] [--cpu-prof]
+ *                    [--only purchase,list,spend,floor,events,million] [--no-floor] [--rebuild] [--cpu-prof]
  *
  * Each scenario gets --warmup seconds once (discarded) and --duration seconds measured, cut into
  * --rounds slices that alternate app and bare (ABBA...), so a background load that comes and goes
@@ -36,6 +36,7 @@ import postgres from "postgres";
 import { APPLICATION_NAME as APP_APPLICATION_NAME, openDatabase, redactUrl } from "@/lib/db/client";
 import { randomString } from "@/lib/ids";
 import { createOrganization } from "@/lib/points/organizations";
+import { purchasePoints } from "@/lib/points/purchase";
 import { createScratchDatabase, simulatedServices } from "@/lib/testing/scratch-database";
 import { cpuSecondsOfAll, machineCpuSeconds, processTree } from "./cpu";
 import { newestProfile, printProfileSummary, summarizeCpuProfile } from "./cpu-profile";
@@ -116,7 +117,7 @@ function parseConfig(argv: string[]): Config {
   };
 }
 
-const SCENARIO_GROUPS = ["purchase", "list", "floor", "events", "million"] as const;
+const SCENARIO_GROUPS = ["purchase", "list", "spend", "floor", "events", "million"] as const;
 type ScenarioGroup = (typeof SCENARIO_GROUPS)[number];
 
 function parseOnly(value: string | undefined, noFloor: boolean): Set<ScenarioGroup> {
@@ -176,7 +177,7 @@ async function main(): Promise<number> {
   cleanups.push(scratch.drop);
   const databaseUrl = scratch.url;
   const dbName = new URL(databaseUrl).pathname.slice(1);
-  const orgs = await provision(databaseUrl, config.orgs);
+  const orgs = await provision(databaseUrl, config.orgs, config.only.has("spend") ? FUNDING_PURCHASES : 0);
   console.log(
     `database ${dbName}: migrated, ${orgs.length} organisations (USD, visa default, API purchases on, no limits)`,
   );
@@ -239,6 +240,19 @@ async function main(): Promise<number> {
       },
     };
   };
+  const spend = (port: number, tag: string) => (): RequestSpec => {
+    const n = sequence++;
+    const org = orgFor(n);
+    return {
+      url: `http://127.0.0.1:${port}/v3/points/spends`,
+      init: {
+        method: "POST",
+        headers: { authorization: `Bearer ${org.apiKey}`, "content-type": "application/json" },
+        // One Point under a fresh reference: each request a new spend, never a replay or a refusal.
+        body: JSON.stringify({ points: 1, reference: `bench-${runId}-${tag}-${n}` }),
+      },
+    };
+  };
   const list = (port: number) => (): RequestSpec => {
     const org = orgFor(sequence++);
     return {
@@ -271,6 +285,14 @@ async function main(): Promise<number> {
       withFloor([
         { name: "list (app)", server: app, next: list(config.appPort) },
         { name: "list (bare)", server: bare, next: list(config.barePort) },
+      ]),
+    );
+  }
+  if (config.only.has("spend")) {
+    groups.push(
+      withFloor([
+        { name: "spend (app)", server: app, next: spend(config.appPort, "app") },
+        { name: "spend (bare)", server: bare, next: spend(config.barePort, "bare") },
       ]),
     );
   }
@@ -322,7 +344,22 @@ async function main(): Promise<number> {
           .reduce((n, [, count]) => n + count, 0),
       0,
     );
-  const violations = await checkInvariants(sql, purchasesAnswered);
+  const answered = (prefix: string) =>
+    results
+      .filter((result) => result.name.startsWith(prefix))
+      .reduce(
+        (sum, result) =>
+          sum +
+          Object.entries(result.statuses)
+            .filter(([status]) => status.startsWith("2"))
+            .reduce((n, [, count]) => n + count, 0),
+        0,
+      );
+  const violations = await checkInvariants(
+    sql,
+    purchasesAnswered + (config.only.has("spend") ? FUNDING_PURCHASES * orgs.length : 0),
+    answered("spend"),
+  );
 
   const byName = (name: string) => results.find((result) => result.name === name);
   const ratios = computeRatios(byName);
@@ -369,7 +406,10 @@ async function main(): Promise<number> {
 }
 
 /** Organisations made the way the operator command makes them, each with its own key. */
-async function provision(databaseUrl: string, count: number): Promise<BenchOrg[]> {
+/** The spend group's funds: each organisation buys this many bundles of 7,500 Points first. */
+const FUNDING_PURCHASES = 4;
+
+async function provision(databaseUrl: string, count: number, fundingPurchases: number): Promise<BenchOrg[]> {
   const database = await openDatabase({ url: databaseUrl, maxConnections: 4 });
   try {
     const services = simulatedServices(database.db);
@@ -382,6 +422,13 @@ async function provision(databaseUrl: string, count: number): Promise<BenchOrg[]
         defaultCardIndex: 0,
       });
       orgs.push({ id: created.organization.id, apiKey: created.apiKey.apiKey });
+      for (let n = 0; n < fundingPurchases; n++) {
+        await purchasePoints(services, {
+          organization: created.organization,
+          request: { points: 7500, reference: `fund-${n}` },
+          source: "api",
+        });
+      }
     }
     return orgs;
   } finally {
@@ -583,7 +630,11 @@ function sumCpu(reports: CpuReport[]): CpuReport {
  * top-ups and ledger rows but charges nothing (its provider key is bare_…), so charges are
  * matched against the app's top-ups only.
  */
-async function checkInvariants(sql: postgres.Sql, purchasesAnswered: number): Promise<string[]> {
+async function checkInvariants(
+  sql: postgres.Sql,
+  purchasesAnswered: number,
+  spendsAnswered: number,
+): Promise<string[]> {
   const violations: string[] = [];
   const balances = await sql<{ id: string; points_balance: number; ledger: string }[]>`
     select o.id, o.points_balance, coalesce(sum(l.delta), 0)::text as ledger
@@ -600,6 +651,8 @@ async function checkInvariants(sql: postgres.Sql, purchasesAnswered: number): Pr
       not_paid: number;
       app_paid: number;
       ledger_rows: number;
+      spends: number;
+      usage_rows: number;
       credited_top_ups: number;
       uncredited_paid: number;
       payments: number;
@@ -610,7 +663,9 @@ async function checkInvariants(sql: postgres.Sql, purchasesAnswered: number): Pr
       (select count(*)::int from top_ups) as top_ups,
       (select count(*)::int from top_ups where status <> 'paid') as not_paid,
       (select count(*)::int from top_ups where status = 'paid' and provider_idempotency_key like 'topup\\_%') as app_paid,
-      (select count(*)::int from points_ledger) as ledger_rows,
+      (select count(*)::int from points_ledger where kind = 'purchase') as ledger_rows,
+      (select count(*)::int from spends) as spends,
+      (select count(*)::int from points_ledger where kind = 'usage') as usage_rows,
       (select count(distinct top_up_id)::int from points_ledger) as credited_top_ups,
       (select count(*)::int from top_ups t where status = 'paid'
          and not exists (select 1 from points_ledger l where l.top_up_id = t.id)) as uncredited_paid,
@@ -626,6 +681,11 @@ async function checkInvariants(sql: postgres.Sql, purchasesAnswered: number): Pr
   if (counts.payments !== counts.app_paid || counts.matched_payments !== counts.app_paid) {
     violations.push(
       `app paid top-ups ${counts.app_paid}, sim_payments ${counts.payments}, matched to their top-up ${counts.matched_payments}: not one charge each`,
+    );
+  }
+  if (counts.spends !== spendsAnswered || counts.usage_rows !== spendsAnswered) {
+    violations.push(
+      `${spendsAnswered} spends answered 2xx, ${counts.spends} stored, ${counts.usage_rows} ledger rows: not one each`,
     );
   }
   if (counts.top_ups !== purchasesAnswered) {
@@ -667,6 +727,7 @@ function computeRatios(byName: (name: string) => Measured | undefined): Ratio[] 
   for (const [scenario, target] of [
     ["purchase", 0.6],
     ["list", 0.9],
+    ["spend", 0.8],
   ] as const) {
     const app = byName(`${scenario} (app)`);
     const limit = bound(byName(`${scenario} (bare)`));
