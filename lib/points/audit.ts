@@ -34,6 +34,11 @@ export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 /** A change made by nobody the request names (a test, a script of the service's own): an operator's. */
 const UNNAMED_OPERATOR: Actor = { type: "operator", id: "service" };
 
+/** Who an entry written now names, and the request it was made in: for entries written as SQL too. */
+export function auditSource(): { actor: Actor; requestId: string | null } {
+  return { actor: currentActor() ?? UNNAMED_OPERATOR, requestId: requestContext()?.requestId ?? null };
+}
+
 export interface AuditInput {
   organizationId: string;
   action: AuditAction;
@@ -49,7 +54,7 @@ export interface AuditInput {
  * action, the API key of an API request, the operator of a command.
  */
 export async function recordAudit(tx: Db, input: AuditInput): Promise<void> {
-  const actor = currentActor() ?? UNNAMED_OPERATOR;
+  const { actor } = auditSource();
   await tx.insert(auditLog).values({
     organizationId: input.organizationId,
     id: newOrderedId("auditEntry"),

@@ -1,5 +1,6 @@
 import { eq, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
+import { rowsOf } from "@/lib/db/rows";
 import { organizations, pointsLedger } from "@/lib/db/schema";
 import { newId } from "@/lib/ids";
 import { emitEvent } from "./events";
@@ -49,14 +50,7 @@ export interface MovementResult {
  */
 export async function recordMovement(tx: Db, movement: Movement): Promise<MovementResult> {
   const [org] = await tx
-    .select({
-      pointsBalance: organizations.pointsBalance,
-      heldPoints: organizations.heldPoints,
-      lowBalanceThreshold: organizations.lowBalanceThreshold,
-      autoRechargeEnabled: organizations.autoRechargeEnabled,
-      autoRechargeBelow: organizations.autoRechargeBelow,
-      autoRechargePausedReason: organizations.autoRechargePausedReason,
-    })
+    .select({ pointsBalance: organizations.pointsBalance, heldPoints: organizations.heldPoints })
     .from(organizations)
     .where(eq(organizations.id, movement.organizationId))
     .for("update");
@@ -66,27 +60,20 @@ export async function recordMovement(tx: Db, movement: Movement): Promise<Moveme
   const unheld = Math.min(movement.unhold ?? 0, org.heldPoints);
   const delta = (movement.give ?? 0) - taken;
   const heldDelta = (movement.toHeld ? taken : 0) - unheld;
-  const after = org.pointsBalance + delta;
-  const crosses = (level: number | null) => level !== null && org.pointsBalance >= level && after < level;
-  const rechargeDue =
-    org.autoRechargeEnabled && org.autoRechargePausedReason === null && crosses(org.autoRechargeBelow);
-  const result: MovementResult = {
-    delta,
-    rechargeDue,
-    heldDelta,
-    shortfall: wanted - taken,
-    pointsBalance: org.pointsBalance + delta,
-    heldPoints: org.heldPoints + heldDelta,
-  };
-  await tx
-    .update(organizations)
-    .set({
-      pointsBalance: result.pointsBalance,
-      heldPoints: result.heldPoints,
-      updatedAt: movement.now,
-      ...(rechargeDue ? { autoRechargeCrossings: sql`${organizations.autoRechargeCrossings} + 1` } : {}),
-    })
-    .where(eq(organizations.id, movement.organizationId));
+  const pointsBalance = org.pointsBalance + delta;
+  const heldPoints = org.heldPoints + heldDelta;
+  const crossing = crossingSql("o", "$before", "$after");
+  const bind = (text: string) =>
+    sql.raw(text.replaceAll("$before", String(org.pointsBalance)).replaceAll("$after", String(pointsBalance)));
+  const [flags] = rowsOf<{ low: boolean; recharge: boolean; threshold: number | null }>(
+    await tx.execute(sql`
+      update organizations o set points_balance = ${pointsBalance}, held_points = ${heldPoints},
+        updated_at = ${movement.now.toISOString()},
+        auto_recharge_crossings = o.auto_recharge_crossings + (case when ${bind(crossing.recharge)} then 1 else 0 end)
+      where o.id = ${movement.organizationId}
+      returning ${bind(crossing.low)} as low, ${bind(crossing.recharge)} as recharge,
+        o.low_balance_threshold as threshold`),
+  );
   await tx.insert(pointsLedger).values({
     id: newId("ledger"),
     organizationId: movement.organizationId,
@@ -94,23 +81,45 @@ export async function recordMovement(tx: Db, movement: Movement): Promise<Moveme
     kind: movement.kind,
     delta,
     heldDelta,
-    balanceAfter: result.pointsBalance,
-    shortfall: result.shortfall,
+    balanceAfter: pointsBalance,
+    shortfall: wanted - taken,
     causeId: movement.causeId,
     eventId: movement.eventId ?? null,
     reason: movement.kind,
     createdAt: movement.now,
   });
-  if (crosses(org.lowBalanceThreshold)) {
+  if (flags?.low) {
     await emitEvent(
       tx,
       movement.organizationId,
       "balance.low",
-      { points_balance: result.pointsBalance, threshold: org.lowBalanceThreshold },
+      { points_balance: pointsBalance, threshold: Number(flags.threshold) },
       movement.now,
     );
   }
-  return result;
+  return {
+    delta,
+    rechargeDue: flags?.recharge === true,
+    heldDelta,
+    shortfall: wanted - taken,
+    pointsBalance,
+    heldPoints,
+  };
+}
+
+/**
+ * The two crossings a decrease of the spendable balance can make, as SQL over the organisation's
+ * row `org` and the balance before and after (SQL expressions): `low`, from at or above the
+ * low-balance threshold to below it (one `balance.low`); `recharge`, the same across the
+ * auto-recharge level while auto-recharge is on and not paused (one crossing counted). The one
+ * statement of the rule, for recordMovement and the spend's statement (spends.ts) alike.
+ */
+export function crossingSql(org: string, before: string, after: string): { low: string; recharge: string } {
+  const crosses = (level: string) => `(${level} is not null and ${before} >= ${level} and ${after} < ${level})`;
+  return {
+    low: crosses(`${org}.low_balance_threshold`),
+    recharge: `(${org}.auto_recharge_enabled and ${org}.auto_recharge_paused_reason is null and ${crosses(`${org}.auto_recharge_below`)})`,
+  };
 }
 
 /**

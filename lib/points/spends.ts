@@ -2,12 +2,13 @@ import { and, eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import { REFERENCE_MAX_LENGTH, REFERENCE_PATTERN } from "@/lib/catalog";
 import type { Db } from "@/lib/db/client";
-import { organizations, type Spend, spends } from "@/lib/db/schema";
-import { newId } from "@/lib/ids";
-import { recordAudit } from "./audit";
+import { isUniqueViolation } from "@/lib/db/errors";
+import { hotQuery, type RawRow, rowReader, sqlTime } from "@/lib/db/hot";
+import { type Spend, spends } from "@/lib/db/schema";
+import { newId, newOrderedId } from "@/lib/ids";
+import { auditSource } from "./audit";
 import { PointsError } from "./errors";
-import { emitEvent } from "./events";
-import { recordMovement } from "./ledger";
+import { crossingSql } from "./ledger";
 import { invalidQuery, parseStrictQuery } from "./query-params";
 import type { SpendJson } from "./schemas";
 import type { Services } from "./services";
@@ -102,78 +103,113 @@ function invalidSpend(fields: Record<string, string>): PointsError {
   });
 }
 
+const readSpend = rowReader(spends);
+const crossing = crossingSql("f", "f.points_balance", "f.points_balance - $3::int");
+
 /**
- * Spends Points, idempotently by reference: the organisation's row is locked first (as every
- * writer of its balance does), so spends of one organisation run one after another and a reference
- * is looked up after any earlier spend with it has committed. The spend, its ledger row, its event
- * and its audit entry are one transaction; a refusal changes nothing.
+ * A spend in one statement. The organisation's row is locked first (as every writer of its
+ * balance does), so its spends are decided one after another. When the reference has not spent
+ * and the balance allows, it takes the Points (counting an auto-recharge crossing), writes the
+ * spend, its ledger row, `points.spent` (then `balance.low` when it crossed that threshold) and its
+ * audit entry. It answers one row: `spent`, `replay` (the earlier spend), `short` (the balance) or
+ * none (no such organisation). A spend with this reference that committed while the statement
+ * waited for the lock is not in its snapshot: the unique index refuses the second, and it is asked
+ * again (spendPoints), when it answers the replay.
+ */
+const SPEND_SQL = `with o as (
+  select * from organizations where id = $1 for update
+), earlier as (
+  select s.* from spends s where s.organization_id = $1 and s.reference = $2
+), f as (
+  select o.* from o where not exists (select 1 from earlier) and o.points_balance >= $3::int
+), upd as (
+  update organizations u set points_balance = f.points_balance - $3::int,
+    event_sequence = u.event_sequence + 1 + (case when ${crossing.low} then 1 else 0 end),
+    auto_recharge_crossings = u.auto_recharge_crossings + (case when ${crossing.recharge} then 1 else 0 end),
+    updated_at = $9::timestamptz
+  from f where u.id = f.id
+  returning u.points_balance, u.event_sequence, ${crossing.low} as low, ${crossing.recharge} as recharge,
+    f.low_balance_threshold, f.points_balance as balance_before
+), sp as (
+  insert into spends (organization_id, id, reference, points, description, source, api_key_id, balance_after, created_at)
+  select $1, $7, $2, $3::int, $4, $5, $6, upd.points_balance, $9::timestamptz from upd
+  returning *
+), led as (
+  insert into points_ledger (id, organization_id, top_up_id, kind, delta, held_delta, balance_after, shortfall, cause_id, reason, created_at)
+  select $8, $1, null, 'usage', -$3::int, 0, upd.points_balance, 0, $7, 'usage', $9::timestamptz from upd
+), ev as (
+  insert into events (organization_id, sequence, id, type, data, created_at)
+  select $1, upd.event_sequence - (case when upd.low then 1 else 0 end), $10, 'points.spent',
+    jsonb_build_object('spend', jsonb_build_object('id', $7::text, 'reference', $2::text, 'points', $3::int,
+      'description', $4::text, 'created_at', $11::text), 'points_balance', upd.points_balance), $9::timestamptz
+  from upd
+  union all
+  select $1, upd.event_sequence, $12, 'balance.low',
+    jsonb_build_object('points_balance', upd.points_balance, 'threshold', upd.low_balance_threshold), $9::timestamptz
+  from upd where upd.low
+), aud as (
+  insert into audit_log (organization_id, id, at, actor_type, actor_id, action, target, before, after, request_id)
+  select $1, $13, $9::timestamptz, $14, $15, 'points.spent', $7,
+    jsonb_build_object('points_balance', upd.balance_before),
+    jsonb_build_object('points_balance', upd.points_balance, 'points', $3::int, 'reference', $2::text), $16
+  from upd
+)
+select 'spent' as outcome, upd.points_balance as balance, o.held_points as held, upd.recharge, sp.*
+  from upd cross join sp cross join o
+union all
+select 'replay', o.points_balance, o.held_points, false, earlier.* from earlier cross join o
+union all
+select 'short', o.points_balance, o.held_points, false, null, null, null, null, null, null, null, null, null
+  from o where not exists (select 1 from earlier) and o.points_balance < $3::int`;
+
+/**
+ * Spends Points, idempotently by reference, in one statement (SPEND_SQL): the spend, its ledger row,
+ * its event and its audit entry are written together or not at all; a refusal changes nothing.
  */
 export async function spendPoints(
   services: Services,
   input: { organizationId: string; request: SpendRequest; source: SpendSource; apiKeyId?: string },
 ): Promise<SpendResult> {
   const { organizationId, request } = input;
-  return services.db.transaction(async (tx) => {
-    const [org] = await tx
-      .select({ pointsBalance: organizations.pointsBalance, heldPoints: organizations.heldPoints })
-      .from(organizations)
-      .where(eq(organizations.id, organizationId))
-      .for("update");
-    if (!org) throw new PointsError("not_found", `No organisation ${organizationId}.`);
-    const [earlier] = await tx
-      .select()
-      .from(spends)
-      .where(and(eq(spends.organizationId, organizationId), eq(spends.reference, request.reference)));
-    if (earlier) return replay(earlier, request, org.pointsBalance);
-    if (org.pointsBalance < request.points) {
-      throw new PointsError(
-        "insufficient_points",
-        `The organisation has ${org.pointsBalance} Points to spend, not ${request.points} (held Points cannot be spent); nothing was spent.`,
-        { details: { points_balance: org.pointsBalance, held_points: org.heldPoints, points: request.points } },
-      );
-    }
-    const now = services.clock.now();
-    const id = newId("spend");
-    const moved = await recordMovement(tx, {
-      organizationId,
-      topUpId: null,
-      kind: "usage",
-      causeId: id,
-      take: request.points,
-      now,
-    });
-    const [spend] = await tx
-      .insert(spends)
-      .values({
-        organizationId,
-        id,
-        reference: request.reference,
-        points: request.points,
-        description: request.description ?? null,
-        source: input.source,
-        apiKeyId: input.apiKeyId ?? null,
-        balanceAfter: moved.pointsBalance,
-        createdAt: now,
-      })
-      .returning();
-    if (!spend) throw new Error(`Spend ${id} was not written.`);
-    await emitEvent(
-      tx,
-      organizationId,
-      "points.spent",
-      { spend: toSpendJson(spend), points_balance: moved.pointsBalance },
-      now,
+  const now = services.clock.now();
+  const { actor, requestId } = auditSource();
+  const params = () => [
+    organizationId,
+    request.reference,
+    request.points,
+    request.description ?? null,
+    input.source,
+    input.apiKeyId ?? null,
+    newId("spend"),
+    newId("ledger"),
+    sqlTime(now),
+    newId("event"),
+    now.toISOString(),
+    newId("event"),
+    newOrderedId("auditEntry"),
+    actor.type,
+    actor.id,
+    requestId,
+  ];
+  let row: RawRow | undefined;
+  try {
+    [row] = await hotQuery(services.db, SPEND_SQL, params());
+  } catch (error) {
+    if (!isUniqueViolation(error, "spends_reference_idx")) throw error;
+    [row] = await hotQuery(services.db, SPEND_SQL, params());
+  }
+  if (!row) throw new PointsError("not_found", `No organisation ${organizationId}.`);
+  const pointsBalance = Number(row.balance);
+  if (row.outcome === "short") {
+    throw new PointsError(
+      "insufficient_points",
+      `The organisation has ${pointsBalance} Points to spend, not ${request.points} (held Points cannot be spent); nothing was spent.`,
+      { details: { points_balance: pointsBalance, held_points: Number(row.held), points: request.points } },
     );
-    await recordAudit(tx, {
-      organizationId,
-      action: "points.spent",
-      target: id,
-      before: { points_balance: org.pointsBalance },
-      after: { points_balance: moved.pointsBalance, points: request.points, reference: request.reference },
-      at: now,
-    });
-    return { spend, pointsBalance: moved.pointsBalance, replayed: false, rechargeDue: moved.rechargeDue };
-  });
+  }
+  const spend = readSpend(row);
+  if (row.outcome === "replay") return replay(spend, request, pointsBalance);
+  return { spend, pointsBalance, replayed: false, rechargeDue: row.recharge === true };
 }
 
 /** The same reference again: the same spend when the terms match, else a conflict. */
