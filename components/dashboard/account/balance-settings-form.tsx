@@ -22,6 +22,12 @@ export interface BalanceSettingsFormValues {
 
 type SaveState = ActionState<{ autoRechargeEnabled: boolean }>;
 type TextField = Exclude<keyof BalanceSettingsFormValues, "autoRechargeEnabled">;
+const TEXT_FIELDS: TextField[] = [
+  "lowBalanceThreshold",
+  "autoRechargeBelow",
+  "autoRechargePoints",
+  "autoRechargeMonthlyMax",
+];
 
 const digits = (value: string) => value.replaceAll(",", "").trim();
 
@@ -63,7 +69,10 @@ export function BalanceSettingsForm({
 }) {
   const { state, pending, onSubmit } = useFormAction(action, null);
   const [values, setValues] = useState(saved);
-  const dirty = (Object.keys(saved) as (keyof BalanceSettingsFormValues)[]).some((key) => values[key] !== saved[key]);
+  // "1,000" typed and 1000 saved are the same: compare what the server would read.
+  const dirty =
+    values.autoRechargeEnabled !== saved.autoRechargeEnabled ||
+    TEXT_FIELDS.some((key) => digits(values[key]) !== digits(saved[key]));
   const fields = state && !state.ok ? (state.fields ?? {}) : {};
   useLeaveGuard(dirty && !pending, "Your balance alert changes are not saved. Leave this page without saving them?");
   const set = (key: TextField) => (event: { target: { value: string } }) =>
@@ -73,6 +82,7 @@ export function BalanceSettingsForm({
     "aria-describedby": fields[key] ? `${key}-error` : `${key}-hint`,
   });
   const preview = previewOf(values);
+  const locked = !canEdit || pending;
 
   return (
     <form
@@ -87,7 +97,7 @@ export function BalanceSettingsForm({
       )}
       {state && !state.ok && <Alert tone="error">{state.error}</Alert>}
 
-      <fieldset disabled={!canEdit || pending} className="space-y-6 disabled:opacity-75">
+      <fieldset disabled={locked} className="space-y-6 disabled:opacity-75">
         <legend className="sr-only">Balance alerts and auto-recharge</legend>
         <div className="sm:w-1/2">
           <Field
