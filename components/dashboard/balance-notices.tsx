@@ -5,9 +5,10 @@ import type { BalanceAlerts } from "@/lib/points/load-balance-alerts";
 
 /**
  * The Overview's notices about the balance settings: the balance is below the low-balance alert
- * (until it is back at or above it), and auto-recharge is paused, with what to do about it.
+ * (until it is back at or above it), and auto-recharge is paused, with what to do about it (only
+ * an admin can buy or save, so a member is told who does).
  */
-export function BalanceNotices({ alerts }: { alerts: BalanceAlerts }) {
+export function BalanceNotices({ alerts, isAdmin }: { alerts: BalanceAlerts; isAdmin: boolean }) {
   const { autoRecharge, lowBalanceThreshold } = alerts;
   const paused = autoRecharge.enabled && autoRecharge.pausedReason !== null;
   return (
@@ -15,10 +16,15 @@ export function BalanceNotices({ alerts }: { alerts: BalanceAlerts }) {
       {alerts.low && lowBalanceThreshold !== null && (
         <div data-testid="low-balance-notice">
           <Alert tone="warning" title="Low balance">
-            {lowBalanceText(alerts.pointsBalance, lowBalanceThreshold)}{" "}
-            <Link href="/dashboard/buy" className="font-semibold underline">
-              Buy Points
-            </Link>
+            {lowBalanceText(alerts.pointsBalance, lowBalanceThreshold)}
+            {isAdmin && (
+              <>
+                {" "}
+                <Link href="/dashboard/buy" className="font-semibold underline">
+                  Buy Points
+                </Link>
+              </>
+            )}
           </Alert>
         </div>
       )}
@@ -30,7 +36,7 @@ export function BalanceNotices({ alerts }: { alerts: BalanceAlerts }) {
             <Link href="/dashboard/payment-details" className="font-semibold underline">
               Payment details
             </Link>
-            , then save the auto-recharge setting again in{" "}
+            , then {isAdmin ? "save" : "an admin saves"} the auto-recharge setting again in{" "}
             <Link href="/dashboard/settings" className="font-semibold underline">
               Settings
             </Link>{" "}

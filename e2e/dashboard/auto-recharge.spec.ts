@@ -1,9 +1,10 @@
+import path from "node:path";
 import type { APIRequestContext, Page } from "@playwright/test";
 import { axeViolations } from "../accessibility";
 import { expect, test } from "../fixtures";
 import { TOP_UPS, uniqueRef } from "../utils";
 import type { AutoRechargeFixtures } from "./auto-recharge.fixtures";
-import { headerBalance, signIn } from "./buy.fixtures";
+import { headerBalance, SCREENSHOTS, signIn } from "./buy.fixtures";
 
 /*
  * Low balance and auto-recharge (docs/contract.md §9) as an organisation's people see them: an
@@ -39,6 +40,10 @@ async function overviewUntil(page: Page, testId: string, text: string): Promise<
       { timeout: 20_000, intervals: [250, 500, 1000] },
     )
     .toContain(text);
+}
+
+async function screenshot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
 }
 
 async function fitsWidth(page: Page, width: number): Promise<void> {
@@ -77,7 +82,7 @@ test("an admin turns auto-recharge on; a spend crosses the level and the Overvie
   await page.getByRole("button", { name: "Save balance settings" }).click();
   await expect(page.getByText("Balance settings saved")).toBeVisible();
   await expect(section.getByTestId("auto-recharge-sentence")).toContainText(sentence);
-  await expect(section.getByTestId("auto-recharge-sentence")).toContainText("does not cancel a charge already sent");
+  await expect(section).toContainText("Turning it off stops new purchases; it does not cancel a charge already sent.");
   await expect(section.getByTestId("auto-recharge-month")).toHaveText("0 of 1,000 Points bought this month");
   expect(await axeViolations(page)).toEqual([]);
 
@@ -104,6 +109,7 @@ test("an admin turns auto-recharge on; a spend crosses the level and the Overvie
   await page.goto("/dashboard/settings");
   await expect(section.getByTestId("auto-recharge-month")).toContainText("the cap is reached");
   await fitsWidth(page, 390);
+  await screenshot(page, "settings-auto-recharge-390");
 
   // History names the source, and its source filter offers it.
   await page.setViewportSize({ width: 1280, height: 900 });
@@ -137,6 +143,7 @@ test("below the low-balance alert, the Overview and the header say so until the 
   expect(await axeViolations(page)).toEqual([]);
   await fitsWidth(page, 390);
   await expect(mark).toBeVisible();
+  await screenshot(page, "overview-low-balance-390");
 
   // The header's mark follows the balance on every page, not only the Overview.
   await page.goto("/dashboard/history");
@@ -177,18 +184,23 @@ test("a declined default card pauses auto-recharge: the Overview says why and wh
   expect(await axeViolations(page)).toEqual([]);
   await fitsWidth(page, 390);
   await expect(notice).toBeVisible();
+  await screenshot(page, "overview-auto-recharge-paused-390");
   await page.setViewportSize({ width: 1280, height: 900 });
 
   // A member sees why, read-only: the form is there, disabled.
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const member = await context.newPage();
   await signIn(member, org.member);
+  await expect(member.getByTestId("auto-recharge-paused-notice")).toContainText(
+    "then an admin saves the auto-recharge setting again in Settings",
+  );
   await member.goto("/dashboard/settings");
   await expect(member.getByRole("status").filter({ hasText: "View only" })).toBeVisible();
   await expect(member.getByText("Auto-recharge is paused").first()).toBeVisible();
   await expect(member.getByRole("switch", { name: /^Auto-recharge/ })).toBeDisabled();
   await expect(member.getByRole("button", { name: /Save and resume auto-recharge/ })).toBeDisabled();
   await expect(member.getByText("Only an admin can change balance alerts and auto-recharge.")).toBeVisible();
+  await screenshot(member, "settings-auto-recharge-paused-member");
   await context.close();
 
   // The admin saves the setting again, unchanged: that resumes it.

@@ -40,7 +40,7 @@ export default async function OverviewPage() {
       <PageHeader title="Overview" description={`${organization.name}'s Points at a glance.`} />
       <div className="space-y-6">
         <BillingProblemNotice code={billingProblem} provider={runtime.provider} />
-        <BalanceNotices alerts={balanceAlerts} />
+        <BalanceNotices alerts={balanceAlerts} isAdmin={user.role === "admin"} />
         {waiting && (
           <Alert tone="warning" title="A purchase is waiting for the cardholder">
             {formatPoints(waiting.points)} Points ({waiting.reference}) are added once the payment is authenticated.{" "}

@@ -89,7 +89,6 @@ export function BalanceSettingsSection({
         </dl>
         <p className="text-sm text-slate-700" data-testid="auto-recharge-sentence">
           {sentence ?? "Auto-recharge is off: nothing is bought without someone asking."}
-          {sentence && " Turning it off stops new purchases; it does not cancel a charge already sent."}
         </p>
       </div>
       <div className="mt-6 border-t border-slate-100 pt-6">
