@@ -66,6 +66,8 @@ export interface E2eFixtures {
   billingProblem?: Record<string, unknown>;
   /** e2e/dashboard/spends.fixtures.ts: an organisation with Points to spend. */
   dashboardSpends?: Record<string, unknown>;
+  /** e2e/dashboard/auto-recharge.fixtures.ts: organisations for low balance and auto-recharge. */
+  autoRecharge?: Record<string, unknown>;
   /** e2e/api/scoped-keys.fixtures.ts: read and capped API keys. */
   scopedKeys?: Record<string, unknown>;
   /** e2e/api/spends.fixtures.ts: an organisation with a key of each scope. */

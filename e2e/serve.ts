@@ -27,6 +27,7 @@ import { provisionScopedKeysFixtures } from "./api/scoped-keys.fixtures";
 import { provisionSpendsFixtures } from "./api/spends.fixtures";
 import { provisionAccountFixtures } from "./dashboard/account.fixtures";
 import { provisionAfterPaymentFixtures } from "./dashboard/after-payment.fixtures";
+import { provisionAutoRechargeFixtures } from "./dashboard/auto-recharge.fixtures";
 import { provisionBillingProblemFixtures } from "./dashboard/billing-problem.fixtures";
 import { provisionBuyFixtures } from "./dashboard/buy.fixtures";
 import { provisionDashboardSpendsFixtures } from "./dashboard/spends.fixtures";
@@ -242,6 +243,7 @@ async function provision(backend: Backend, stripe: StripeBackend | null): Promis
       afterPayment: { ...(await provisionAfterPaymentFixtures(services)) },
       billingProblem: { ...(await provisionBillingProblemFixtures(services)) },
       dashboardSpends: { ...(await provisionDashboardSpendsFixtures(services)) },
+      autoRecharge: { ...(await provisionAutoRechargeFixtures(services)) },
       scopedKeys: {
         ...(await provisionScopedKeysFixtures(
           services,

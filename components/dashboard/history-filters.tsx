@@ -22,9 +22,10 @@ const statusOptions = [
 ] as const;
 
 const sourceOptions = [
-  ["", "API and dashboard"],
+  ["", "All sources"],
   ["api", "API"],
   ["dashboard", "Dashboard"],
+  ["auto_recharge", "Auto-recharge"],
 ] as const;
 
 const afterOptions = [

@@ -228,9 +228,15 @@ function AfterPaymentNotes({ topUp }: { topUp: TopUp }) {
   );
 }
 
-const sourceLabels: Record<string, string> = { api: "API", dashboard: "Dashboard", operator: "Operator" };
+const sourceLabels: Record<string, string> = {
+  api: "API",
+  dashboard: "Dashboard",
+  operator: "Operator",
+  auto_recharge: "Auto-recharge",
+};
 
-function SourceBadge({ source }: { source: string }) {
+/** Where a purchase or spend came from, as History and a purchase's page show it. */
+export function SourceBadge({ source }: { source: string }) {
   return <Badge tone={source === "api" ? "slate" : "indigo"}>{sourceLabels[source] ?? source}</Badge>;
 }
 

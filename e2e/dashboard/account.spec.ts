@@ -28,7 +28,9 @@ async function purchase(
 
 const settingsStatus = (page: Page) => page.getByTestId("settings-status");
 /** The switch is a visually hidden checkbox inside its label, so people (and this test) click the label. */
-const apiSwitchLabel = (page: Page) => page.locator("label", { has: page.getByRole("switch") });
+const apiSwitch = (page: Page) => page.getByRole("switch", { name: /API Point purchases/ });
+// Settings also has the balance alerts form, with a switch and a fieldset of its own.
+const apiSwitchLabel = (page: Page) => page.locator("label", { has: apiSwitch(page) });
 
 test.describe("the account pages", () => {
   test("enabling API purchases takes effect when saved, not before", async ({ page, request }) => {
@@ -192,7 +194,7 @@ test.describe("the account pages", () => {
     const save = page.getByRole("button", { name: "Save settings" });
     await expect(save).toBeDisabled();
     // Bypass the disabled controls, as a hand-made request would: the server refuses it.
-    await page.locator("fieldset").evaluate((element) => element.removeAttribute("disabled"));
+    await page.locator("fieldset", { has: apiSwitch(page) }).evaluate((element) => element.removeAttribute("disabled"));
     await save.evaluate((element) => element.removeAttribute("disabled"));
     await apiSwitchLabel(page).click();
     await save.click();

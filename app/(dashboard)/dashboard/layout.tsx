@@ -6,6 +6,7 @@ import { SignOutButton } from "@/components/dashboard/sign-out-button";
 import { Badge } from "@/components/ui/badge";
 import { requireUser } from "@/lib/dashboard/session";
 import { getBalances } from "@/lib/points/after-payment/view";
+import { lowBalanceThresholdOf } from "@/lib/points/load-balance-alerts";
 import { getRuntime } from "@/lib/server/runtime";
 import { signOutAction } from "./sign-out";
 
@@ -27,7 +28,10 @@ const NAV = [
 export default async function DashboardLayout({ children }: { children: ReactNode }) {
   const user = await requireUser();
   const runtime = await getRuntime();
-  const balances = await getBalances(runtime.db, user.organizationId);
+  const [balances, lowBalanceThreshold] = await Promise.all([
+    getBalances(runtime.db, user.organizationId),
+    lowBalanceThresholdOf(runtime.db, user.organizationId),
+  ]);
   return (
     <div className="min-h-screen">
       <header className="border-b border-slate-200 bg-white print:hidden">
@@ -45,7 +49,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
           </div>
           <div className="flex items-center gap-4">
             <div className="text-right">
-              <HeaderBalance initial={balances} />
+              <HeaderBalance initial={{ ...balances, lowBalanceThreshold }} />
             </div>
             <SignOutButton action={signOutAction} />
           </div>

@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { autoRechargeLine, BalanceNotices } from "@/components/dashboard/balance-notices";
 import { BillingProblemNotice } from "@/components/dashboard/billing-problem-notice";
 import { HistoryTable } from "@/components/dashboard/history-table";
 import { Alert } from "@/components/ui/alert";
@@ -10,6 +11,7 @@ import { formatPoints } from "@/lib/format";
 import { getBalances, heldPointsText } from "@/lib/points/after-payment/view";
 import { currentBillingProblem } from "@/lib/points/billing-status";
 import { listTopUps, paymentMethodLabels } from "@/lib/points/history";
+import { loadBalanceAlerts } from "@/lib/points/load-balance-alerts";
 
 export const metadata: Metadata = { title: "Overview · Points" };
 
@@ -22,20 +24,23 @@ const QUICK_LINKS = [
 
 export default async function OverviewPage() {
   const { user, runtime, organization } = await dashboardContext();
-  const [recent, awaiting, labels, billingProblem, balances] = await Promise.all([
+  const [recent, awaiting, labels, billingProblem, balances, balanceAlerts] = await Promise.all([
     listTopUps(runtime.db, organization.id, { limit: 5 }),
     listTopUps(runtime.db, organization.id, { status: "awaiting_payment", limit: 1 }),
     paymentMethodLabels(runtime, organization),
     currentBillingProblem(runtime, organization),
     getBalances(runtime.db, organization.id),
+    loadBalanceAlerts(runtime.db, organization, runtime.clock.now()),
   ]);
   const waiting = awaiting.topUps[0];
+  const rechargeLine = autoRechargeLine(balanceAlerts);
 
   return (
     <>
       <PageHeader title="Overview" description={`${organization.name}'s Points at a glance.`} />
       <div className="space-y-6">
         <BillingProblemNotice code={billingProblem} provider={runtime.provider} />
+        <BalanceNotices alerts={balanceAlerts} isAdmin={user.role === "admin"} />
         {waiting && (
           <Alert tone="warning" title="A purchase is waiting for the cardholder">
             {formatPoints(waiting.points)} Points ({waiting.reference}) are added once the payment is authenticated.{" "}
@@ -57,6 +62,11 @@ export default async function OverviewPage() {
                 {formatPoints(balances.pointsBalance)}
               </p>
               <p className="mt-1 text-sm text-indigo-100">Points available to your organisation</p>
+              {rechargeLine && (
+                <p className="mt-3 text-sm text-white" data-testid="overview-auto-recharge">
+                  {rechargeLine}
+                </p>
+              )}
               {balances.heldPoints > 0 && (
                 <p className="mt-3 rounded-md bg-white/10 px-3 py-2 text-sm text-white" data-testid="overview-held">
                   <span className="font-semibold tabular-nums">{heldPointsText(balances)}</span>, apart from the

@@ -1,6 +1,7 @@
-// GET /dashboard/balance – the signed-in organisation's Points balance (and Points held by disputes), for the header after each navigation
+// GET /dashboard/balance – the signed-in organisation's Points balance (and Points held by disputes, and its low-balance threshold), for the header after each navigation
 import { getSessionUser } from "@/lib/dashboard/session";
 import { getBalances } from "@/lib/points/after-payment/view";
+import { lowBalanceThresholdOf } from "@/lib/points/load-balance-alerts";
 import { getRuntime } from "@/lib/server/runtime";
 
 export const dynamic = "force-dynamic";
@@ -9,9 +10,17 @@ export async function GET(): Promise<Response> {
   const user = await getSessionUser();
   if (!user) return Response.json({ error: "Sign in to see the balance." }, { status: 401 });
   const runtime = await getRuntime();
-  const balances = await getBalances(runtime.db, user.organizationId);
+  const [balances, lowBalanceThreshold] = await Promise.all([
+    getBalances(runtime.db, user.organizationId),
+    lowBalanceThresholdOf(runtime.db, user.organizationId),
+  ]);
   return Response.json(
-    { points_balance: balances.pointsBalance, held_points: balances.heldPoints, held_disputes: balances.heldDisputes },
+    {
+      points_balance: balances.pointsBalance,
+      held_points: balances.heldPoints,
+      held_disputes: balances.heldDisputes,
+      low_balance_threshold: lowBalanceThreshold,
+    },
     { headers: { "Cache-Control": "no-store" } },
   );
 }

@@ -2,9 +2,10 @@
 
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
-import { CURRENCIES } from "@/lib/catalog";
+import { type Bundle, CURRENCIES } from "@/lib/catalog";
 import type { ActionState } from "@/lib/dashboard/action-state";
 import { adminAction } from "@/lib/dashboard/admin-action";
+import { balanceSettingsOf, saveBalanceSettings } from "@/lib/points/balance-settings";
 import { saveSettings } from "@/lib/points/settings";
 
 export type SaveSettingsState = ActionState<{ apiPurchasesEnabled: boolean }>;
@@ -27,4 +28,39 @@ export const saveSettingsAction = adminAction(settingsForm, async (form, { user,
   });
   revalidatePath("/dashboard", "layout");
   return { ok: true, apiPurchasesEnabled: saved.apiPurchasesEnabled };
+});
+
+export type SaveBalanceSettingsState = ActionState<{ autoRechargeEnabled: boolean }>;
+
+// Plain text: whether a value is a number of Points is lib/points' one check (checkBalanceSettings),
+// whose messages come back keyed by these same field names.
+const text = z.string().max(40).default("");
+const balanceSettingsForm = z.object({
+  lowBalanceThreshold: text,
+  autoRechargeEnabled: z.enum(["on"]).optional(),
+  autoRechargeBelow: text,
+  autoRechargePoints: text,
+  autoRechargeMonthlyMax: text,
+});
+
+/** Empty is none; digits (with the thousands commas the page shows) are a number; anything else fails the check. */
+function pointsOrNone(value: string): number | null {
+  const trimmed = value.replaceAll(",", "").trim();
+  if (trimmed === "") return null;
+  return /^\d+$/.test(trimmed) ? Number(trimmed) : Number.NaN;
+}
+
+/** Settings → Save balance alerts: saving resumes a paused auto-recharge (saveBalanceSettings). */
+export const saveBalanceSettingsAction = adminAction(balanceSettingsForm, async (form, { user, runtime }) => {
+  const saved = await saveBalanceSettings(runtime, user.organizationId, {
+    lowBalanceThreshold: pointsOrNone(form.lowBalanceThreshold),
+    autoRecharge: {
+      enabled: form.autoRechargeEnabled === "on",
+      below: pointsOrNone(form.autoRechargeBelow),
+      points: pointsOrNone(form.autoRechargePoints) as Bundle | null,
+      monthlyMax: pointsOrNone(form.autoRechargeMonthlyMax),
+    },
+  });
+  revalidatePath("/dashboard", "layout");
+  return { ok: true, autoRechargeEnabled: balanceSettingsOf(saved).autoRecharge.enabled };
 });

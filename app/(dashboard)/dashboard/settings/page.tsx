@@ -1,24 +1,27 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { BalanceSettingsSection } from "@/components/dashboard/account/balance-settings-section";
 import { ReadOnlyNotice } from "@/components/dashboard/account/read-only-notice";
 import { SettingsForm } from "@/components/dashboard/account/settings-form";
 import { BillingProblemNotice } from "@/components/dashboard/billing-problem-notice";
 import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Card, PageHeader } from "@/components/ui/card";
-import { requireUser } from "@/lib/dashboard/session";
+import { dashboardContext } from "@/lib/dashboard/context";
+import { loadBalanceAlerts } from "@/lib/points/load-balance-alerts";
 import { getSettings } from "@/lib/points/settings";
-import { getRuntime } from "@/lib/server/runtime";
-import { saveSettingsAction } from "./actions";
+import { saveBalanceSettingsAction, saveSettingsAction } from "./actions";
 
 export const metadata: Metadata = { title: "Settings · Points" };
 
 const currencyNames: Record<string, string> = { USD: "US dollar", GBP: "Pound sterling", EUR: "Euro" };
 
 export default async function SettingsPage() {
-  const user = await requireUser();
-  const runtime = await getRuntime();
-  const settings = await getSettings(runtime, user.organizationId);
+  const { user, runtime, organization } = await dashboardContext();
+  const [settings, balanceAlerts] = await Promise.all([
+    getSettings(runtime, user.organizationId),
+    loadBalanceAlerts(runtime.db, organization, runtime.clock.now()),
+  ]);
   const defaultMethod = settings.paymentMethods?.find((method) => method.id === settings.defaultPaymentMethodId);
   const canEdit = user.role === "admin";
 
@@ -106,6 +109,8 @@ export default async function SettingsPage() {
             action={saveSettingsAction}
           />
         </Card>
+
+        <BalanceSettingsSection alerts={balanceAlerts} canEdit={canEdit} action={saveBalanceSettingsAction} />
       </div>
     </>
   );

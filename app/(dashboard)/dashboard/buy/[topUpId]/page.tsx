@@ -6,7 +6,8 @@ import { BuyAuthenticationForm } from "@/components/dashboard/buy-authentication
 import { BuyOutcome } from "@/components/dashboard/buy-outcome";
 import { BuyPurchaseForm } from "@/components/dashboard/buy-purchase-form";
 import { BuySteps } from "@/components/dashboard/buy-steps";
-import { Badge, StatusBadge } from "@/components/ui/badge";
+import { SourceBadge } from "@/components/dashboard/history-table";
+import { StatusBadge } from "@/components/ui/badge";
 import { buttonClasses } from "@/components/ui/button";
 import { Card, PageHeader } from "@/components/ui/card";
 import { dashboardContext } from "@/lib/dashboard/context";
@@ -132,9 +133,7 @@ export default async function PurchasePage({
               <span className="block break-all font-mono text-xs text-slate-500">{topUp.paymentSourceId}</span>
             </Detail>
             <Detail label="Source">
-              <Badge tone={topUp.source === "api" ? "slate" : "indigo"}>
-                {topUp.source === "api" ? "API" : "Dashboard"}
-              </Badge>
+              <SourceBadge source={topUp.source} />
             </Detail>
             <Detail label="Reference">
               <span className="break-all font-mono text-xs">{topUp.reference}</span>
