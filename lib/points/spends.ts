@@ -9,7 +9,7 @@ import { newId, newOrderedId } from "@/lib/ids";
 import { auditSource } from "./audit";
 import { PointsError } from "./errors";
 import { crossingSql } from "./ledger";
-import { invalidQuery, parseStrictQuery } from "./query-params";
+import { invalidQuery, limitParameter, oneCursor, parseStrictQuery, referenceParameter } from "./query-params";
 import type { SpendJson } from "./schemas";
 import type { Services } from "./services";
 
@@ -243,37 +243,14 @@ const parameterMessages = {
 
 /** GET /v3/points/spends's query: the parser below and the OpenAPI document both read it. */
 export const spendListQuerySchema = z.strictObject({
-  limit: z
-    .string()
-    .regex(/^\d{1,3}$/)
-    .transform(Number)
-    .pipe(z.number().int().min(1).max(MAX_SPEND_LIST_LIMIT))
-    .optional()
-    .meta({
-      description: `How many to answer, 1 to ${MAX_SPEND_LIST_LIMIT}.`,
-      override: ({ jsonSchema }: { jsonSchema: Record<string, unknown> }) => {
-        delete jsonSchema.pattern;
-        Object.assign(jsonSchema, {
-          type: "integer",
-          minimum: 1,
-          maximum: MAX_SPEND_LIST_LIMIT,
-          default: DEFAULT_SPEND_LIST_LIMIT,
-        });
-      },
-    }),
+  limit: limitParameter(MAX_SPEND_LIST_LIMIT, DEFAULT_SPEND_LIST_LIMIT),
   starting_after: spendId
     .optional()
     .meta({ description: "A spend id: answer the ones older than it (the next page)." }),
   ending_before: spendId.optional().meta({
     description: "A spend id: answer the ones newer than it (the previous page). Not with `starting_after`.",
   }),
-  reference: z
-    .string()
-    .min(1)
-    .max(REFERENCE_MAX_LENGTH)
-    .regex(REFERENCE_PATTERN)
-    .optional()
-    .meta({ description: "Only the spend with this reference (exact, case-sensitive)." }),
+  reference: referenceParameter("Only the spend with this reference (exact, case-sensitive)."),
 });
 
 export interface SpendListQuery {
@@ -285,13 +262,7 @@ export interface SpendListQuery {
 
 /** Validates GET /v3/points/spends's query strictly, as the top-ups list's is. */
 export function parseSpendListQuery(params: URLSearchParams): SpendListQuery {
-  const query = parseStrictQuery(spendListQuerySchema, params, parameterMessages, (values, fields) => {
-    if (values.starting_after !== undefined && values.ending_before !== undefined) {
-      const both = "cannot be combined with the other cursor: send starting_after or ending_before, not both";
-      fields.starting_after ??= both;
-      fields.ending_before ??= both;
-    }
-  });
+  const query = parseStrictQuery(spendListQuerySchema, params, parameterMessages, oneCursor);
   return {
     limit: query.limit ?? DEFAULT_SPEND_LIST_LIMIT,
     startingAfter: query.starting_after,

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { REFERENCE_MAX_LENGTH, REFERENCE_PATTERN } from "@/lib/catalog";
+import { REFERENCE_MAX_LENGTH } from "@/lib/catalog";
 import type { Db } from "@/lib/db/client";
 import type { TopUp } from "@/lib/db/schema";
 import { parseRfc3339, RFC3339_EXAMPLE, RFC3339_OFFSET_EXAMPLE, utcText } from "@/lib/rfc3339";
@@ -12,7 +12,7 @@ import {
   type TopUpStatus,
   topUpPosition,
 } from "./history";
-import { invalidQuery, parseStrictQuery } from "./query-params";
+import { invalidQuery, limitParameter, oneCursor, parseStrictQuery, referenceParameter } from "./query-params";
 import { getTopUp } from "./top-ups";
 
 export const DEFAULT_LIST_LIMIT = 20;
@@ -66,38 +66,14 @@ const instantMeta = (description: string) => ({
 
 /** GET /v3/points/top-ups's query: the parser below and the OpenAPI document both read it. */
 export const topUpListQuerySchema = z.strictObject({
-  limit: z
-    .string()
-    .regex(/^\d{1,3}$/)
-    .transform(Number)
-    .pipe(z.number().int().min(1).max(MAX_LIST_LIMIT))
-    .optional()
-    .meta({
-      description: `How many to answer, 1 to ${MAX_LIST_LIMIT}.`,
-      // Parsed from the query's text, but what a client sends is a whole number.
-      override: ({ jsonSchema }: { jsonSchema: Record<string, unknown> }) => {
-        delete jsonSchema.pattern;
-        Object.assign(jsonSchema, {
-          type: "integer",
-          minimum: 1,
-          maximum: MAX_LIST_LIMIT,
-          default: DEFAULT_LIST_LIMIT,
-        });
-      },
-    }),
+  limit: limitParameter(MAX_LIST_LIMIT, DEFAULT_LIST_LIMIT),
   starting_after: topUpId
     .optional()
     .meta({ description: "A top-up id: answer the ones older than it (the next page)." }),
   ending_before: topUpId.optional().meta({
     description: "A top-up id: answer the ones newer than it (the previous page). Not with `starting_after`.",
   }),
-  reference: z
-    .string()
-    .min(1)
-    .max(REFERENCE_MAX_LENGTH)
-    .regex(REFERENCE_PATTERN)
-    .optional()
-    .meta({ description: "Only the purchase with this reference (exact, case-sensitive)." }),
+  reference: referenceParameter("Only the purchase with this reference (exact, case-sensitive)."),
   status: z.enum(TOP_UP_STATUSES).optional().meta({ description: "Only purchases in this status." }),
   source: z.enum(TOP_UP_SOURCES).optional().meta({ description: "Only purchases made here." }),
   "created[gte]": instant.optional().meta(instantMeta("Only purchases made at or after this time")),
@@ -109,13 +85,7 @@ export const topUpListQuerySchema = z.strictObject({
  * in details.fields: unknown ones, repeated ones, bad values, and both cursors together.
  */
 export function parseTopUpListQuery(params: URLSearchParams): TopUpListQuery {
-  const query = parseStrictQuery(topUpListQuerySchema, params, parameterMessages, (values, fields) => {
-    if (values.starting_after !== undefined && values.ending_before !== undefined) {
-      const both = "cannot be combined with the other cursor: send starting_after or ending_before, not both";
-      fields.starting_after ??= both;
-      fields.ending_before ??= both;
-    }
-  });
+  const query = parseStrictQuery(topUpListQuerySchema, params, parameterMessages, oneCursor);
   return {
     limit: query.limit ?? DEFAULT_LIST_LIMIT,
     startingAfter: query.starting_after,
