@@ -45,6 +45,17 @@ const CSV_BATCH_SIZE = 1000;
  * pulled a page at a time, so exporting 100,000 rows never holds them all in memory.
  */
 export function streamTopUpsCsv(db: Db, organizationId: string, filters: HistoryFilters): ReadableStream<Uint8Array> {
+  return streamCsvPages(CSV_COLUMNS, async (cursor) => {
+    const page = await listTopUps(db, organizationId, { ...filters, cursor, limit: CSV_BATCH_SIZE });
+    return { lines: page.topUps.map(toCsvLine), nextCursor: page.nextCursor };
+  });
+}
+
+/** A header row, then each page's lines as it is pulled, until a page has no next cursor. */
+function streamCsvPages(
+  columns: readonly string[],
+  page: (cursor: string | undefined) => Promise<{ lines: string[]; nextCursor?: string | null }>,
+): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   let cursor: string | undefined;
   let started = false;
@@ -52,12 +63,12 @@ export function streamTopUpsCsv(db: Db, organizationId: string, filters: History
     async pull(controller) {
       if (!started) {
         started = true;
-        controller.enqueue(encoder.encode(`${CSV_COLUMNS.join(",")}\r\n`));
+        controller.enqueue(encoder.encode(`${columns.join(",")}\r\n`));
         return;
       }
-      const page = await listTopUps(db, organizationId, { ...filters, cursor, limit: CSV_BATCH_SIZE });
-      if (page.topUps.length > 0) controller.enqueue(encoder.encode(page.topUps.map(toCsvLine).join("")));
-      if (page.nextCursor) cursor = page.nextCursor;
+      const { lines, nextCursor } = await page(cursor);
+      if (lines.length > 0) controller.enqueue(encoder.encode(lines.join("")));
+      if (nextCursor) cursor = nextCursor;
       else controller.close();
     },
   });
@@ -77,21 +88,9 @@ export const HISTORY_CSV_COLUMNS = [...CSV_COLUMNS, "kind", "description"] as co
 export function streamHistoryCsv(db: Db, organizationId: string, view: HistoryView): ReadableStream<Uint8Array> {
   const kinds = historyKinds(view);
   if (!kinds.includes("spend")) return streamTopUpsCsv(db, organizationId, view);
-  const encoder = new TextEncoder();
-  let cursor: string | undefined;
-  let started = false;
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      if (!started) {
-        started = true;
-        controller.enqueue(encoder.encode(`${HISTORY_CSV_COLUMNS.join(",")}\r\n`));
-        return;
-      }
-      const page = await listHistory(db, organizationId, { ...view, cursor, limit: CSV_BATCH_SIZE });
-      if (page.items.length > 0) controller.enqueue(encoder.encode(page.items.map(toHistoryCsvLine).join("")));
-      if (page.nextCursor) cursor = page.nextCursor;
-      else controller.close();
-    },
+  return streamCsvPages(HISTORY_CSV_COLUMNS, async (cursor) => {
+    const page = await listHistory(db, organizationId, { ...view, cursor, limit: CSV_BATCH_SIZE });
+    return { lines: page.items.map(toHistoryCsvLine), nextCursor: page.nextCursor };
   });
 }
 
