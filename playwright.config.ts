@@ -68,6 +68,11 @@ export default defineConfig({
           },
         ]
       : [
+          // Production servers of their own (startup refusals, signals, the drain, the standalone image)
+          // and the per-address sign-in limits: none of it depends on the provider the Playwright
+          // server bills with (the drain specs bill through the Stripe test server in both runs), so
+          // it runs once, here.
+          { name: "server", testMatch: "**/e2e/server/**/*.spec.ts" },
           { name: "dashboard", testMatch: "**/e2e/dashboard/**/*.spec.ts", use: browser },
           // The main journeys again on a phone: 390 px wide, touch.
           {
@@ -85,14 +90,14 @@ export default defineConfig({
           {
             name: "observability",
             testMatch: "**/e2e/observability/**/*.spec.ts",
-            dependencies: ["api", "dashboard", "phone"],
+            dependencies: ["api", "server", "dashboard", "phone"],
           },
           // `next dev` started twice: it compiles on both cores, so it runs once the rest is done.
           {
             name: "dev",
             testMatch: "**/e2e/dev/**/*.spec.ts",
             use: browser,
-            dependencies: ["api", "dashboard", "phone"],
+            dependencies: ["api", "server", "dashboard", "phone"],
           },
         ]),
   ],

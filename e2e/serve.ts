@@ -268,13 +268,31 @@ function ensureBuilt(): void {
   if (fs.existsSync(path.join(ROOT, ".next", "BUILD_ID"))) return;
   console.log("[e2e] .next/BUILD_ID is missing: running next build first.");
   // A developer's checkout has the secret `npm run dev` generated: build as in one, so that
-  // e2e/api/security.spec.ts would see the file if the build traced it into the server's output.
+  // e2e/server/security.spec.ts would see the file if the build traced it into the server's output.
   readOrCreateDevSecret();
   const built = spawnSync(process.execPath, [NEXT, "build"], {
     stdio: "inherit",
     env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
   });
   if (built.status !== 0) throw new Error(`next build failed with status ${built.status ?? built.signal}`);
+}
+
+/**
+ * The fixtures' users are made with their passwords hashed at the test cost (lib/auth/password.ts, as
+ * under vitest): some sixty hashes at the production cost took 32 s of the server's start on two
+ * cores. The cost is stored with each hash, and the server, at the production cost, upgrades each
+ * user's hash at their first sign-in, as it would a hash made by an older release.
+ */
+async function atTestPasswordCost<T>(make: () => Promise<T>): Promise<T> {
+  const processEnv = process.env as Record<string, string | undefined>;
+  const before = processEnv.NODE_ENV;
+  processEnv.NODE_ENV = "test";
+  try {
+    return await make();
+  } finally {
+    if (before === undefined) delete processEnv.NODE_ENV;
+    else processEnv.NODE_ENV = before;
+  }
 }
 
 const METRICS_TOKEN = process.env.METRICS_TOKEN ?? randomString(32);
@@ -310,7 +328,7 @@ async function main(): Promise<void> {
     ensureBuilt();
     stripe = process.env.E2E_PROVIDER === "stripe" ? await startStripeBackend() : null;
     const fixtures = {
-      ...(await provision(backend, stripe)),
+      ...(await atTestPasswordCost(() => provision(backend, stripe))),
       observability: { logFile: SERVER_LOG, metricsToken: METRICS_TOKEN, authSecret: AUTH_SECRET },
     };
     fs.mkdirSync(ARTIFACTS, { recursive: true });

@@ -1,6 +1,6 @@
 // `node scripts/standalone-layout.mjs <dir>`: after `npm run build`, lays out in <dir> every file
 // the deployed server needs, as the Docker image holds them (the Dockerfile runs this, and
-// e2e/api/standalone.spec.ts runs the result, so the two cannot drift):
+// e2e/server/standalone.spec.ts runs the result, so the two cannot drift):
 //   server.js, .next/, node_modules/  Next's standalone output (`output: "standalone"`): the traced
 //                                     production dependencies only
 //   .next/static/, public/            the assets Next leaves to the deployment to copy

@@ -1,5 +1,5 @@
+import { account, postCredentials, signInError } from "../api/sign-in-helpers";
 import { expect, test } from "../fixtures";
-import { account, postCredentials, signInError } from "./sign-in-helpers";
 
 const SIGN_IN_MAX_FAILURES_PER_ADDRESS = 50;
 
