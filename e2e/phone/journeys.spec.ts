@@ -28,7 +28,12 @@ async function expectFitsTheScreen(page: Page, where: string): Promise<void> {
   expect(overflow, `${where} scrolls sideways`).toBeLessThanOrEqual(0);
 }
 
-const nav = (page: Page) => page.getByRole("navigation", { name: "Dashboard" });
+/** The dashboard's tabs on a phone: in the header's menu, opened first when it is closed. */
+async function nav(page: Page) {
+  const menu = page.getByTestId("dashboard-menu");
+  if ((await menu.getAttribute("open")) === null) await menu.locator("summary").tap();
+  return menu.getByRole("navigation", { name: "Dashboard" });
+}
 
 test("every tab can be reached by touch, and no page scrolls sideways", async ({ page }) => {
   const tabs = [
@@ -44,19 +49,24 @@ test("every tab can be reached by touch, and no page scrolls sideways", async ({
     "Audit log",
   ];
   for (const name of tabs) {
-    // The tabs wrap onto more lines rather than scroll: each is on screen without a hidden swipe.
-    const tab = nav(page).getByRole("link", { name, exact: true });
+    // The header is one row: the page's heading starts at most 120 px down, the tabs in the menu.
+    const header = await page.getByRole("banner").boundingBox();
+    expect(header?.height, `the header above ${name}`).toBeLessThanOrEqual(120);
+    // The menu's tabs wrap onto more lines rather than scroll: each is on screen without a hidden swipe.
+    const tab = (await nav(page)).getByRole("link", { name, exact: true });
     await expect(tab).toBeInViewport();
     await tab.tap();
-    await expect(tab).toHaveAttribute("aria-current", "page");
     await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+    // Choosing a tab closes the menu over the page.
+    await expect(page.getByTestId("dashboard-menu")).not.toHaveAttribute("open");
+    await expect((await nav(page)).getByRole("link", { name, exact: true })).toHaveAttribute("aria-current", "page");
     await expectFitsTheScreen(page, name);
   }
 });
 
 test("buy a bundle: choose, review, pay; the balance and History follow", async ({ page }) => {
   const before = await headerBalance(page);
-  await nav(page).getByRole("link", { name: "Buy Points", exact: true }).tap();
+  await (await nav(page)).getByRole("link", { name: "Buy Points", exact: true }).tap();
   await expectFitsTheScreen(page, "Buy Points");
   await page.locator('label[for="bundle-250"]').tap();
   await page.getByRole("radio", { name: /•••• 4242/ }).check();
@@ -73,11 +83,22 @@ test("buy a bundle: choose, review, pay; the balance and History follow", async 
   await expectFitsTheScreen(page, "the paid purchase");
   expect(await headerBalance(page)).toBe(before + 250);
 
-  await nav(page).getByRole("link", { name: "History", exact: true }).tap();
+  await (await nav(page)).getByRole("link", { name: "History", exact: true }).tap();
   const row = page.locator(`[data-testid="top-up-row"][data-reference="${reference}"]`);
   await expect(row).toHaveCount(1);
   await expect(row).toContainText("Paid");
   await expectFitsTheScreen(page, "History");
+  // The purchase's own page, under History: its state, without the buy steps.
+  // Newest first: the purchase just made is the list's first card.
+  await page.getByTestId("history-list").getByRole("link").first().tap();
+  await expect(page).toHaveURL(/\/dashboard\/history\/tu_\w+$/);
+  await expect(outcome.getByRole("heading", { name: "Paid", exact: true })).toBeVisible();
+  await expect(page.getByRole("list", { name: "Purchase steps" })).toHaveCount(0);
+  await expect((await nav(page)).getByRole("link", { name: "History", exact: true })).toHaveAttribute(
+    "aria-current",
+    "page",
+  );
+  await expectFitsTheScreen(page, "the purchase's page");
 });
 
 test("a declined card says why on a phone too, and adds nothing", async ({ page }) => {
@@ -104,6 +125,16 @@ test("copy a payment method ID for the API", async ({ page, context }) => {
   await card.getByRole("button", { name: /^Copy ID/ }).tap();
   await expect(card.getByRole("button", { name: "Copied" })).toBeVisible();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(visa.id);
+  // A row per card; its example opens on demand and stays inside its box.
+  const row = await card.boundingBox();
+  expect(row?.height, "the card's row").toBeLessThanOrEqual(200);
+  await card.getByText("Example purchase with this card").tap();
+  const example = card.getByTestId("curl-example");
+  await expect(example).toBeVisible();
+  const box = await example.boundingBox();
+  expect((box?.x ?? 0) + (box?.width ?? 0)).toBeLessThanOrEqual(390);
+  expect(await example.evaluate((pre) => pre.scrollWidth - pre.clientWidth)).toBeLessThanOrEqual(0);
+  await expectFitsTheScreen(page, "Payment details with an example open");
 });
 
 test("save settings, then create an API key that is shown once", async ({ page }) => {
@@ -115,7 +146,7 @@ test("save settings, then create an API key that is shown once", async ({ page }
   await page.reload();
   await expect(page.getByLabel("Default currency")).toHaveValue("EUR");
 
-  await nav(page).getByRole("link", { name: "API keys", exact: true }).tap();
+  await (await nav(page)).getByRole("link", { name: "API keys", exact: true }).tap();
   await page.getByRole("button", { name: "Create API key" }).tap();
   const shown = page.getByTestId("new-api-key-value");
   await expect(shown).toHaveText(/^pts_/);
@@ -135,13 +166,14 @@ test("add a member, whose password is shown once; Limits reads plainly", async (
   await expect(page.getByTestId("member-row").filter({ hasText: email })).toHaveCount(1);
   await expectFitsTheScreen(page, "Members with a new member");
 
-  await nav(page).getByRole("link", { name: "Limits", exact: true }).tap();
+  await (await nav(page)).getByRole("link", { name: "Limits", exact: true }).tap();
   await expect(page.getByRole("heading", { name: "Limits", level: 1 })).toBeVisible();
   await expectFitsTheScreen(page, "Limits");
 });
 
 test("sign out from a phone", async ({ page }) => {
-  const signOut = page.getByRole("button", { name: "Sign out" });
+  await nav(page);
+  const signOut = page.getByTestId("dashboard-menu").getByRole("button", { name: "Sign out" });
   await signOut.scrollIntoViewIfNeeded();
   await signOut.tap();
   await expect(page.getByText("You have been signed out.")).toBeVisible();
