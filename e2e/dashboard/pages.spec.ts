@@ -67,7 +67,15 @@ test("buttons on Payment details name their card; History's table has a caption"
     await expect(page.getByRole("button", { name: `Remove ${label}`, exact: true })).toHaveCount(1);
   }
   await expect(page.getByRole("button", { name: "Copy ID of Visa •••• 4242", exact: true })).toHaveCount(1);
+  // Each card is a row; its example purchase opens on demand.
+  await expect(page.getByRole("button", { name: /^Copy command/ })).toHaveCount(0);
+  await page.getByRole("region", { name: "Visa •••• 4242" }).getByText("Example purchase with this card").click();
   await expect(page.getByRole("button", { name: "Copy command for Visa •••• 4242", exact: true })).toHaveCount(1);
+  for (const card of await page.getByTestId("payment-method").all()) {
+    const box = await card.boundingBox();
+    if ((await card.getByTestId("curl-example").isVisible()) || !box) continue;
+    expect(box.height, "a card's row, its example closed").toBeLessThanOrEqual(160);
+  }
   // No button is named by the value it copies (a whole curl command).
   await expect(page.getByRole("button", { name: /curl|Authorization|pm_/ })).toHaveCount(0);
 
