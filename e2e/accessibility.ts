@@ -60,11 +60,12 @@ export function dashboardPages(purchases: Awaited<ReturnType<typeof makePurchase
     `/dashboard/buy?step=confirm&currency=USD&points=250&method=${visa}`,
     // A confirmation whose purchase was already made.
     `/dashboard/buy?step=confirm&currency=USD&points=100&method=${visa}&ref=${purchases.paid.reference}`,
-    `/dashboard/buy/${purchases.paid.id}`,
-    `/dashboard/buy/${purchases.failed.id}`,
+    // A purchase's page right after Buy (with the steps), from History, and by its old address under Buy.
+    `/dashboard/history/${purchases.paid.id}?bought=1`,
+    `/dashboard/history/${purchases.failed.id}`,
     `/dashboard/buy/${purchases.awaiting.id}`,
     "/dashboard/history",
-    "/dashboard/history?status=paid&source=api",
+    "/dashboard/history?status=paid&source=api&from=2026-01-01&to=2099-12-31",
     "/dashboard/payment-details",
     "/dashboard/settings",
     "/dashboard/api-keys",

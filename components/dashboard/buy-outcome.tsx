@@ -1,37 +1,51 @@
-import type { ReactNode } from "react";
+import { Children, type ReactNode } from "react";
 import type { TopUp } from "@/lib/db/schema";
-import { formatMoney, formatPoints } from "@/lib/format";
+import { formatDateTime, formatMoney, formatPoints } from "@/lib/format";
+import { changedAfterPayment, type HeadlineTone, purchaseHeadline } from "@/lib/points/after-payment/headline";
 
-const tones = {
-  paid: { box: "border-emerald-200 bg-emerald-50", icon: "bg-emerald-600", text: "text-emerald-900", mark: "✓" },
-  failed: { box: "border-rose-200 bg-rose-50", icon: "bg-rose-600", text: "text-rose-900", mark: "✕" },
-  awaiting_payment: { box: "border-amber-200 bg-amber-50", icon: "bg-amber-500", text: "text-amber-950", mark: "!" },
-  unresolved: { box: "border-sky-200 bg-sky-50", icon: "bg-sky-600", text: "text-sky-950", mark: "…" },
-} as const;
+const tones: Record<HeadlineTone, { box: string; icon: string; text: string; mark: string }> = {
+  good: { box: "border-emerald-200 bg-emerald-50", icon: "bg-emerald-600", text: "text-emerald-900", mark: "✓" },
+  neutral: { box: "border-slate-200 bg-slate-50", icon: "bg-slate-600", text: "text-slate-900", mark: "✓" },
+  bad: { box: "border-rose-200 bg-rose-50", icon: "bg-rose-600", text: "text-rose-900", mark: "✕" },
+  warning: { box: "border-amber-200 bg-amber-50", icon: "bg-amber-500", text: "text-amber-950", mark: "!" },
+  pending: { box: "border-sky-200 bg-sky-50", icon: "bg-sky-600", text: "text-sky-950", mark: "…" },
+};
 
 /**
- * A purchase's outcome told plainly: paid (with the new balance), declined (why), awaiting the
- * cardholder (how to finish it) or not known yet (it will resolve, and where to look).
- * `children` holds the next steps the page offers for this state.
+ * How the person got to the purchase: right after Buy (`bought`), by sending the same purchase form
+ * again (`replayed`), by "Check again now" (`checked`), or from History or a link (none).
+ */
+export type PurchaseArrival = "bought" | "replayed" | "checked" | undefined;
+
+/**
+ * A purchase's outcome told plainly, headed by its state as it is now (lib/points/after-payment/headline.ts):
+ * paid (with the balance), declined (why), awaiting the cardholder (how to finish it) or not known
+ * yet (it will resolve). `children` holds the next steps the page offers for this state.
  */
 export function BuyOutcome({
   topUp,
   pointsBalance,
-  replayed,
+  arrival,
   children,
 }: {
   topUp: TopUp;
   pointsBalance: number;
-  replayed: boolean;
+  arrival: PurchaseArrival;
   children?: ReactNode;
 }) {
-  const kind =
-    topUp.status === "paid" || topUp.status === "failed" || topUp.status === "awaiting_payment"
-      ? topUp.status
-      : "unresolved";
-  const tone = tones[kind];
+  const headline = purchaseHeadline(topUp);
+  const tone = tones[headline.tone];
   const amount = formatMoney(topUp.amount, topUp.currency);
   const points = formatPoints(topUp.points);
+  const paid = topUp.status === "paid";
+  const changed = paid && changedAfterPayment(topUp);
+  // Right after Buy, a payment that went through is a success; anywhere else it is headed by its state.
+  const title = paid && !changed && arrival === "bought" ? "Payment successful" : headline.title;
+  const balance = (
+    <strong className="tabular-nums" data-testid="outcome-balance">
+      {formatPoints(pointsBalance)} Points
+    </strong>
+  );
   return (
     <section
       className={`rounded-xl border p-5 sm:p-6 ${tone.box}`}
@@ -47,7 +61,7 @@ export function BuyOutcome({
           {tone.mark}
         </span>
         <div className={`min-w-0 flex-1 space-y-2 text-sm ${tone.text}`}>
-          {kind === "paid" && replayed && (
+          {paid && arrival === "replayed" ? (
             <>
               <h2 id="outcome-title" className="text-lg font-semibold">
                 Already bought
@@ -55,69 +69,49 @@ export function BuyOutcome({
               {/* One plain statement: a repeat shows the earlier purchase, not a second "added". */}
               <p>
                 This purchase of {points} Points for {amount} was already made, so nothing was charged again. Your
-                balance is{" "}
-                <strong className="tabular-nums" data-testid="outcome-balance">
-                  {formatPoints(pointsBalance)} Points
-                </strong>
-                .
+                balance is {balance}.
               </p>
             </>
+          ) : (
+            <h2 id="outcome-title" className="text-lg font-semibold">
+              {title}
+            </h2>
           )}
-          {kind === "paid" && !replayed && (
-            <>
-              <h2 id="outcome-title" className="text-lg font-semibold">
-                Payment successful
-              </h2>
-              <p>
-                {points} Points were added for {amount}.{" "}
-                {topUp.refundedPoints > 0 || topUp.disputeStatus
-                  ? "Since then it was refunded or disputed (see After payment, below). Your balance is"
-                  : "Your balance is now"}{" "}
-                <strong className="tabular-nums" data-testid="outcome-balance">
-                  {formatPoints(pointsBalance)} Points
-                </strong>
-                .
-              </p>
-            </>
+          {paid && arrival !== "replayed" && (
+            <p>
+              {arrival === "checked" ? "The payment is confirmed: " : ""}
+              {points} Points were added for {amount}
+              {topUp.paidAt && arrival !== "bought" ? ` on ${formatDateTime(topUp.paidAt)}` : ""}.{" "}
+              {changed ? <>What happened since is under After payment, below. Your balance is {balance}.</> : null}
+              {!changed && <>Your balance is now {balance}.</>}
+            </p>
           )}
-          {kind === "failed" && (
+          {topUp.status === "failed" && (
             <>
-              <h2 id="outcome-title" className="text-lg font-semibold">
-                Payment declined
-              </h2>
               <p data-testid="outcome-reason">{topUp.failureMessage ?? "The card issuer declined the payment."}</p>
               <p>Nothing was charged and no Points were added. Try again with another card.</p>
             </>
           )}
-          {kind === "awaiting_payment" && (
-            <>
-              <h2 id="outcome-title" className="text-lg font-semibold">
-                Your bank needs you to confirm this payment
-              </h2>
-              <p>
-                {topUp.failureMessage ??
-                  "The card issuer asks the cardholder to authenticate this payment before it completes."}{" "}
-                Nothing is taken and no Points are added until it is authenticated.
-              </p>
-            </>
+          {topUp.status === "awaiting_payment" && (
+            <p>
+              {topUp.failureMessage ??
+                "The card issuer asks the cardholder to authenticate this payment before it completes."}{" "}
+              Nothing is taken and no Points are added until it is authenticated.
+            </p>
           )}
-          {kind === "unresolved" && (
-            <>
-              <h2 id="outcome-title" className="text-lg font-semibold">
-                Payment being confirmed
-              </h2>
-              <p>
-                The card issuer has not given a final answer yet. This purchase will resolve: the {points} Points are
-                added once the payment is confirmed, and it is never charged twice. Check History for the outcome.
-              </p>
-            </>
+          {(topUp.status === "pending" || topUp.status === "processing") && (
+            <p>
+              {arrival === "checked" ? "Checked just now: still no final answer. " : ""}
+              The card issuer has not given a final answer yet. This purchase will resolve: the {points} Points are
+              added once the payment is confirmed, and it is never charged twice. Check History for the outcome.
+            </p>
           )}
-          {replayed && kind !== "paid" && (
+          {arrival === "replayed" && !paid && (
             <p className="text-xs opacity-80">
               This purchase had already been sent, so this request was answered with it and nothing was charged again.
             </p>
           )}
-          {children && <div className="pt-2">{children}</div>}
+          {Children.toArray(children).length > 0 && <div className="pt-2">{children}</div>}
         </div>
       </div>
     </section>

@@ -36,6 +36,7 @@ export function BuyPurchaseForm({
   pendingLabel = "Processing payment…",
   variant = "primary",
   fullWidth = false,
+  check = false,
 }: {
   action: (state: PurchaseFormState, formData: FormData) => Promise<PurchaseFormState>;
   fields: PurchaseFields;
@@ -43,6 +44,8 @@ export function BuyPurchaseForm({
   pendingLabel?: string;
   variant?: "primary" | "secondary";
   fullWidth?: boolean;
+  /** "Check again now" on the purchase's page: the same purchase sent again to learn its outcome, said as such. */
+  check?: boolean;
 }) {
   // The server action itself, not a wrapper: React then renders a form that also works before
   // (or without) JavaScript. A lost answer is caught by app/(dashboard)/dashboard/buy/error.tsx.
@@ -57,6 +60,7 @@ export function BuyPurchaseForm({
       <input type="hidden" name="currency" value={fields.currency} />
       <input type="hidden" name="payment_source_id" value={fields.paymentSourceId} />
       <input type="hidden" name="reference" value={fields.reference} />
+      {check && <input type="hidden" name="check" value="1" />}
       {state && !state.ok && (
         <Alert tone="error" title="The purchase was not made">
           <p>{state.error}</p>
@@ -71,7 +75,7 @@ export function BuyPurchaseForm({
           )}
           {state.existingTopUpId && (
             <p className="mt-2 flex flex-wrap gap-x-4 gap-y-1">
-              <Link className="font-semibold underline" href={`/dashboard/buy/${state.existingTopUpId}`}>
+              <Link className="font-semibold underline" href={`/dashboard/history/${state.existingTopUpId}`}>
                 See that purchase
               </Link>
               <Link className="font-semibold underline" href="/dashboard/buy">

@@ -3,7 +3,7 @@
 import Form from "next/form";
 import Link from "next/link";
 import { buttonClasses } from "@/components/ui/button";
-import { Field, Select } from "@/components/ui/field";
+import { Field, Input, Select } from "@/components/ui/field";
 import type { HistoryView as Filters } from "@/lib/points/history";
 
 const kindOptions = [
@@ -41,18 +41,27 @@ const filterFields = [
   { name: "after", label: "After payment", options: afterOptions },
 ] as const;
 
+/** UTC days, both included: the page says its times are UTC. */
+const dateFields = [
+  { name: "from", label: "From" },
+  { name: "to", label: "To" },
+] as const;
+
 /**
  * A GET form: the filters live in the URL, so a filtered page can be shared, reloaded and exported.
  * A change applies at once. A browser without JavaScript gets an Apply button instead (in
  * <noscript>, so a browser that runs scripts never shows a button that does nothing new).
- * Spends have no status, source or after payment: with Spent chosen those are disabled.
+ * Spends have no status, source or after payment: with Spent chosen those are disabled. The dates
+ * apply to both kinds.
  */
 export function HistoryFilters({ filters }: { filters: Filters }) {
-  const active = Boolean(filters.kind || filters.status || filters.source || filters.after);
+  const active = Boolean(
+    filters.kind || filters.status || filters.source || filters.after || filters.from || filters.to,
+  );
   return (
     <Form
       // Remounted when the URL changes, so "Clear" and the back button reset the selects too.
-      key={`${filters.kind ?? ""}:${filters.status ?? ""}:${filters.source ?? ""}:${filters.after ?? ""}`}
+      key={[filters.kind, filters.status, filters.source, filters.after, filters.from, filters.to].join(":")}
       action="/dashboard/history"
       className="flex flex-wrap items-end gap-3"
       aria-label="Filter history"
@@ -73,6 +82,13 @@ export function HistoryFilters({ filters }: { filters: Filters }) {
                 </option>
               ))}
             </Select>
+          </Field>
+        </div>
+      ))}
+      {dateFields.map(({ name, label }) => (
+        <div key={name} className="w-full sm:w-44">
+          <Field id={`filter-${name}`} label={label}>
+            <Input id={`filter-${name}`} type="date" name={name} defaultValue={filters[name] ?? ""} />
           </Field>
         </div>
       ))}

@@ -36,7 +36,7 @@ export function HistoryTable({
           return (
             <li key={topUp.id}>
               <Link
-                href={`/dashboard/buy/${topUp.id}`}
+                href={`/dashboard/history/${topUp.id}`}
                 className="block px-5 py-3 hover:bg-slate-50 focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-indigo-600"
               >
                 <span className="flex items-center justify-between gap-3">
@@ -134,7 +134,7 @@ export function HistoryTable({
                   </td>
                   <td className="whitespace-nowrap px-5 py-3 text-right">
                     <Link
-                      href={`/dashboard/buy/${topUp.id}`}
+                      href={`/dashboard/history/${topUp.id}`}
                       className="font-medium text-indigo-700 hover:text-indigo-900 hover:underline focus-visible:outline-2 focus-visible:outline-indigo-600"
                     >
                       {actionLabel(topUp.status)}

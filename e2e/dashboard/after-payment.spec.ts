@@ -67,6 +67,9 @@ test.describe("After payment", () => {
     await expect(after).toContainText("7,500 Points held");
     await expect(after).toContainText("cannot be spent until the dispute is settled");
     await expect(after).not.toContainText("Refunded");
+    // Headed by what the dispute did, not by "Payment successful".
+    await expect(page.getByRole("heading", { name: "Paid · 7,500 Points held by a dispute" })).toBeVisible();
+    await expect(page.getByText("Payment successful")).toHaveCount(0);
     fs.mkdirSync(SCREENSHOTS, { recursive: true });
     await page.screenshot({ path: path.join(SCREENSHOTS, "after-payment-dispute.png"), fullPage: true });
   });
@@ -86,9 +89,10 @@ test.describe("After payment", () => {
     for (const hidden of [REFUSED_REFUND_MESSAGE, REFUSED_REFUND_REASON, "resource_missing", "failed", "€7.80"]) {
       await expect(after).not.toContainText(hidden);
     }
-    // The outcome no longer says the balance is "now" what this purchase made it.
+    // Headed by its state now, and no longer saying the balance is "now" what this purchase made it.
+    await expect(page.getByRole("heading", { name: "Paid · 250 Points refunded" })).toBeVisible();
     await expect(page.getByTestId("purchase-outcome")).toContainText(
-      "Since then it was refunded or disputed (see After payment, below).",
+      "What happened since is under After payment, below.",
     );
     // Read only: nothing on the page acts on the refund.
     await expect(page.getByRole("button", { name: /refund/i })).toHaveCount(0);

@@ -35,7 +35,7 @@ async function review(page: Page, points: number, card: Card): Promise<string> {
 async function buy(page: Page, points: number, card: Card): Promise<string> {
   const reference = await review(page, points, card);
   await page.getByRole("button", { name: /^Buy / }).click();
-  await page.waitForURL(/\/dashboard\/buy\/tu_/);
+  await page.waitForURL(/\/dashboard\/history\/tu_\w+\?bought=1$/);
   return reference;
 }
 
@@ -166,6 +166,11 @@ test.describe("Buy Points as an admin", () => {
     // Checking again re-sends the same purchase: the provider is asked, nothing is charged anew.
     await page.getByRole("button", { name: "Check again now" }).click();
     await expect(outcome).toHaveAttribute("data-status", "paid");
+    // Said as the answer to the check, not as a repeated purchase.
+    await expect(outcome.getByRole("heading", { name: "Paid", exact: true })).toBeVisible();
+    await expect(outcome).toContainText("The payment is confirmed: 100 Points were added");
+    await expect(outcome).not.toContainText("Already bought");
+    await expect(outcome).not.toContainText("nothing was charged again");
     expect(await headerBalance(page)).toBe(before + 100);
     await expect(await historyRows(page, reference)).toHaveCount(1);
   });
@@ -218,7 +223,7 @@ test.describe("Buy Points as an admin", () => {
         inputs.map((input) => [(input as HTMLInputElement).name, (input as HTMLInputElement).value]),
       );
     await page.getByRole("button", { name: /^Buy / }).click();
-    await page.waitForURL(/\/dashboard\/buy\/tu_/);
+    await page.waitForURL(/\/dashboard\/history\/tu_\w+\?bought=1$/);
     await page.reload();
     await expect(page.getByTestId("purchase-outcome")).toHaveAttribute("data-status", "paid");
     // Back on the confirmation: it says the purchase was made, and offers no Buy button or new balance.

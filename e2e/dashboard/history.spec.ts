@@ -161,6 +161,43 @@ test.describe("History", () => {
     expect(records.some((record) => record[1] === declined)).toBe(true);
     expect(records.every((record) => record[6] === "failed")).toBe(true);
 
+    // A date range (UTC days, both included) applies as it changes, beside the other filters, and the export keeps it.
+    const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+    await page.getByLabel("From", { exact: true }).fill(day(-1));
+    await expect(page).toHaveURL(new RegExp(`from=${day(-1)}`));
+    await page.getByLabel("To", { exact: true }).fill(day(0));
+    await expect(page).toHaveURL(new RegExp(`to=${day(0)}`));
+    await expect(page).toHaveURL(/status=failed/);
+    expect(await references(page)).toContain(declined);
+    await page.getByLabel("To", { exact: true }).fill(day(3));
+    await expect(page).toHaveURL(new RegExp(`to=${day(3)}`));
+    await page.getByLabel("From", { exact: true }).fill(day(2));
+    await expect(page).toHaveURL(new RegExp(`from=${day(2)}`));
+    await expect(page.getByText("No top-ups match these filters.")).toBeVisible();
+    await expect(page.getByRole("link", { name: "Export CSV" })).toHaveAttribute(
+      "href",
+      `/dashboard/history/export?status=failed&from=${day(2)}&to=${day(3)}`,
+    );
+    const [empty] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByRole("link", { name: "Export CSV" }).click(),
+    ]);
+    expect(
+      fs
+        .readFileSync(await empty.path(), "utf8")
+        .trimEnd()
+        .split("\r\n"),
+    ).toEqual([csv[0]]);
+    await page.getByLabel("From", { exact: true }).fill(day(-1));
+    await page.getByLabel("To", { exact: true }).fill(day(0));
+    await expect(page).toHaveURL(new RegExp(`from=${day(-1)}&to=${day(0)}`));
+    const [dated] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByRole("link", { name: "Export CSV" }).click(),
+    ]);
+    expect(dated.suggestedFilename()).toBe(`top-ups-${day(0)}-failed-${day(-1)}-${day(0)}.csv`);
+    expect(fs.readFileSync(await dated.path(), "utf8")).toContain(declined);
+
     // The export checks the session itself: without one there is no CSV.
     const anonymous = await page.context().browser()?.newContext();
     const response = await anonymous?.request.get("/dashboard/history/export", { maxRedirects: 0 });

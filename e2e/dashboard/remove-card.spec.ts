@@ -50,7 +50,7 @@ test("a purchase keeps its card's label after the card is removed, in History an
   await page.getByRole("radio", { name: /•••• 4242/ }).check();
   await page.getByRole("button", { name: "Review purchase" }).click();
   await page.getByRole("button", { name: /^Buy / }).click();
-  await page.waitForURL(/\/dashboard\/buy\/tu_/);
+  await page.waitForURL(/\/dashboard\/history\/tu_\w+\?bought=1$/);
   const purchase = page.url();
 
   await page.goto("/dashboard/payment-details");

@@ -14,7 +14,7 @@ async function buyWith(page: Page, last4: string): Promise<void> {
   await page.getByRole("radio", { name: new RegExp(`•••• ${last4}`) }).check();
   await page.getByRole("button", { name: "Review purchase" }).click();
   await page.getByRole("button", { name: /^Buy / }).click();
-  await page.waitForURL(/\/dashboard\/buy\/tu_/);
+  await page.waitForURL(/\/dashboard\/history\/tu_\w+\?bought=1$/);
   await expect(page.getByTestId("purchase-outcome")).toHaveAttribute("data-status", "paid");
 }
 

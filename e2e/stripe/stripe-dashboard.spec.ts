@@ -14,7 +14,7 @@ async function buy(page: Page, points: number, last4: string): Promise<void> {
   await page.getByRole("radio", { name: new RegExp(`•••• ${last4}`) }).check();
   await page.getByRole("button", { name: "Review purchase" }).click();
   await page.getByRole("button", { name: /^Buy / }).click();
-  await page.waitForURL(/\/dashboard\/buy\/tu_/);
+  await page.waitForURL(/\/dashboard\/history\/tu_\w+\?bought=1$/);
 }
 
 test("an organisation's first card, added through Stripe Checkout, is saved and becomes the default", async ({
@@ -49,7 +49,7 @@ test("a card that needs 3-D Secure is completed on the bank's page and comes bac
   await expect(page.getByRole("heading", { name: "3-D Secure test page" })).toBeVisible();
   await page.getByRole("button", { name: "Complete" }).click();
 
-  await expect(page).toHaveURL(/\/dashboard\/buy\/tu_[A-Za-z0-9]+$/);
+  await expect(page).toHaveURL(/\/dashboard\/history\/tu_[A-Za-z0-9]+\?bought=1$/);
   await expect(page.getByTestId("purchase-outcome")).toHaveAttribute("data-status", "paid");
   // The return page and the webhook both settle it; the Points arrive once.
   await page.goto("/dashboard");

@@ -7,8 +7,9 @@ import { backends, createTestContext, type TestContext } from "@/lib/testing/har
 import { refundTopUp } from "./after-payment/refunds";
 import { getBalances } from "./after-payment/view";
 import { PointsError } from "./errors";
-import { type ListTopUpsOptions, listTopUps, parseHistoryFilters } from "./history";
+import { type ListTopUpsOptions, listTopUps } from "./history";
 import { streamTopUpsCsv } from "./history-csv";
+import { parseHistoryFilters } from "./history-query";
 import { createOrganization } from "./organizations";
 import { deliverPendingEvents } from "./provider-events";
 import { purchasePoints } from "./purchase";

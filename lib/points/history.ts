@@ -168,6 +168,9 @@ export type HistoryKind = (typeof HISTORY_KINDS)[number];
 export interface HistoryView extends HistoryFilters {
   /** Omitted: both kinds, unless a top-up filter is set. */
   kind?: HistoryKind;
+  /** The first and last UTC day shown (YYYY-MM-DD), as chosen; createdGte and createdLt say the same as instants. */
+  from?: string;
+  to?: string;
 }
 
 export type HistoryItem = { kind: "top_up"; topUp: TopUp } | { kind: "spend"; spend: Spend };
@@ -273,29 +276,6 @@ function mergeNewestFirst<T extends { position: TopUpPosition }>(left: T[], righ
 
 function newerThan(a: TopUpPosition, b: TopUpPosition): boolean {
   return a.createdAt === b.createdAt ? a.id > b.id : a.createdAt > b.createdAt;
-}
-
-/** Reads the history filters from search parameters; anything unknown means "all". */
-export function parseHistoryFilters(params: Record<string, string | string[] | undefined>): HistoryView & {
-  cursor?: string;
-} {
-  const one = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
-  const status = one(params.status);
-  const source = one(params.source);
-  const after = one(params.after);
-  const cursor = one(params.cursor);
-  const kind = one(params.kind);
-  // Spent was asked for: the top-up filters, which no spend matches, are dropped rather than emptying the list.
-  if (kind === "spend") return { kind, cursor: cursor ? cursor : undefined };
-  return {
-    kind: kind === "top_up" ? kind : undefined,
-    status: (TOP_UP_STATUSES as readonly string[]).includes(status ?? "") ? (status as TopUpStatus) : undefined,
-    source: (TOP_UP_SOURCES as readonly string[]).includes(source ?? "") ? (source as TopUpSource) : undefined,
-    after: (AFTER_PAYMENT_FILTERS as readonly string[]).includes(after ?? "")
-      ? (after as AfterPaymentFilter)
-      : undefined,
-    cursor: cursor ? cursor : undefined,
-  };
 }
 
 /**

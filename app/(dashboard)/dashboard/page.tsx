@@ -44,7 +44,7 @@ export default async function OverviewPage() {
         {waiting && (
           <Alert tone="warning" title="A purchase is waiting for the cardholder">
             {formatPoints(waiting.points)} Points ({waiting.reference}) are added once the payment is authenticated.{" "}
-            <Link href={`/dashboard/buy/${waiting.id}`} className="font-semibold underline">
+            <Link href={`/dashboard/history/${waiting.id}`} className="font-semibold underline">
               Complete payment
             </Link>
           </Alert>

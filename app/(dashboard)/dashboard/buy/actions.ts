@@ -23,6 +23,7 @@ const purchaseForm = z.object({
   currency: z.string(),
   payment_source_id: z.string(),
   reference: z.string(),
+  check: z.literal("1").optional(),
 });
 
 /** A purchase another billing provider charged: the operator was told in the log. */
@@ -35,7 +36,8 @@ const FORM_CHANGED = "The purchase form was incomplete or changed; start a new p
 export const buyPoints = adminAction(
   purchaseForm,
   async (form, { user, runtime }) => {
-    const request = parseTopUpRequest(form);
+    const { check, ...fields } = form;
+    const request = parseTopUpRequest(fields);
     const organization = await getOrganization(runtime.db, user.organizationId);
     if (!organization) return { ok: false, error: "Your organisation no longer exists." };
     const result = await trackInFlight(() =>
@@ -51,7 +53,9 @@ export const buyPoints = adminAction(
     }
     // The balance in the header and every list of top-ups change with a purchase.
     revalidatePath("/dashboard", "layout");
-    return redirectTo(`/dashboard/buy/${result.topUp.id}${result.replayed ? "?replayed=1" : ""}`);
+    // "Check again now" sends the purchase again on purpose: its answer is the outcome, not a repeat.
+    const arrival = check ? "checked" : result.replayed ? "replayed" : "bought";
+    return redirectTo(`/dashboard/history/${result.topUp.id}?${arrival}=1`);
   },
   {
     invalid: FORM_CHANGED,
@@ -76,7 +80,7 @@ export const completeAuthentication = adminAction(
       succeed: outcome === "succeed",
     });
     revalidatePath("/dashboard", "layout");
-    return redirectTo(`/dashboard/buy/${top_up_id}`);
+    return redirectTo(`/dashboard/history/${top_up_id}?bought=1`);
   },
   {
     invalid: "Choose whether the authentication succeeds or fails.",
@@ -95,7 +99,7 @@ export const startProviderAuthentication = adminAction(
       returnUrl: `${origin}/dashboard/buy/${top_up_id}/return`,
     });
     revalidatePath("/dashboard", "layout");
-    return redirectTo("redirectUrl" in started ? started.redirectUrl : `/dashboard/buy/${top_up_id}`);
+    return redirectTo("redirectUrl" in started ? started.redirectUrl : `/dashboard/history/${top_up_id}?bought=1`);
   },
   {
     origin: true,

@@ -135,7 +135,7 @@ export default async function BuyPage({ searchParams }: { searchParams: Promise<
                   : `It belongs to a purchase of ${formatPoints(spent.points)} Points for ${formatMoney(spent.amount, spent.currency)}, made on ${formatDateTime(spent.createdAt)}.`}
               </p>
               <p className="mt-2 flex flex-wrap gap-x-4 gap-y-1">
-                <Link href={`/dashboard/buy/${spent.id}`} className="font-semibold underline">
+                <Link href={`/dashboard/history/${spent.id}`} className="font-semibold underline">
                   See that purchase
                 </Link>
                 {isAdmin && (

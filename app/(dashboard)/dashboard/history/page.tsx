@@ -7,13 +7,8 @@ import { buttonClasses } from "@/components/ui/button";
 import { Card, PageHeader } from "@/components/ui/card";
 import { dashboardContext } from "@/lib/dashboard/context";
 import { PointsError } from "@/lib/points/errors";
-import {
-  historyKinds,
-  listHistory,
-  type HistoryPage as Page,
-  parseHistoryFilters,
-  paymentMethodLabels,
-} from "@/lib/points/history";
+import { historyKinds, listHistory, type HistoryPage as Page, paymentMethodLabels } from "@/lib/points/history";
+import { historyQuery, parseHistoryFilters } from "@/lib/points/history-query";
 import { readerOf } from "@/lib/points/services";
 
 export const metadata: Metadata = { title: "History · Points" };
@@ -28,11 +23,7 @@ export default async function HistoryPage({
   const { runtime, organization } = await dashboardContext();
   const { cursor, ...filters } = parseHistoryFilters(await searchParams);
 
-  const filterQuery = new URLSearchParams();
-  if (filters.kind) filterQuery.set("kind", filters.kind);
-  if (filters.status) filterQuery.set("status", filters.status);
-  if (filters.source) filterQuery.set("source", filters.source);
-  if (filters.after) filterQuery.set("after", filters.after);
+  const filterQuery = historyQuery(filters);
   const withQuery = (path: string, extra: Record<string, string> = {}) => {
     const query = new URLSearchParams(filterQuery);
     for (const [key, value] of Object.entries(extra)) query.set(key, value);
@@ -54,7 +45,7 @@ export default async function HistoryPage({
   const topUpFiltered = Boolean(filters.status || filters.source || filters.after);
   const kinds = historyKinds(filters);
   const what = kinds.length === 2 ? "top-ups and spends" : kinds[0] === "spend" ? "spends" : "top-ups";
-  const filtered = topUpFiltered || kinds.length === 1;
+  const filtered = topUpFiltered || kinds.length === 1 || Boolean(filters.from || filters.to);
 
   return (
     <>

@@ -1,7 +1,8 @@
 // GET /dashboard/history/export – the signed-in organisation's top-ups and spends as CSV, with the page's filters
 import { getSessionUser } from "@/lib/dashboard/session";
-import { historyKinds, parseHistoryFilters } from "@/lib/points/history";
+import { historyKinds } from "@/lib/points/history";
 import { streamHistoryCsv } from "@/lib/points/history-csv";
+import { parseHistoryFilters } from "@/lib/points/history-query";
 import { readerOf } from "@/lib/points/services";
 import { getRuntime } from "@/lib/server/runtime";
 
@@ -21,7 +22,7 @@ export async function GET(request: Request): Promise<Response> {
   );
   const runtime = await getRuntime();
   const date = new Date().toISOString().slice(0, 10);
-  const suffix = [filters.status, filters.source, filters.after].filter(Boolean).join("-");
+  const suffix = [filters.status, filters.source, filters.after, filters.from, filters.to].filter(Boolean).join("-");
   const kinds = historyKinds(filters);
   const name = kinds.length === 2 ? "history" : kinds[0] === "spend" ? "spends" : "top-ups";
   return new Response(streamHistoryCsv(readerOf(runtime), user.organizationId, filters), {

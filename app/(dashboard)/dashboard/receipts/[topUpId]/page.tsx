@@ -80,7 +80,7 @@ export default async function ReceiptPage({ params }: { params: Promise<{ topUpI
             The payment provider's receipt
           </a>
         )}
-        <Link href={`/dashboard/buy/${topUp.id}`} className="font-medium text-indigo-700 hover:underline">
+        <Link href={`/dashboard/history/${topUp.id}`} className="font-medium text-indigo-700 hover:underline">
           The purchase's page
         </Link>
       </footer>

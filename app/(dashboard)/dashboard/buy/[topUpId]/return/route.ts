@@ -22,5 +22,5 @@ export async function GET(_request: Request, { params }: { params: Promise<{ top
       console.error(`Settling ${topUpId} on return failed:`, error instanceof Error ? error.message : error);
     },
   );
-  return seeOther(`/dashboard/buy/${encodeURIComponent(topUpId)}`);
+  return seeOther(`/dashboard/history/${encodeURIComponent(topUpId)}?bought=1`);
 }
