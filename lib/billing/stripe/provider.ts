@@ -20,6 +20,14 @@ import { BUNDLES, CURRENCIES } from "@/lib/catalog";
 import type { Clock } from "@/lib/clock";
 import { declineOutcome, isPoisonedKeyReplay, toProviderMethod } from "./answers";
 import { STRIPE_CALL_BUDGET_MS, stripeErrorType } from "./client";
+import {
+  attachTestCards,
+  createCustomer,
+  finishCardSetup,
+  removePaymentMethod,
+  setDefaultPaymentMethod,
+  startCardSetup,
+} from "./customers";
 import { billingEventOf, idOf } from "./events";
 import { outcomeOfPaymentIntent } from "./map-outcome";
 import {
@@ -30,7 +38,7 @@ import {
   retrieveStripeDispute,
   toProviderRefund,
 } from "./refunds-disputes";
-import { rethrowRefusal, stripeReadError } from "./refusals";
+import { stripeReadError } from "./refusals";
 import { stripeTestCardKinds, stripeTestCardToken } from "./test-cards";
 import { malformedEvent, verifyStripeWebhook, WebhookRefusal } from "./webhook";
 
@@ -333,55 +341,23 @@ export class StripeBillingProvider implements BillingProvider {
     return url ? { redirectUrl: url } : { outcome: outcomeOfPaymentIntent(intent) };
   }
 
-  async startCardSetup(customerId: string, urls: { successUrl: string; cancelUrl: string }): Promise<{ url: string }> {
-    const session = await this.stripe.checkout.sessions
-      .create({
-        mode: "setup",
-        customer: customerId,
-        currency: "usd",
-        success_url: urls.successUrl,
-        cancel_url: urls.cancelUrl,
-      })
-      .catch(rethrowRefusal(customerId));
-    if (!session.url) throw new Error("Stripe did not return a Checkout URL.");
-    return { url: session.url };
+  startCardSetup(customerId: string, urls: { successUrl: string; cancelUrl: string }): Promise<{ url: string }> {
+    return startCardSetup(this.stripe, customerId, urls);
   }
 
   async finishCardSetup(customerId: string, sessionId: string): Promise<string | null> {
-    const session = await this.stripe.checkout.sessions.retrieve(sessionId, { expand: ["setup_intent"] });
-    // Another customer's session is not this organisation's card, whatever the link says.
-    if (idOf(session.customer) !== customerId || session.mode !== "setup" || session.status !== "complete") return null;
-    const setup = session.setup_intent;
-    const methodId = typeof setup === "string" || !setup ? null : idOf(setup.payment_method);
+    const methodId = await finishCardSetup(this.stripe, customerId, sessionId);
     this.invalidatePaymentMethods(customerId);
     return methodId;
   }
 
-  async createCustomer(input: { organizationId: string; name: string; replacing?: string }): Promise<string> {
-    const key = input.replacing
-      ? `customer_${input.organizationId}_after_${input.replacing}`
-      : `customer_${input.organizationId}`;
-    const customer = await this.stripe.customers.create(
-      { name: input.name, metadata: { organization_id: input.organizationId } },
-      { idempotencyKey: key },
-    );
-    return customer.id;
+  createCustomer(input: { organizationId: string; name: string; replacing?: string }): Promise<string> {
+    return createCustomer(this.stripe, input);
   }
 
   /** Test mode only: attaches Stripe's test payment method for each kind (docs/contract.md §6). */
   async addCards(input: ProvisionCardsInput): Promise<ProviderPaymentMethod[]> {
-    const tokens = input.kinds.map((kind) => {
-      const mapped = this.testCardToken(kind);
-      if ("refused" in mapped) throw new Error(mapped.refused);
-      return { kind, token: mapped.token };
-    });
-    const added: ProviderPaymentMethod[] = [];
-    for (const [index, { kind, token }] of tokens.entries()) {
-      const attached = await this.stripe.paymentMethods.attach(token, { customer: input.customerId });
-      const method = await this.stripe.paymentMethods.update(attached.id, { metadata: { kind } });
-      if (!method.card) throw new Error(`Stripe attached ${token} as something other than a card.`);
-      added.push({ ...toProviderMethod(method, method.card, null), isDefault: index === input.defaultIndex });
-    }
+    const added = await attachTestCards(this.stripe, input, (kind) => this.testCardToken(kind));
     if (input.defaultIndex !== undefined) {
       const chosen = added[input.defaultIndex];
       if (!chosen) throw new Error(`No card at index ${input.defaultIndex}`);
@@ -392,32 +368,13 @@ export class StripeBillingProvider implements BillingProvider {
   }
 
   async setDefaultPaymentMethod(customerId: string, paymentMethodId: string | null): Promise<void> {
-    // An empty string unsets a field in Stripe's form encoding.
-    await this.stripe.customers
-      .update(customerId, { invoice_settings: { default_payment_method: paymentMethodId ?? "" } })
-      .catch(rethrowRefusal(customerId));
+    await setDefaultPaymentMethod(this.stripe, customerId, paymentMethodId);
     this.invalidatePaymentMethods(customerId);
   }
 
-  /**
-   * Detaches the card after checking it is this customer's: Stripe would detach any customer's.
-   * Stripe itself clears invoice_settings.default_payment_method when it names the detached card
-   * (the fake does the same), and listPaymentMethods would show no default for it either way.
-   */
   async removePaymentMethod(customerId: string, paymentMethodId: string): Promise<boolean> {
     try {
-      const method = await this.stripe.paymentMethods.retrieve(paymentMethodId);
-      if (idOf(method.customer) !== customerId) return false;
-      await this.stripe.paymentMethods.detach(paymentMethodId);
-      return true;
-    } catch (error) {
-      // An unknown ID (resource_missing) is no card of this customer's; anything else is an outage.
-      if (
-        stripeErrorType(error) === "StripeInvalidRequestError" &&
-        (error as { statusCode?: number }).statusCode === 404
-      )
-        return false;
-      throw stripeReadError(error, "Stripe did not remove the card.", customerId);
+      return await removePaymentMethod(this.stripe, customerId, paymentMethodId);
     } finally {
       this.invalidatePaymentMethods(customerId);
     }
