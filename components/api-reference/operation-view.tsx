@@ -1,4 +1,5 @@
 import type { ReactNode } from "react";
+import { ANCHOR_MARGIN } from "@/components/docs/styles";
 import { curlCommand, examplesOf } from "./curl";
 import type { OperationEntry } from "./operations";
 import { Inline, Prose } from "./prose";
@@ -252,7 +253,7 @@ export function OperationView({ entry, document }: { entry: OperationEntry; docu
     <section
       id={entry.id}
       aria-labelledby={`${entry.id}-title`}
-      className="scroll-mt-6 border-t border-slate-200 pt-8"
+      className={`${ANCHOR_MARGIN} border-t border-slate-200 pt-8`}
       data-operation={entry.id}
     >
       <h3 id={`${entry.id}-title`} className="text-xl font-semibold text-slate-900">
