@@ -11,6 +11,7 @@ export const SCREENSHOTS = path.join(process.cwd(), "e2e", ".artifacts", "screen
 export const DOCS_PAGES = [
   // `jump`: a section far down the page, whose link the specs follow.
   { url: "/docs", label: "API reference contents", jump: "listEvents", name: "api-reference" },
+  { url: "/docs/guide", label: "Guide contents", jump: "events-and-webhooks", name: "api-guide" },
 ] as const;
 
 /** The links of the contents whose anchor names no element of the page (none, when every link lands). */
