@@ -13,6 +13,7 @@ const nextConfig: NextConfig = {
   experimental: {
     // Every `next dev` starts as a first start does: a restored Turbopack cache is what sent restarts
     // into a reload loop (commit fc9d09a has the story). e2e/dev/restart.spec.ts holds to it.
+    // scripts/next-banner.mjs keeps it out of the startup banner's list of experiments.
     turbopackFileSystemCacheForDev: false,
   },
   // PGlite ships wasm and postgres.js opens sockets: both stay plain Node modules, not bundled.

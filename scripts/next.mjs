@@ -11,10 +11,13 @@ if (process.env.NEXT_TELEMETRY_DISABLED === "0") delete process.env.NEXT_TELEMET
 const socketAddress = new URL("./socket-address.mjs", import.meta.url).href;
 // Exact paths under /v3, answered in the API's envelope whatever Next.js would do first (scripts/api-paths.mjs).
 const apiPaths = new URL("./api-paths.mjs", import.meta.url).href;
+// The startup banner without the entry for next.config.ts's deliberate cache setting (scripts/next-banner.mjs).
+const banner = new URL("./next-banner.mjs", import.meta.url).href;
 await import(socketAddress);
 await import(apiPaths);
+await import(banner);
 process.env.NODE_OPTIONS =
-  `${process.env.NODE_OPTIONS ?? ""} --import="${socketAddress}" --import="${apiPaths}"`.trim();
+  `${process.env.NODE_OPTIONS ?? ""} --import="${socketAddress}" --import="${apiPaths}" --import="${banner}"`.trim();
 // `next start` drains and exits 0 on SIGTERM (scripts/graceful-shutdown.mjs); `next dev` keeps Next's own handling.
 if (process.argv[2] === "start") {
   await import(new URL("./graceful-shutdown.mjs", import.meta.url).href);

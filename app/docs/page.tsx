@@ -1,6 +1,8 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { ApiReference } from "@/components/api-reference/api-reference";
+import { ApiReferenceContents } from "@/components/api-reference/contents";
+import { DocsLayout } from "@/components/docs/docs-layout";
 import { openApiDocument } from "@/lib/openapi/document";
 
 export const metadata: Metadata = { title: "API reference · Points" };
@@ -9,8 +11,9 @@ export const metadata: Metadata = { title: "API reference · Points" };
 export const dynamic = "force-static";
 
 export default function ApiReferencePage() {
+  const document = openApiDocument();
   return (
-    <main className="mx-auto max-w-4xl px-4 py-10 text-slate-800 sm:px-6">
+    <main className="mx-auto max-w-7xl px-4 py-10 text-slate-800 sm:px-6">
       <p className="mb-6 flex flex-wrap gap-x-4 gap-y-1 text-sm">
         <Link href="/" className="font-medium text-indigo-700 hover:underline">
           ← Points
@@ -22,7 +25,9 @@ export default function ApiReferencePage() {
           OpenAPI document (JSON)
         </a>
       </p>
-      <ApiReference document={openApiDocument()} guideHref="/docs/guide" />
+      <DocsLayout label="API reference contents" contents={<ApiReferenceContents document={document} />}>
+        <ApiReference document={document} guideHref="/docs/guide" />
+      </DocsLayout>
     </main>
   );
 }

@@ -2,6 +2,7 @@ import { execFileSync } from "node:child_process";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { ApiReference } from "./api-reference";
+import { ApiReferenceContents } from "./contents";
 import { curlCommand } from "./curl";
 import { asDocument, listOperations } from "./operations";
 /*
@@ -46,6 +47,7 @@ function render(document: object): string {
 
 const sample = structuredClone(sampleDocument);
 const html = render(sample);
+const contents = renderToStaticMarkup(<ApiReferenceContents document={sample} />);
 
 describe("the API reference rendered from an OpenAPI document", () => {
   it("shows every operation with its method and path, an anchor, and an entry in the contents", () => {
@@ -67,7 +69,8 @@ describe("the API reference rendered from an OpenAPI document", () => {
       expect(html).toContain(`<section id="${id}"`);
       const text = textOf(part(html, "data-operation", id));
       expect(text).toContain(`${summary} ${method.toUpperCase()} ${path}`);
-      expect(html).toContain(`href="#${id}"`);
+      expect(contents).toContain(`href="#${id}"`);
+      expect(textOf(part(contents, "href", `#${id}`))).toBe(`${summary} ${method.toUpperCase()} ${path}`);
     }
     // In the document's order, under its tags.
     expect([...html.matchAll(/<section id="([^"]+)"/g)].map((match) => match[1])).toEqual([
@@ -81,6 +84,27 @@ describe("the API reference rendered from an OpenAPI document", () => {
       "schemas",
       ...["TopUpRequest", "Failure", "TopUp", "TopUpAnswer", "PaymentMethod", "Error"].map((name) => `schema-${name}`),
     ]);
+  });
+
+  it("lists in its contents authentication, each tag with its operations, and the schemas, each a link to its section", () => {
+    const ids = new Set([...html.matchAll(/ id="([^"]+)"/g)].map((match) => match[1]));
+    const links = [...contents.matchAll(/href="#([^"]+)"/g)].map((match) => match[1]);
+    expect(links).toEqual([
+      "authentication",
+      "tag-Top-ups",
+      "createTopUp",
+      "listTopUps",
+      "getTopUp",
+      "tag-Payment-methods",
+      "listPaymentMethods",
+      "schemas",
+      ...["TopUpRequest", "Failure", "TopUp", "TopUpAnswer", "PaymentMethod", "Error"].map((name) => `schema-${name}`),
+    ]);
+    for (const link of links) expect(ids, `#${link}`).toContain(link);
+    // A document without security schemes has no Authentication section, and no link to one.
+    const bare = { ...sample, components: { ...sample.components, securitySchemes: undefined } };
+    expect(render(bare)).not.toContain('id="authentication"');
+    expect(renderToStaticMarkup(<ApiReferenceContents document={bare} />)).not.toContain('href="#authentication"');
   });
 
   it("starts with the document's title, its introduction, authentication, and the link to the guide", () => {

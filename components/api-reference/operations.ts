@@ -1,5 +1,12 @@
 import { resolve } from "./resolve";
-import { HTTP_METHODS, type HttpMethod, type OpenApiDocument, type Operation, type Parameter } from "./types";
+import {
+  HTTP_METHODS,
+  type HttpMethod,
+  type OpenApiDocument,
+  type Operation,
+  type Parameter,
+  type SecurityScheme,
+} from "./types";
 
 export interface OperationEntry {
   /** The anchor of its section: the operationId, or one made from method and path. */
@@ -65,4 +72,17 @@ export function groupByTag(document: OpenApiDocument): TagGroup[] {
     groups.set(name, group);
   }
   return [...groups.values()].filter((group) => group.operations.length > 0);
+}
+
+/** The anchor of a tag's section. */
+export function tagAnchor(name: string): string {
+  return `tag-${name.replace(/[^A-Za-z0-9]+/g, "-")}`;
+}
+
+/** The document's security schemes, resolved, by name. */
+export function securitySchemesOf(document: OpenApiDocument): { name: string; scheme: SecurityScheme }[] {
+  return Object.entries(document.components?.securitySchemes ?? {}).flatMap(([name, scheme]) => {
+    const resolved = resolve<SecurityScheme>(document, scheme)?.value;
+    return resolved ? [{ name, scheme: resolved }] : [];
+  });
 }

@@ -188,6 +188,11 @@ export function isListedSchema(document: OpenApiDocument, name: string): boolean
   );
 }
 
+/** The component schemas the reference lists under Schemas, in the document's order. */
+export function listedSchemaNames(document: OpenApiDocument): string[] {
+  return Object.keys(document.components?.schemas ?? {}).filter((name) => isListedSchema(document, name));
+}
+
 /** The listed component schemas a field's type names: itself, its items, its alternatives. */
 function linksOf(document: OpenApiDocument, schema: Schema | undefined, expanding: ReadonlySet<string>): string[] {
   if (!schema) return [];

@@ -85,7 +85,7 @@ test("the API reference and the guide work without JavaScript", async ({ browser
   const first = documentOperations()[0];
   if (first) await expect(page.locator(`section[id="${first.id}"]`)).toContainText(first.path);
   // An error response's details open by a click with no script.
-  const closed = page.locator("details:not([open])").first();
+  const closed = page.locator("details[data-status]:not([open])").first();
   const status = await closed.getAttribute("data-status");
   const operationId = await closed.evaluate((element) => element.closest("section[data-operation]")?.id);
   const error = page.locator(`section[id="${operationId}"] details[data-status="${status}"]`);

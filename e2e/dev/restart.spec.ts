@@ -133,6 +133,14 @@ test("the dev server survives a restart: pages load once, no reload loop", async
         `start ${start}: the AUTH_SECRET notice, ${JSON.stringify(secretLines)}`,
       ).toBeLessThanOrEqual(1);
       expect(printed, `start ${start}: Next.js telemetry`).not.toContain("collects completely anonymous telemetry");
+      // "⨯" is Next.js's mark for an error: a clean start prints none, nor next.config.ts's cache setting
+      // marked so in the banner's experiments (scripts/next-banner.mjs).
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: the terminal's colour codes start with ESC.
+      const lines = printed.split("\n").map((line) => line.replace(/\u001b\[[0-9;]*m/g, "").trimStart());
+      expect(
+        lines.filter((line) => line.startsWith("⨯")),
+        `start ${start}: lines marked ⨯`,
+      ).toEqual([]);
       // Nothing was edited: a reload loop shows on the server as a stream of empty recompiles.
       expect(times("Compiled in"), `start ${start}: recompiles with no edit`).toBeLessThan(5);
     }
