@@ -69,9 +69,9 @@ export interface CreatedApiKey {
 export function checkApiKeyName(given: string): { name: string } | { problem: string } {
   const name = given.trim();
   const length = [...name].length;
-  if (length < 1 || length > MAX_KEY_NAME_LENGTH) {
-    return { problem: `must be 1 to ${MAX_KEY_NAME_LENGTH} characters, not counting spaces at either end` };
-  }
+  if (length === 0) return { problem: "must not be empty" };
+  if (length > MAX_KEY_NAME_LENGTH)
+    return { problem: `must be at most ${MAX_KEY_NAME_LENGTH} characters, not ${length}` };
   if (/\p{Cc}/u.test(name)) return { problem: "must be one line of text, without tabs or control characters" };
   return { name };
 }

@@ -104,24 +104,27 @@ describe.each(backends())("the API keys page on %s", (backend) => {
     });
 
     it.each([
-      ["empty", ""],
-      ["only spaces", "   "],
-      ["over 100 characters", "k".repeat(101)],
-      ["two lines", "Build\nserver"],
-      ["a control character", "Build\u001b[31m server"],
-    ])("a name that is %s is refused on its field, and nothing is created or recorded", async (_label, name) => {
-      const created = await newOrg();
-      const before = await listApiKeys(ctx.db, created.organization.id);
-      const auditBefore = await listAudit(ctx.db, { organizationId: created.organization.id });
-      const refused = await expectThrown(ProvisioningError, () =>
-        createApiKey(ctx.db, created.organization.id, ctx.clock, { name }),
-      );
-      expect(refused.code).toBe("invalid_request");
-      expect(Object.keys(refused.details.fields as object)).toEqual(["name"]);
-      expect(refused.message).toMatch(/nothing was created/);
-      expect(await listApiKeys(ctx.db, created.organization.id)).toEqual(before);
-      expect(await listAudit(ctx.db, { organizationId: created.organization.id })).toEqual(auditBefore);
-    });
+      ["empty", "", "must not be empty"],
+      ["only spaces", "   ", "must not be empty"],
+      ["over 100 characters", "k".repeat(101), "must be at most 100 characters, not 101"],
+      ["two lines", "Build\nserver", "must be one line of text, without tabs or control characters"],
+      ["a control character", "Build\u001b[31m server", "must be one line of text, without tabs or control characters"],
+    ])(
+      "a name that is %s is refused on its field, and nothing is created or recorded",
+      async (_label, name, problem) => {
+        const created = await newOrg();
+        const before = await listApiKeys(ctx.db, created.organization.id);
+        const auditBefore = await listAudit(ctx.db, { organizationId: created.organization.id });
+        const refused = await expectThrown(ProvisioningError, () =>
+          createApiKey(ctx.db, created.organization.id, ctx.clock, { name }),
+        );
+        expect(refused.code).toBe("invalid_request");
+        expect(refused.details.fields).toEqual({ name: problem });
+        expect(refused.message).toMatch(/nothing was created/);
+        expect(await listApiKeys(ctx.db, created.organization.id)).toEqual(before);
+        expect(await listAudit(ctx.db, { organizationId: created.organization.id })).toEqual(auditBefore);
+      },
+    );
 
     it("the audit log names the key when it is created and when it is revoked", async () => {
       const created = await newOrg();
