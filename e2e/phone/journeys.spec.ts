@@ -44,6 +44,7 @@ test("every tab can be reached by touch, and no page scrolls sideways", async ({
     "Limits",
     "Members",
     "Audit log",
+    "Your account",
   ];
   for (const name of tabs) {
     // The tabs wrap onto more lines rather than scroll: each is on screen without a hidden swipe.
