@@ -76,6 +76,28 @@ async function documentLoads(page: Page, url: string): Promise<number> {
   return loads;
 }
 
+/**
+ * The sign-in page of `npm run dev` says whom to sign in as and where the password is kept, never
+ * the password; on a phone too, without scrolling sideways. (`next start` says none of it: the
+ * dashboard and phone projects check that.)
+ */
+async function expectDemoHint(
+  page: Page,
+  demo: { admin: { email: string; password: string } },
+  dataDir: string,
+): Promise<void> {
+  const hint = page.getByTestId("dev-sign-in-hint");
+  await expect(hint).toContainText(demo.admin.email);
+  await expect(hint).toContainText(path.relative(ROOT, path.join(dataDir, "demo.json")));
+  await expect(hint).toContainText("npm run dev");
+  expect(await page.locator("body").textContent()).not.toContain(demo.admin.password);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(hint).toBeInViewport({ ratio: 0.5 });
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow, "/signin with the hint scrolls sideways on a phone").toBeLessThanOrEqual(0);
+  await page.setViewportSize({ width: 1280, height: 720 });
+}
+
 test("the dev server survives a restart: pages load once, no reload loop", async ({ browser }) => {
   test.setTimeout(420_000);
   const dataDir = path.join(ROOT, ".data", `e2e-restart-${Date.now().toString(36)}`);
@@ -113,6 +135,7 @@ test("the dev server survives a restart: pages load once, no reload loop", async
         const context = await browser.newContext({ baseURL: `http://localhost:${PORT}` });
         const page = await context.newPage();
         expect(await documentLoads(page, "/signin"), `start ${start}: /signin`).toBe(1);
+        if (start === 1) await expectDemoHint(page, demo, dataDir);
         await page.getByLabel("Email").fill(demo.admin.email);
         await page.getByLabel("Password").fill(demo.admin.password);
         await page.getByRole("button", { name: "Sign in" }).click();
