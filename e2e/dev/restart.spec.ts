@@ -12,6 +12,7 @@ import { expect, type Page, test } from "@playwright/test";
 /** Beside this run's E2E_PORT (offset 7, which no other spec uses), so two checkouts can run at once. */
 const PORT = Number(process.env.E2E_PORT ?? 3100) + 7;
 const ROOT = process.cwd();
+const SCREENSHOTS = path.join(ROOT, "e2e", ".artifacts", "screenshots");
 
 /** What `npm run dev` runs (package.json), so the test sees what a person sees. */
 const DEV_COMMAND = [path.join(ROOT, "scripts", "next.mjs"), "dev", "-p", String(PORT)];
@@ -91,10 +92,12 @@ async function expectDemoHint(
   await expect(hint).toContainText(path.relative(ROOT, path.join(dataDir, "demo.json")));
   await expect(hint).toContainText("npm run dev");
   expect(await page.locator("body").textContent()).not.toContain(demo.admin.password);
+  await page.screenshot({ path: path.join(SCREENSHOTS, "signin-dev.png"), fullPage: true });
   await page.setViewportSize({ width: 390, height: 844 });
   await expect(hint).toBeInViewport({ ratio: 0.5 });
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   expect(overflow, "/signin with the hint scrolls sideways on a phone").toBeLessThanOrEqual(0);
+  await page.screenshot({ path: path.join(SCREENSHOTS, "phone-signin-dev.png"), fullPage: true });
   await page.setViewportSize({ width: 1280, height: 720 });
 }
 
