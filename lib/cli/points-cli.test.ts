@@ -290,34 +290,18 @@ describe.each(backends())(
       });
 
       it("key create makes a read key, or one with its own daily Points cap, and says so", async () => {
-        const read = parseJsonOutput(
-          await points("key", "create", full.organization_id, "--name", " Status page ", "--scope", "read", "--json"),
-        );
+        const read = parseJsonOutput(await points("key", "create", full.organization_id, "--scope", "read", "--json"));
         expect(read).toMatchObject({ scope: "read", daily_points_cap: null });
-        // The name is not in the contract's JSON; the key keeps it, and a person's output says it.
-        expect(read).not.toHaveProperty("name");
         const capped = await points("key", "create", full.organization_id, "--daily-points-cap", "2500");
         expect(capped.code, capped.stderr).toBe(0);
-        expect(capped.stdout).toMatch(/name: +Unnamed key\n/);
         expect(capped.stdout).toMatch(/scope: +purchase\n/);
         expect(capped.stdout).toMatch(/daily cap: 2500 Points in 24 hours/);
         const cappedKeyId = /Created API key (\S+) /.exec(capped.stdout)?.[1];
         await target.withDb(async (services) => {
           const keys = new Map((await listApiKeys(services.db, full.organization_id)).map((key) => [key.id, key]));
-          expect(keys.get(String(read.key_id))).toMatchObject({
-            name: "Status page",
-            scope: "read",
-            dailyPointsCap: null,
-          });
-          expect(keys.get(cappedKeyId ?? "")).toMatchObject({
-            name: "Unnamed key",
-            scope: "purchase",
-            dailyPointsCap: 2500,
-          });
+          expect(keys.get(String(read.key_id))).toMatchObject({ scope: "read", dailyPointsCap: null });
+          expect(keys.get(cappedKeyId ?? "")).toMatchObject({ scope: "purchase", dailyPointsCap: 2500 });
         });
-        const blank = await points("key", "create", full.organization_id, "--name", "   ");
-        expect(blank.code).not.toBe(0);
-        expect(blank.stderr).toMatch(/--name must not be empty/);
         // A read key cannot buy, so it takes no cap: refused, nothing created.
         const before = await target.withDb(
           async (services) => (await listApiKeys(services.db, full.organization_id)).length,
