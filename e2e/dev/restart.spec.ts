@@ -1,7 +1,9 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page, test } from "@playwright/test";
+import { WCAG_21_AA } from "../accessibility";
 
 /*
  * `npm run dev`, stopped and started again, on the embedded database inside the project (where
@@ -92,6 +94,9 @@ async function expectDemoHint(
   await expect(hint).toContainText(path.relative(ROOT, path.join(dataDir, "demo.json")));
   await expect(hint).toContainText("npm run dev");
   expect(await page.locator("body").textContent()).not.toContain(demo.admin.password);
+  // The page's own content, without the dev tools' overlay that only `next dev` adds.
+  const axe = await new AxeBuilder({ page }).include("main").withTags(WCAG_21_AA).analyze();
+  expect(axe.violations.map((violation) => `${violation.id}: ${violation.help}`)).toEqual([]);
   await page.screenshot({ path: path.join(SCREENSHOTS, "signin-dev.png"), fullPage: true });
   await page.setViewportSize({ width: 390, height: 844 });
   await expect(hint).toBeInViewport({ ratio: 0.5 });
