@@ -73,6 +73,7 @@ export function dashboardPages(purchases: Awaited<ReturnType<typeof makePurchase
     "/dashboard/limits",
     "/dashboard/members",
     "/dashboard/audit",
+    "/dashboard/account",
     "/dashboard/no-such-page",
   ];
 }

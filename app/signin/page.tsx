@@ -2,6 +2,8 @@ import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { Suspense } from "react";
 import { getSessionUser } from "@/lib/dashboard/session";
+import { demoSignInHint } from "@/lib/server/demo-hint";
+import { getRuntime } from "@/lib/server/runtime";
 import { SignInForm } from "./sign-in-form";
 
 export const metadata: Metadata = { title: "Sign in · Points" };
@@ -9,6 +11,7 @@ export const dynamic = "force-dynamic";
 
 export default async function SignInPage() {
   if (await getSessionUser()) redirect("/dashboard");
+  const hint = await demoSignInHint(getRuntime);
   return (
     <main className="flex min-h-screen items-center justify-center px-4 py-12">
       <div className="w-full max-w-sm">
@@ -24,6 +27,20 @@ export default async function SignInPage() {
             <SignInForm />
           </Suspense>
         </div>
+        {hint && (
+          <aside
+            aria-label="Demo sign-in (development only)"
+            className="mt-4 rounded-lg border border-sky-200 bg-sky-50 px-4 py-3 text-sm text-sky-900"
+            data-testid="dev-sign-in-hint"
+          >
+            <p className="font-semibold">Development server: the demo organisation</p>
+            <p className="mt-1">
+              Sign in as <span className="break-all font-mono">{hint.email}</span>. Its password was printed in the
+              terminal running <code className="font-mono">npm run dev</code>, and is kept in{" "}
+              <code className="break-all font-mono">{hint.file}</code>.
+            </p>
+          </aside>
+        )}
       </div>
     </main>
   );

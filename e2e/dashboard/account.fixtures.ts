@@ -49,6 +49,8 @@ export const ACCOUNT_SCENARIOS = [
   "accessibility",
   "webhooks",
   "receipts",
+  "password",
+  "phonePassword",
 ] as const;
 
 export type AccountScenario = (typeof ACCOUNT_SCENARIOS)[number];
@@ -114,6 +116,10 @@ export async function provisionAccountFixtures(services: Services): Promise<Reco
     doubleRemoval: { settings: usd, cards: ["visa", "mastercard"], defaultCardIndex: 0 },
     // A member signed in elsewhere while an admin resets their password and changes their role.
     sessions: { settings: usd, cards: ["visa"], defaultCardIndex: 0 },
+    // A member changes their own password (Your account) while signed in elsewhere too.
+    password: { settings: usd, cards: ["visa"], defaultCardIndex: 0 },
+    // The same on a phone, by the admin: the phone journeys keep signing in as `phone`'s admin.
+    phonePassword: { settings: usd, cards: ["visa"], defaultCardIndex: 0 },
     // Every page checked with axe and weighed for JavaScript: every limit set (meters on Limits),
     // cards of each kind (an expired one among them) and purchases the spec makes through the API.
     accessibility: {

@@ -149,10 +149,24 @@ test.describe("the account pages", () => {
     const org = account.keys;
     await signIn(page, org.admin);
     await page.goto("/dashboard/api-keys");
+    const rows = await page.getByTestId("api-key-row").count();
+    // A key needs a name: without one nothing is made, and the field says why.
+    await page.getByRole("button", { name: "Create API key" }).click();
+    await expect(page.getByText("must not be empty")).toBeVisible();
+    await expect(page.getByLabel("Name", { exact: true })).toHaveAttribute("aria-invalid", "true");
+    await expect(page.getByTestId("api-key-row")).toHaveCount(rows);
+
+    await page.getByLabel("Name", { exact: true }).fill("  Build server  ");
+    await page.getByLabel("Daily Points cap (optional)").fill("5000");
     await page.getByRole("button", { name: "Create API key" }).click();
     const shown = page.getByTestId("new-api-key-value");
     await expect(shown).toHaveText(/^pts_[A-Za-z0-9]{40}$/);
     await expect(page.getByText("it will not be shown again")).toBeVisible();
+    await expect(page.getByText("Your new API key, “Build server”")).toBeVisible();
+    // The form is cleared for the next key; the new one is still shown, this once.
+    await expect(page.getByLabel("Name", { exact: true })).toHaveValue("");
+    await expect(page.getByLabel("Daily Points cap (optional)")).toHaveValue("");
+    await expect(page.getByLabel("Scope")).toHaveValue("purchase");
     const apiKey = (await shown.textContent()) ?? "";
     await screenshot(page, "api-keys");
 
@@ -163,7 +177,13 @@ test.describe("the account pages", () => {
 
     const row = page.locator(`[data-testid="api-key-row"][data-prefix="${apiKey.slice(0, 12)}"]`);
     await expect(row).toContainText("Active");
-    await row.getByRole("button", { name: /^Revoke key/ }).click();
+    await expect(row.getByTestId("api-key-name")).toHaveText("Build server");
+    await expect(row).toContainText("Daily cap 5,000 Points");
+    await expect(row).toContainText("Last used Never");
+    // Used through the API (above): the list says when, once the page is read again.
+    await page.reload();
+    await expect(row).not.toContainText("Last used Never");
+    await row.getByRole("button", { name: /^Revoke key Build server/ }).click();
     await expect(row).toContainText("This cannot be undone.");
     await row.getByRole("button", { name: "Yes, revoke" }).click();
     await expect(row).toContainText("Revoked");
@@ -259,10 +279,12 @@ test.describe("the account pages", () => {
     await signIn(page, account.keys.admin);
     const sent = recordPostBodies(page);
     await page.goto("/dashboard/api-keys");
+    await page.getByLabel("Name", { exact: true }).fill("First of two");
     await page.getByRole("button", { name: "Create API key" }).click();
     const shown = page.getByTestId("new-api-key-value");
     await expect(shown).toHaveText(/^pts_[A-Za-z0-9]{40}$/);
     const firstKey = (await shown.textContent()) ?? "";
+    await page.getByLabel("Name", { exact: true }).fill("Second of two");
     await page.getByRole("button", { name: "Create API key" }).click();
     await expect(shown).not.toHaveText(firstKey);
     const secondKey = (await shown.textContent()) ?? "";

@@ -25,6 +25,8 @@ test.describe("signing in and out", () => {
 
   test("the right password opens the organisation's dashboard", async ({ page }) => {
     await page.goto("/signin");
+    // `next start` seeds no demo and says nothing of one (e2e/dev checks the hint of `npm run dev`).
+    await expect(page.getByTestId("dev-sign-in-hint")).toHaveCount(0);
     await page.screenshot({ path: path.join(SCREENSHOTS, "signin.png"), fullPage: true });
     await fillSignIn(page, org.admin.email, org.admin.password);
     await expect(page).toHaveURL(/\/dashboard$/);

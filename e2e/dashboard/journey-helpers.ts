@@ -15,6 +15,7 @@ export const DASHBOARD_PAGES = [
   "/dashboard/limits",
   "/dashboard/members",
   "/dashboard/audit",
+  "/dashboard/account",
 ];
 
 export function accountFixtures(): AccountFixtures {

@@ -17,9 +17,10 @@ test("an admin creates a read-only key and a capped key: the list shows each, an
   await signIn(page, keys.admin);
   await page.goto("/dashboard/api-keys");
 
+  await page.getByLabel("Name", { exact: true }).fill("Status page");
   await page.getByLabel("Scope").selectOption("read");
   await page.getByRole("button", { name: "Create API key" }).click();
-  await expect(page.getByText("Your new read-only API key")).toBeVisible();
+  await expect(page.getByText("Your new read-only API key, “Status page”")).toBeVisible();
   const readKey = (await page.getByTestId("new-api-key-value").textContent()) ?? "";
   expect(readKey).toMatch(/^pts_[A-Za-z0-9]{40}$/);
   const readRow = page.locator(`[data-testid="api-key-row"][data-prefix="${readKey.slice(0, 12)}"]`);
@@ -35,6 +36,7 @@ test("an admin creates a read-only key and a capped key: the list shows each, an
 
   // A cap that is not a positive number is refused by the field, and no key is made.
   const rows = await page.getByTestId("api-key-row").count();
+  await page.getByLabel("Name", { exact: true }).fill("Capped buyer");
   await page.getByLabel("Scope").selectOption("purchase");
   await page.getByLabel("Daily Points cap (optional)").fill("0");
   await page.getByRole("button", { name: "Create API key" }).click();
@@ -51,7 +53,7 @@ test("an admin creates a read-only key and a capped key: the list shows each, an
 
   await page.getByLabel("Daily Points cap (optional)").fill("1000");
   await page.getByRole("button", { name: "Create API key" }).click();
-  await expect(page.getByText("Your new API key")).toBeVisible();
+  await expect(page.getByText("Your new API key, “Capped buyer”")).toBeVisible();
   const cappedKey = (await page.getByTestId("new-api-key-value").textContent()) ?? "";
   const cappedRow = page.locator(`[data-testid="api-key-row"][data-prefix="${cappedKey.slice(0, 12)}"]`);
   await expect(cappedRow).toContainText("Purchase");

@@ -40,6 +40,7 @@ test("an admin creates a spend key: the list shows its scope, it spends but neve
 
   // A spend key cannot buy, so it takes no daily cap: the field says so, and no key is made.
   const rows = await page.getByTestId("api-key-row").count();
+  await page.getByLabel("Name", { exact: true }).fill("Metering service");
   await page.getByLabel("Scope").selectOption("spend");
   await page.getByLabel("Daily Points cap (optional)").fill("1000");
   await page.getByRole("button", { name: "Create API key" }).click();

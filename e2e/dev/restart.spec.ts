@@ -1,7 +1,9 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page, test } from "@playwright/test";
+import { WCAG_21_AA } from "../accessibility";
 
 /*
  * `npm run dev`, stopped and started again, on the embedded database inside the project (where
@@ -12,6 +14,7 @@ import { expect, type Page, test } from "@playwright/test";
 /** Beside this run's E2E_PORT (offset 7, which no other spec uses), so two checkouts can run at once. */
 const PORT = Number(process.env.E2E_PORT ?? 3100) + 7;
 const ROOT = process.cwd();
+const SCREENSHOTS = path.join(ROOT, "e2e", ".artifacts", "screenshots");
 
 /** What `npm run dev` runs (package.json), so the test sees what a person sees. */
 const DEV_COMMAND = [path.join(ROOT, "scripts", "next.mjs"), "dev", "-p", String(PORT)];
@@ -76,6 +79,33 @@ async function documentLoads(page: Page, url: string): Promise<number> {
   return loads;
 }
 
+/**
+ * The sign-in page of `npm run dev` says whom to sign in as and where the password is kept, never
+ * the password; on a phone too, without scrolling sideways. (`next start` says none of it: the
+ * dashboard and phone projects check that.)
+ */
+async function expectDemoHint(
+  page: Page,
+  demo: { admin: { email: string; password: string } },
+  dataDir: string,
+): Promise<void> {
+  const hint = page.getByTestId("dev-sign-in-hint");
+  await expect(hint).toContainText(demo.admin.email);
+  await expect(hint).toContainText(path.relative(ROOT, path.join(dataDir, "demo.json")));
+  await expect(hint).toContainText("npm run dev");
+  expect(await page.locator("body").textContent()).not.toContain(demo.admin.password);
+  // The page's own content, without the dev tools' overlay that only `next dev` adds.
+  const axe = await new AxeBuilder({ page }).include("main").withTags(WCAG_21_AA).analyze();
+  expect(axe.violations.map((violation) => `${violation.id}: ${violation.help}`)).toEqual([]);
+  await page.screenshot({ path: path.join(SCREENSHOTS, "signin-dev.png"), fullPage: true });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(hint).toBeInViewport({ ratio: 0.5 });
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow, "/signin with the hint scrolls sideways on a phone").toBeLessThanOrEqual(0);
+  await page.screenshot({ path: path.join(SCREENSHOTS, "phone-signin-dev.png"), fullPage: true });
+  await page.setViewportSize({ width: 1280, height: 720 });
+}
+
 test("the dev server survives a restart: pages load once, no reload loop", async ({ browser }) => {
   test.setTimeout(420_000);
   const dataDir = path.join(ROOT, ".data", `e2e-restart-${Date.now().toString(36)}`);
@@ -113,6 +143,7 @@ test("the dev server survives a restart: pages load once, no reload loop", async
         const context = await browser.newContext({ baseURL: `http://localhost:${PORT}` });
         const page = await context.newPage();
         expect(await documentLoads(page, "/signin"), `start ${start}: /signin`).toBe(1);
+        if (start === 1) await expectDemoHint(page, demo, dataDir);
         await page.getByLabel("Email").fill(demo.admin.email);
         await page.getByLabel("Password").fill(demo.admin.password);
         await page.getByRole("button", { name: "Sign in" }).click();

@@ -1,5 +1,7 @@
+import path from "node:path";
 import type { Page } from "@playwright/test";
 import type { AccountFixtureOrganization } from "../dashboard/account.fixtures";
+import { SCREENSHOTS } from "../dashboard/buy.fixtures";
 import { accountFixtures, headerBalance, signIn } from "../dashboard/journey-helpers";
 import { expect, test } from "../fixtures";
 
@@ -47,6 +49,7 @@ test("every tab can be reached by touch, and no page scrolls sideways", async ({
     "Limits",
     "Members",
     "Audit log",
+    "Your account",
   ];
   for (const name of tabs) {
     // The header is one row: the page's heading starts at most 120 px down, the tabs in the menu.
@@ -137,7 +140,7 @@ test("copy a payment method ID for the API", async ({ page, context }) => {
   await expectFitsTheScreen(page, "Payment details with an example open");
 });
 
-test("save settings, then create an API key that is shown once", async ({ page }) => {
+test("save settings, then create a named API key that is shown once", async ({ page }) => {
   await page.goto("/dashboard/settings");
   await expectFitsTheScreen(page, "Settings");
   await page.getByLabel("Default currency").selectOption("EUR");
@@ -147,9 +150,16 @@ test("save settings, then create an API key that is shown once", async ({ page }
   await expect(page.getByLabel("Default currency")).toHaveValue("EUR");
 
   await (await nav(page)).getByRole("link", { name: "API keys", exact: true }).tap();
+  await page.getByLabel("Name", { exact: true }).fill("Till on the shop floor");
   await page.getByRole("button", { name: "Create API key" }).tap();
   const shown = page.getByTestId("new-api-key-value");
   await expect(shown).toHaveText(/^pts_/);
+  await expect(page.getByLabel("Name", { exact: true })).toHaveValue("");
+  const row = page.locator(
+    `[data-testid="api-key-row"][data-prefix="${((await shown.textContent()) ?? "").slice(0, 12)}"]`,
+  );
+  await expect(row.getByTestId("api-key-name")).toHaveText("Till on the shop floor");
+  await page.screenshot({ path: path.join(SCREENSHOTS, "phone-api-keys.png"), fullPage: true });
   await expectFitsTheScreen(page, "API keys with a new key shown");
   // The whole key can be read (or selected) on a phone: it wraps instead of running off the screen.
   const box = await shown.boundingBox();

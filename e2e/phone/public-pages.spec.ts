@@ -14,5 +14,7 @@ for (const [url, heading] of [
     await expect(page.getByRole("heading", { level: 1, name: heading, exact: true })).toBeVisible();
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow, `${url} scrolls sideways`).toBeLessThanOrEqual(0);
+    // `next start` seeds no demo: no sign-in page of it says where one's password is.
+    await expect(page.getByTestId("dev-sign-in-hint")).toHaveCount(0);
   });
 }

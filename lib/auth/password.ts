@@ -70,7 +70,25 @@ function derive(password: string, salt: Buffer, length: number, cost: ScryptCost
   return withHashSlot(() => scrypt(password, salt, length, { ...cost, maxmem: 256 * cost.N * cost.r }));
 }
 
-/** scrypt with a random salt; the parameters are stored with the hash so they can change later. */
+/**
+ * The rule for a password a person chooses (changing their own): 12 to 256 characters, taken as
+ * typed (spaces count; a passphrase is welcome). Generated passwords (20 characters) keep to it.
+ * Length is what makes a password hard to guess; the upper bound only keeps a pasted novel from
+ * reaching scrypt.
+ */
+export const CHOSEN_PASSWORD_MIN_LENGTH = 12;
+export const CHOSEN_PASSWORD_MAX_LENGTH = 256;
+
+/** What is wrong with a chosen password, as a sentence for the person choosing it; null when it will do. */
+export function chosenPasswordProblem(password: string): string | null {
+  const length = [...password].length;
+  if (length < CHOSEN_PASSWORD_MIN_LENGTH) {
+    return `Use at least ${CHOSEN_PASSWORD_MIN_LENGTH} characters${length > 0 ? ` (this has ${length})` : ""}.`;
+  }
+  if (length > CHOSEN_PASSWORD_MAX_LENGTH) return `Use at most ${CHOSEN_PASSWORD_MAX_LENGTH} characters.`;
+  return null;
+}
+
 /**
  * A password made for a person (an organisation's first admin, a new member, a reset): returned
  * once, to be shown once, with the hash that is all the database keeps.
@@ -80,6 +98,7 @@ export async function generatePassword(): Promise<{ password: string; passwordHa
   return { password, passwordHash: await hashPassword(password) };
 }
 
+/** scrypt with a random salt; the parameters are stored with the hash so they can change later. */
 export async function hashPassword(password: string, cost: ScryptCost = currentCost()): Promise<string> {
   const salt = randomBytes(16);
   const key = await derive(password, salt, KEY_LENGTH, cost);

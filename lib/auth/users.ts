@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
 import { organizations, users } from "@/lib/db/schema";
 import { hashPassword, needsRehash, verifyPassword } from "./password";
@@ -45,10 +45,11 @@ export async function authenticateUser(db: Db, email: string, password: string):
   const ok = await verifyPassword(password, user?.passwordHash ?? (await dummyHash));
   if (!user || !ok) return null;
   if (needsRehash(user.passwordHash)) {
+    // Only over the hash this password was checked against: a change or reset that landed meanwhile stays.
     await db
       .update(users)
       .set({ passwordHash: await hashPassword(password) })
-      .where(eq(users.id, user.id));
+      .where(and(eq(users.id, user.id), eq(users.passwordHash, user.passwordHash)));
   }
   return toSessionUser(user);
 }

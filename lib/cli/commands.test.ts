@@ -117,6 +117,18 @@ describe("the operator command line is validated before anything is opened", () 
       scope: "read",
       dailyPointsCap: 5000,
     });
+    // The name as typed: createApiKey trims and checks it, for the dashboard and the command alike.
+    expect(parseCommand(["key", "create", "org_1", "--name", " Build server ", "--scope=spend"])).toEqual({
+      kind: "key-create",
+      organizationId: "org_1",
+      json: false,
+      name: " Build server ",
+      scope: "spend",
+    });
+    expect(parseCommand(["key", "create", "org_1", "--name=Nightly export", "--json"])).toMatchObject({
+      name: "Nightly export",
+      json: true,
+    });
     expect(parseCommand(["key", "revoke", "key_1"])).toEqual({ kind: "key-revoke", keyId: "key_1", json: false });
     expect(parseCommand(["user", "add", "org_1", "--email=a@b.example", "--role", "member", "--json"])).toEqual({
       kind: "user-add",
@@ -173,6 +185,9 @@ describe("the operator command line is validated before anything is opened", () 
     [["org", "update", "--currency", "USD"], /"org update" needs ORG_ID/],
     [["org", "update", "org_1", "org_2"], /Unexpected argument/],
     [["key", "create"], /"key create" needs ORG_ID/],
+    [["key", "create", "org_1", "--name"], /--name needs a value/],
+    [["key", "create", "org_1", "--name", "A", "--name", "B"], /--name is given more than once/],
+    [["key", "revoke", "key_1", "--name", "A"], /Unknown option --name/],
     [["key", "create", "org_1", "--scope", "admin"], /--scope must be purchase, spend or read, not "admin"/],
     [["key", "create", "org_1", "--daily-points-cap", "0"], /--daily-points-cap must be a positive whole number/],
     [["key", "create", "org_1", "--daily-points-cap", "none"], /--daily-points-cap must be a positive whole number/],

@@ -1,6 +1,5 @@
 import { isTestCardKind, TEST_CARDS } from "@/lib/billing/test-cards";
 import { CURRENCIES } from "@/lib/catalog";
-import { API_KEY_SCOPES, type ApiKeyScope } from "@/lib/points/api-keys";
 import type { OrganizationSettings } from "@/lib/points/organizations";
 import { USER_ROLES } from "@/lib/points/users";
 import {
@@ -15,6 +14,7 @@ import {
   UsageError,
 } from "./args";
 import { type BalanceChanges, balanceFlags, parseBalanceFlags } from "./balance-flags";
+import { type KeyCommand, parseKeyCommand } from "./key-commands";
 import { parseWebhookCommand, type WebhookCommand } from "./webhook-commands";
 
 /** The organisation options shared by `org create` and `org update`, already validated. */
@@ -47,8 +47,7 @@ export type PointsCommand =
       /** --stripe-customer cus_… links that customer; --new-stripe-customer makes a new one. */
       billingCustomer?: { link: string } | { create: true };
     }
-  | { kind: "key-create"; organizationId: string; json: boolean; scope?: ApiKeyScope; dailyPointsCap?: number }
-  | { kind: "key-revoke"; keyId: string; json: boolean }
+  | KeyCommand
   | { kind: "user-add"; organizationId: string; email: string; role: string; json: boolean }
   | { kind: "reconcile"; json: boolean; report: boolean }
   | { kind: "top-up-refund"; topUpId: string; points?: number; reason?: string; key?: string; json: boolean }
@@ -105,10 +104,11 @@ export function parseCommand(argv: readonly string[]): PointsCommand {
     case "dispute":
       if (second === "settle") return parseDisputeSettle(rest);
       break;
-    case "key":
-      if (second === "create") return parseKeyCreate(rest);
-      if (second === "revoke") return parseKeyRevoke(rest);
+    case "key": {
+      const command = parseKeyCommand(second, rest);
+      if (command) return command;
       break;
+    }
     case "user":
       if (second === "add") return parseUserAdd(rest);
       break;
@@ -270,30 +270,6 @@ function parseFrequency(value: string): { count: number; windowSeconds: number }
   } catch {
     throw bad();
   }
-}
-
-function parseKeyCreate(args: string[]): PointsCommand {
-  const parsed = parseArgs(
-    args,
-    [json, { name: "scope", kind: "value" }, { name: "daily-points-cap", kind: "value" }],
-    "key create",
-  );
-  const [organizationId = ""] = expectPositionals(parsed, ["ORG_ID"], "key create");
-  const scope = flagValue(parsed, "scope");
-  const cap = flagValue(parsed, "daily-points-cap");
-  return {
-    kind: "key-create",
-    organizationId,
-    json: parsed.switches.has("json"),
-    ...(scope !== undefined ? { scope: parseChoice(scope, "scope", API_KEY_SCOPES) } : {}),
-    ...(cap !== undefined ? { dailyPointsCap: parsePositiveInteger(cap, "daily-points-cap", false) } : {}),
-  };
-}
-
-function parseKeyRevoke(args: string[]): PointsCommand {
-  const parsed = parseArgs(args, [json], "key revoke");
-  const [keyId = ""] = expectPositionals(parsed, ["KEY_ID"], "key revoke");
-  return { kind: "key-revoke", keyId, json: parsed.switches.has("json") };
 }
 
 function parseUserAdd(args: string[]): PointsCommand {

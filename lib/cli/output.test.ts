@@ -13,7 +13,8 @@ describe("refusalMessage", () => {
     expect(refused("role", 'must be admin or member, not "owner".')).toBe(
       '--role must be admin or member, not "owner".',
     );
-    expect(refused("name", "must not be empty.")).toBe("The organisation needs a non-empty --name.");
+    // --name is an organisation's (org create) or a key's (key create): each command has one.
+    expect(refused("name", "must not be empty.")).toBe("--name must not be empty.");
   });
 
   it("keeps the domain's message when no field has a flag", () => {

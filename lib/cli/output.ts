@@ -95,7 +95,7 @@ export function settledJson(results: readonly PurchaseResult[]): SettledTopUpJso
  * field (details.fields: { defaultCardIndex: "must be…" }), and the operator knows it as a flag.
  */
 const FLAG_SENTENCES: Record<string, (problem: string) => string> = {
-  name: () => "The organisation needs a non-empty --name.",
+  name: (problem) => `--name ${problem}`,
   cards: (problem) => `--card ${problem}`,
   defaultCardIndex: (problem) => `--default-card ${problem}`,
   simulateOutage: (problem) => `--simulate-outage ${problem}`,

@@ -44,11 +44,12 @@ ${cardKindLines()}
     --stripe-customer cus_…             update: relink to this existing customer (no other organisation's)
     --new-stripe-customer               update: relink to a new customer made at the provider
     --admin-email E                     create: the first admin's sign-in email (else one is made up)
-  key create ORG_ID [--scope purchase|spend|read] [--daily-points-cap N] [--json]
-                                        prints the new key once; scope purchase (default) may buy
-                                        and spend, spend may spend but not buy, read may only GET
-                                        and quote; the cap limits this key's Points bought in a
-                                        rolling 24 hours
+  key create ORG_ID [--name NAME] [--scope purchase|spend|read] [--daily-points-cap N] [--json]
+                                        prints the new key once; the name (1 to 100 characters,
+                                        omitted: "Unnamed key") says what it is for; scope purchase
+                                        (default) may buy and spend, spend may spend but not buy,
+                                        read may only GET and quote; the cap limits this key's
+                                        Points bought in a rolling 24 hours
   key revoke KEY_ID [--json]
   user add ORG_ID --email E --role admin|member [--json]   a generated password, printed once
   top-up refund TOP_UP_ID [--points N] [--reason TEXT] [--key KEY] [--json]

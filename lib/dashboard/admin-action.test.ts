@@ -15,6 +15,18 @@ const app = vi.hoisted(() => ({
 }));
 vi.mock("@/lib/dashboard/session", async (importOriginal) => ({
   ...(await importOriginal<typeof import("@/lib/dashboard/session")>()),
+  // A member, signed in: enough for signedInAction, not for adminAction (whose check is below).
+  requireSignedIn: async () => {
+    if (app.refusal) throw app.refusal;
+    return {
+      userId: "usr_2",
+      organizationId: "org_1",
+      organizationName: "Org",
+      email: "m@example.com",
+      role: "member",
+      sessionVersion: 3,
+    };
+  },
   requireAdmin: async () => {
     if (app.refusal) throw app.refusal;
     return {
@@ -38,7 +50,7 @@ vi.mock("next/navigation", () => ({
   },
 }));
 
-const { adminAction, redirectTo } = await import("./admin-action");
+const { adminAction, redirectTo, signedInAction } = await import("./admin-action");
 
 function form(entries: Record<string, string>): FormData {
   const data = new FormData();
@@ -69,6 +81,19 @@ describe("adminAction", () => {
     });
     expect(run).not.toHaveBeenCalled();
     expect(logged).not.toHaveBeenCalled();
+  });
+
+  it("signedInAction runs for any signed-in user, member or admin, and refuses a session that has ended", async () => {
+    const action = signedInAction(nameForm, async ({ name }, { user }) => ({
+      ok: true,
+      said: `${name}, ${user.role}`,
+    }));
+    expect(await action(null, form({ name: "Ada", userId: "usr_other" }))).toEqual({ ok: true, said: "Ada, member" });
+    app.refusal = new NotAllowedError("Your session has ended; sign in again.");
+    expect(await action(null, form({ name: "Ada" }))).toEqual({
+      ok: false,
+      error: "Your session has ended; sign in again.",
+    });
   });
 
   it("runs with the parsed form, the session's user and the runtime, and answers what run answers", async () => {

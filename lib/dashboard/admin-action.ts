@@ -1,7 +1,7 @@
 import { redirect } from "next/navigation";
 import type { z } from "zod";
 import type { SessionUser } from "@/lib/auth/users";
-import { requireAdmin } from "@/lib/dashboard/session";
+import { requireAdmin, requireSignedIn } from "@/lib/dashboard/session";
 import { newId } from "@/lib/ids";
 import { runAsUser } from "@/lib/observability/context";
 import { getRuntime, type Runtime } from "@/lib/server/runtime";
@@ -61,10 +61,31 @@ export function adminAction<S extends z.ZodType, R extends { ok: boolean } | Red
   run: (input: z.output<S>, context: OriginContext) => Promise<R>,
   options: AdminActionOptions & { origin?: boolean } = {},
 ): Action<R> {
+  return guardedAction(requireAdmin, schema, run, options);
+}
+
+/**
+ * The same declaration for what a person does to their own account (their password): any
+ * signed-in user, admin or member. The user is the session's, never the form's.
+ */
+export function signedInAction<S extends z.ZodType, R extends { ok: boolean } | Redirect>(
+  schema: S,
+  run: (input: z.output<S>, context: ActionContext) => Promise<R>,
+  options: AdminActionOptions = {},
+): Action<R> {
+  return guardedAction(requireSignedIn, schema, run, options);
+}
+
+function guardedAction<S extends z.ZodType, R extends { ok: boolean } | Redirect>(
+  requireUser: () => Promise<SessionUser>,
+  schema: S,
+  run: (input: z.output<S>, context: OriginContext) => Promise<R>,
+  options: AdminActionOptions & { origin?: boolean },
+): Action<R> {
   return async (_state, formData) => {
     let answer: R;
     try {
-      const user = await requireAdmin();
+      const user = await requireUser();
       const parsed = schema.safeParse(Object.fromEntries(formData));
       if (!parsed.success) {
         return options.invalid === undefined ? invalidForm(parsed.error) : { ok: false, error: options.invalid };

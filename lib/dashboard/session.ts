@@ -46,10 +46,16 @@ export class NotAllowedError extends Error {
   }
 }
 
-/** For server actions that change something: a signed-in admin, or an error the form shows. */
-export async function requireAdmin(): Promise<SessionUser> {
+/** For server actions a person takes on their own account: signed in, any role, or an error the form shows. */
+export async function requireSignedIn(): Promise<SessionUser> {
   const user = await getSessionUser();
   if (!user) throw new NotAllowedError("Your session has ended; sign in again.");
+  return user;
+}
+
+/** For server actions that change something: a signed-in admin, or an error the form shows. */
+export async function requireAdmin(): Promise<SessionUser> {
+  const user = await requireSignedIn();
   if (user.role !== "admin") throw new NotAllowedError();
   return user;
 }

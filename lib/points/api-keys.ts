@@ -3,7 +3,7 @@ import { and, desc, eq, isNull, sql } from "drizzle-orm";
 import type { Clock } from "@/lib/clock";
 import type { Db } from "@/lib/db/client";
 import { hotQuery, rowReader, selectColumns } from "@/lib/db/hot";
-import { apiKeys, type Organization, organizations } from "@/lib/db/schema";
+import { apiKeys, type Organization, organizations, UNNAMED_API_KEY } from "@/lib/db/schema";
 import { newId, randomString } from "@/lib/ids";
 import { setRequestCaller } from "@/lib/observability/context";
 import { recordAudit } from "./audit";
@@ -36,7 +36,15 @@ function storedScope(value: string): ApiKeyScope {
   return value === "purchase" || value === "spend" ? value : "read";
 }
 
+/** The longest name a key can have, in characters (Unicode code points, as Postgres counts them). */
+export const MAX_KEY_NAME_LENGTH = 100;
+
 export interface ApiKeyOptions {
+  /**
+   * What the key is for, shown beside its prefix; trimmed. Omitted: "Unnamed key" (an operator's
+   * `key create` without --name, an organisation's first key). Given, it must be a real name.
+   */
+  name?: string;
   /** Omitted: `purchase`, as every key made before scopes existed. */
   scope?: ApiKeyScope;
   /** Omitted or null: no cap of its own (the organisation's limits still apply). */
@@ -45,6 +53,7 @@ export interface ApiKeyOptions {
 
 export interface CreatedApiKey {
   keyId: string;
+  name: string;
   /** The whole key: shown once, never stored. */
   apiKey: string;
   prefix: string;
@@ -52,9 +61,30 @@ export interface CreatedApiKey {
   dailyPointsCap: number | null;
 }
 
+/**
+ * A key's name as given, trimmed, or what is wrong with it (a phrase that follows the field's
+ * name): 1 to 100 characters, none of them a control character (a line break, a tab, an escape),
+ * since the name is printed to operators' terminals and into CSV as well as shown on pages.
+ */
+export function checkApiKeyName(given: string): { name: string } | { problem: string } {
+  const name = given.trim();
+  const length = [...name].length;
+  if (length === 0) return { problem: "must not be empty" };
+  if (length > MAX_KEY_NAME_LENGTH)
+    return { problem: `must be at most ${MAX_KEY_NAME_LENGTH} characters, not ${length}` };
+  if (/\p{Cc}/u.test(name)) return { problem: "must be one line of text, without tabs or control characters" };
+  return { name };
+}
+
 /** The one check of a new key's options, for the dashboard and the operator command alike. */
-function checkApiKeyOptions(options: ApiKeyOptions): { scope: ApiKeyScope; dailyPointsCap: number | null } {
+function checkApiKeyOptions(options: ApiKeyOptions): {
+  name: string;
+  scope: ApiKeyScope;
+  dailyPointsCap: number | null;
+} {
   const fields: Record<string, string> = {};
+  const checkedName = checkApiKeyName(options.name ?? UNNAMED_API_KEY);
+  if ("problem" in checkedName) fields.name = checkedName.problem;
   const scope = options.scope ?? "purchase";
   if (!isApiKeyScope(scope)) fields.scope = "must be purchase, spend or read";
   const cap = options.dailyPointsCap ?? null;
@@ -64,9 +94,11 @@ function checkApiKeyOptions(options: ApiKeyOptions): { scope: ApiKeyScope; daily
     fields.dailyPointsCap = `must be empty for a ${scope} key: it cannot buy, so it has no daily Points to cap`;
   }
   if (Object.keys(fields).length > 0) {
-    throw new ProvisioningError("The key's scope or daily Points cap is not valid; nothing was created.", { fields });
+    throw new ProvisioningError("The key's name, scope or daily Points cap is not valid; nothing was created.", {
+      fields,
+    });
   }
-  return { scope, dailyPointsCap: cap };
+  return { name: "name" in checkedName ? checkedName.name : UNNAMED_API_KEY, scope, dailyPointsCap: cap };
 }
 
 export async function createApiKey(
@@ -75,7 +107,7 @@ export async function createApiKey(
   clock: Clock,
   options: ApiKeyOptions = {},
 ): Promise<CreatedApiKey> {
-  const { scope, dailyPointsCap } = checkApiKeyOptions(options);
+  const { name, scope, dailyPointsCap } = checkApiKeyOptions(options);
   const apiKey = `${KEY_PREFIX}${randomString(40)}`;
   const keyId = newId("apiKey");
   const prefix = apiKey.slice(0, 12);
@@ -84,6 +116,7 @@ export async function createApiKey(
     await tx.insert(apiKeys).values({
       id: keyId,
       organizationId,
+      name,
       prefix,
       hash: hashApiKey(apiKey),
       createdAt: now,
@@ -94,11 +127,11 @@ export async function createApiKey(
       organizationId,
       action: "api_key.created",
       target: keyId,
-      after: { prefix, scope, daily_points_cap: dailyPointsCap },
+      after: { name, prefix, scope, daily_points_cap: dailyPointsCap },
       at: now,
     });
   });
-  return { keyId, apiKey, prefix, scope, dailyPointsCap };
+  return { keyId, name, apiKey, prefix, scope, dailyPointsCap };
 }
 
 /** Revokes a key; false when there is no such key or it was already revoked. */
@@ -121,7 +154,12 @@ export async function revokeApiKey(db: Db, keyId: string, clock: Clock, organiza
       organizationId: revoked.organizationId,
       action: "api_key.revoked",
       target: keyId,
-      before: { prefix: revoked.prefix, scope: revoked.scope, daily_points_cap: revoked.dailyPointsCap },
+      before: {
+        name: revoked.name,
+        prefix: revoked.prefix,
+        scope: revoked.scope,
+        daily_points_cap: revoked.dailyPointsCap,
+      },
       at: now,
     });
     return true;
@@ -249,6 +287,7 @@ export async function authenticateApiSpend(db: Db, authorization: string | null,
 
 export interface ApiKeySummary {
   id: string;
+  name: string;
   /** The first characters of the key, enough to recognise it; the rest is never stored. */
   prefix: string;
   createdAt: Date;
@@ -263,6 +302,7 @@ export async function listApiKeys(db: Db, organizationId: string): Promise<ApiKe
   const rows = await db
     .select({
       id: apiKeys.id,
+      name: apiKeys.name,
       prefix: apiKeys.prefix,
       createdAt: apiKeys.createdAt,
       lastUsedAt: apiKeys.lastUsedAt,

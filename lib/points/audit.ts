@@ -15,6 +15,7 @@ export const AUDIT_ACTIONS = [
   "member.removed",
   "member.role_changed",
   "member.password_reset",
+  "member.password_changed",
   "payment_method.added",
   "payment_method.removed",
   "payment_method.default_changed",

@@ -163,7 +163,7 @@ export async function resetMemberPassword(
  * A user's sessions carry the session version they were signed with (lib/auth/users.ts): moving it
  * on ends every one of them, whoever asked. Removal needs no bump: the user's row is gone.
  */
-const nextSessionVersion = sql`${users.sessionVersion} + 1`;
+export const nextSessionVersion = sql`${users.sessionVersion} + 1`;
 
 type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 

@@ -22,13 +22,18 @@ const DEMO_CARDS = [
   "expired",
 ];
 
+/** Where the demo's key and admin password are kept: beside the embedded database (in `dataDir`). */
+export function demoInfoFile(dataDir: string): string {
+  return path.join(dataDir, "demo.json");
+}
+
 /**
  * On the embedded default, the first start creates a demo organisation (API purchases enabled,
  * USD, every test card, the Visa as default). Its key and admin password are kept in the data
  * directory, beside the database they open, so every start can print them.
  */
 export async function seedDemo(services: Services, dataDir: string): Promise<DemoInfo | null> {
-  const file = path.join(dataDir, "demo.json");
+  const file = demoInfoFile(dataDir);
   const [row] = await services.db.select({ count: sql<number>`count(*)::int` }).from(organizations);
   if ((row?.count ?? 0) > 0) {
     return fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, "utf8")) as DemoInfo) : null;

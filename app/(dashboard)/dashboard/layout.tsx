@@ -23,6 +23,7 @@ const NAV = [
   ["/dashboard/limits", "Limits"],
   ["/dashboard/members", "Members"],
   ["/dashboard/audit", "Audit log"],
+  ["/dashboard/account", "Your account"],
 ] as const;
 
 function DashboardNav({ className }: { className: string }) {

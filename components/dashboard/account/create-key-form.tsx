@@ -1,5 +1,6 @@
 "use client";
 
+import { useEffect, useRef } from "react";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Field, Input, Select } from "@/components/ui/field";
@@ -7,9 +8,19 @@ import type { ActionState } from "@/lib/dashboard/action-state";
 import { ShownOnce } from "./shown-once";
 import { useFormAction } from "./use-form-action";
 
-type CreateState = ActionState<{ apiKey: string; prefix: string; scope: string; dailyPointsCap: number | null }>;
+type CreateState = ActionState<{
+  name: string;
+  apiKey: string;
+  prefix: string;
+  scope: string;
+  dailyPointsCap: number | null;
+}>;
 
-/** Creates a key, with its scope and optional daily cap, and shows it this once; a reload forgets it for good. */
+/**
+ * Creates a key, with its name, scope and optional daily cap, and shows it this once; a reload
+ * forgets it for good. The form is cleared once the key is made (ready for the next one) and
+ * kept when refused, so it can be corrected.
+ */
 export function CreateKeyForm({
   canEdit,
   action,
@@ -19,19 +30,23 @@ export function CreateKeyForm({
 }) {
   const { state, pending, onSubmit } = useFormAction(action, null);
   const fields = state && !state.ok ? (state.fields ?? {}) : {};
+  const form = useRef<HTMLFormElement>(null);
+  useEffect(() => {
+    if (state?.ok) form.current?.reset();
+  }, [state]);
   // Each control is disabled by itself (no disabled fieldset), so a forced button still reaches the server's refusal.
   const disabled = !canEdit || pending;
   return (
     <div className="space-y-4">
       {state?.ok && (
         <ShownOnce
-          title={
+          title={`${
             state.scope === "read"
               ? "Your new read-only API key"
               : state.scope === "spend"
                 ? "Your new spend API key"
                 : "Your new API key"
-          }
+          }, “${state.name}”`}
           value={state.apiKey}
           copyLabel="Copy key"
           testId={{ box: "new-api-key", value: "new-api-key-value" }}
@@ -40,7 +55,23 @@ export function CreateKeyForm({
         </ShownOnce>
       )}
       {state && !state.ok && <Alert tone="error">{state.error}</Alert>}
-      <form onSubmit={onSubmit} noValidate className="space-y-4">
+      <form ref={form} onSubmit={onSubmit} noValidate className="space-y-4">
+        <Field
+          id="key-name"
+          label="Name"
+          error={fields.name}
+          hint="What or who uses it, e.g. “Build server”: shown beside the key from now on. Up to 100 characters."
+        >
+          <Input
+            id="key-name"
+            name="name"
+            required
+            autoComplete="off"
+            disabled={disabled}
+            aria-invalid={fields.name ? true : undefined}
+            aria-describedby={fields.name ? "key-name-error" : "key-name-hint"}
+          />
+        </Field>
         <div className="grid gap-4 sm:grid-cols-2">
           <Field
             id="key-scope"

@@ -13,11 +13,13 @@ type RevokeState = ActionState<{ revoked: boolean }>;
  */
 export function RevokeKeyForm({
   keyId,
+  name,
   prefix,
   canEdit,
   action,
 }: {
   keyId: string;
+  name: string;
   prefix: string;
   canEdit: boolean;
   action: (state: RevokeState, data: FormData) => Promise<RevokeState>;
@@ -38,7 +40,7 @@ export function RevokeKeyForm({
           variant="secondary"
           disabled={!canEdit}
           onClick={() => setConfirming(true)}
-          aria-label={`Revoke key ${prefix}…`}
+          aria-label={`Revoke key ${name} (${prefix}…)`}
           title={canEdit ? undefined : "Only an admin can revoke keys"}
         >
           Revoke
@@ -51,11 +53,12 @@ export function RevokeKeyForm({
     <form
       onSubmit={onSubmit}
       className="flex w-full flex-col gap-2 rounded-lg border border-rose-200 bg-rose-50 p-3 sm:w-auto"
-      aria-label={`Confirm revoking ${prefix}…`}
+      aria-label={`Confirm revoking ${name} (${prefix}…)`}
     >
       <input type="hidden" name="keyId" value={keyId} />
       <p className="text-sm text-rose-900">
-        Revoke <span className="font-mono">{prefix}…</span>? Requests with it fail at once. This cannot be undone.
+        Revoke <span className="break-words font-semibold">{name}</span> (<span className="font-mono">{prefix}…</span>)?
+        Requests with it fail at once. This cannot be undone.
       </p>
       <div className="flex gap-2">
         <Button type="submit" variant="danger" disabled={pending} autoFocus>

@@ -1,9 +1,15 @@
-import { createApiKey, revokeApiKey } from "@/lib/points/api-keys";
+import { type ApiKeyScope, createApiKey, revokeApiKey } from "@/lib/points/api-keys";
 import { getOrganization } from "@/lib/points/organizations";
 import type { Runtime } from "@/lib/server/runtime";
 import type { PointsCommand } from "../commands";
 import { type CliIo, printJson } from "../output";
 import { CommandRefused } from "./shared";
+
+const SCOPE_WORDS: Record<ApiKeyScope, string> = {
+  purchase: "purchase",
+  spend: "spend (reads, quotes and spends; no purchases)",
+  read: "read (every GET and the quote; no purchases)",
+};
 
 export async function keyCreate(
   command: Extract<PointsCommand, { kind: "key-create" }>,
@@ -15,6 +21,7 @@ export async function keyCreate(
   const organization = await getOrganization(runtime.db, command.organizationId);
   if (!organization) throw new CommandRefused(`No organisation ${command.organizationId}.`);
   const created = await createApiKey(runtime.db, organization.id, runtime.clock, {
+    name: command.name,
     scope: command.scope,
     dailyPointsCap: command.dailyPointsCap,
   });
@@ -31,9 +38,10 @@ export async function keyCreate(
   io.stdout(
     [
       `Created API key ${created.keyId} for ${organization.id} (${organization.name}).`,
+      `  name:      ${created.name}`,
       `  API key:   ${created.apiKey}`,
       "             shown only now, so store it.",
-      `  scope:     ${created.scope === "read" ? "read (every GET and the quote; no purchases)" : "purchase"}`,
+      `  scope:     ${SCOPE_WORDS[created.scope]}`,
       `  daily cap: ${created.dailyPointsCap === null ? "none" : `${created.dailyPointsCap} Points in 24 hours`}`,
       "",
     ].join("\n"),

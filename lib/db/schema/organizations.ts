@@ -69,6 +69,9 @@ export const organizations = pgTable(
   ],
 );
 
+/** The name of a key made without one (`key create` without --name), and of every key made before names. */
+export const UNNAMED_API_KEY = "Unnamed key";
+
 export const apiKeys = pgTable(
   "api_keys",
   {
@@ -76,6 +79,11 @@ export const apiKeys = pgTable(
     organizationId: text("organization_id")
       .notNull()
       .references(() => organizations.id),
+    /**
+     * What the key is for, as the person who made it put it: trimmed, 1 to 100 characters
+     * (lib/points/api-keys.ts checks it; the column's check holds the length). Not unique.
+     */
+    name: text("name").notNull().default(UNNAMED_API_KEY),
     /** The first characters of the key, safe to show in lists. */
     prefix: text("prefix").notNull(),
     /** SHA-256 of the whole key, hex. The key itself is shown once and never stored. */
@@ -102,6 +110,7 @@ export const apiKeys = pgTable(
     check("api_keys_scope_check", sql`${t.scope} in ('purchase','spend','read')`),
     check("api_keys_daily_points_cap_check", sql`${t.dailyPointsCap} > 0`),
     check("api_keys_read_no_cap_check", sql`${t.scope} = 'purchase' or ${t.dailyPointsCap} is null`),
+    check("api_keys_name_check", sql`char_length(${t.name}) between 1 and 100`),
   ],
 );
 

@@ -7,6 +7,7 @@ import { adminAction } from "@/lib/dashboard/admin-action";
 import { API_KEY_SCOPES, type ApiKeyScope, createApiKey, revokeApiKey } from "@/lib/points/api-keys";
 
 export type CreateKeyState = ActionState<{
+  name: string;
   apiKey: string;
   prefix: string;
   scope: ApiKeyScope;
@@ -14,6 +15,8 @@ export type CreateKeyState = ActionState<{
 }>;
 
 const createKeyForm = z.object({
+  // As typed; createApiKey trims and checks it, so an empty one is refused on its field.
+  name: z.string().default(""),
   scope: z.enum(API_KEY_SCOPES, { error: "Choose Purchase, Spend or Read only." }).default("purchase"),
   // Text as typed; empty means no cap. Its range is createApiKey's to check.
   dailyPointsCap: z
@@ -29,12 +32,14 @@ export const createApiKeyAction = adminAction(
   createKeyForm,
   async (form, { user, runtime }) => {
     const created = await createApiKey(runtime.db, user.organizationId, runtime.clock, {
+      name: form.name,
       scope: form.scope,
       dailyPointsCap: form.dailyPointsCap === "" ? null : Number(form.dailyPointsCap),
     });
     revalidatePath("/dashboard/api-keys");
     return {
       ok: true,
+      name: created.name,
       apiKey: created.apiKey,
       prefix: created.prefix,
       scope: created.scope,

@@ -34,7 +34,10 @@ export default async function ApiKeysPage() {
       />
       <div className="space-y-6">
         {!canEdit && <ReadOnlyNotice what="your organisation's keys" />}
-        <Card title="Create a key" description="The whole key is shown once, right after you create it.">
+        <Card
+          title="Create a key"
+          description="Name it for what uses it. The whole key is shown once, right after you create it."
+        >
           <CreateKeyForm canEdit={canEdit} action={createApiKeyAction} />
         </Card>
 
@@ -56,7 +59,13 @@ export default async function ApiKeysPage() {
                 >
                   <div className="min-w-0">
                     <p className="flex flex-wrap items-center gap-2">
-                      <span className="font-mono text-sm font-semibold text-slate-900">{key.prefix}…</span>
+                      <span
+                        className="min-w-0 break-words text-sm font-semibold text-slate-900"
+                        data-testid="api-key-name"
+                      >
+                        {key.name}
+                      </span>
+                      <span className="font-mono text-sm text-slate-700">{key.prefix}…</span>
                       {key.revokedAt ? <Badge tone="red">Revoked</Badge> : <Badge tone="green">Active</Badge>}
                       <ScopeBadge scope={key.scope} />
                     </p>
@@ -86,7 +95,13 @@ export default async function ApiKeysPage() {
                     </dl>
                   </div>
                   {!key.revokedAt && (
-                    <RevokeKeyForm keyId={key.id} prefix={key.prefix} canEdit={canEdit} action={revokeApiKeyAction} />
+                    <RevokeKeyForm
+                      keyId={key.id}
+                      name={key.name}
+                      prefix={key.prefix}
+                      canEdit={canEdit}
+                      action={revokeApiKeyAction}
+                    />
                   )}
                 </li>
               ))}

@@ -1,0 +1,2 @@
+ALTER TABLE "api_keys" ADD COLUMN "name" text DEFAULT 'Unnamed key' NOT NULL;--> statement-breakpoint
+ALTER TABLE "api_keys" ADD CONSTRAINT "api_keys_name_check" CHECK (char_length("api_keys"."name") between 1 and 100);

@@ -1,0 +1,54 @@
+import fs from "node:fs";
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import { afterEach, describe, expect, it } from "vitest";
+import { migrationsFolder } from "./migrate";
+
+/*
+ * Migration 0017 gives API keys a name. Keys made before it have none to keep, so each is named
+ * "Unnamed key", the name of a key made without one; a name must be 1 to 100 characters.
+ */
+function statements(tag: string): string[] {
+  const text = fs.readFileSync(path.join(migrationsFolder(), `${tag}.sql`), "utf8");
+  return text
+    .split("--> statement-breakpoint")
+    .map((part) => part.trim())
+    .filter(Boolean);
+}
+
+function tagsBefore(tag: string): string[] {
+  const journal = JSON.parse(fs.readFileSync(path.join(migrationsFolder(), "meta", "_journal.json"), "utf8")) as {
+    entries: { tag: string }[];
+  };
+  const tags = journal.entries.map((entry) => entry.tag);
+  return tags.slice(0, tags.indexOf(tag));
+}
+
+describe("migration 0017 on existing keys", () => {
+  let db: PGlite | undefined;
+  afterEach(async () => db?.close());
+
+  it("names every older key 'Unnamed key', and refuses an empty or overlong name", async () => {
+    db = new PGlite();
+    for (const tag of tagsBefore("0017_api_key_names"))
+      for (const statement of statements(tag)) await db.exec(statement);
+    await db.exec(
+      `insert into organizations (id, name, billing_customer_id) values ('org_old', 'Old Keys Ltd', 'cus_old')`,
+    );
+    await db.exec(`insert into api_keys (id, organization_id, prefix, hash, scope) values
+      ('key_a', 'org_old', 'pts_aaaaaaaa', 'hash-a', 'purchase'),
+      ('key_b', 'org_old', 'pts_bbbbbbbb', 'hash-b', 'read')`);
+    for (const statement of statements("0017_api_key_names")) await db.exec(statement);
+
+    const { rows } = await db.query<{ id: string; name: string }>("select id, name from api_keys order by id");
+    expect(rows).toEqual([
+      { id: "key_a", name: "Unnamed key" },
+      { id: "key_b", name: "Unnamed key" },
+    ]);
+    await expect(db.exec(`update api_keys set name = '' where id = 'key_a'`)).rejects.toThrow(/api_keys_name_check/);
+    await expect(db.exec(`update api_keys set name = repeat('n', 101) where id = 'key_a'`)).rejects.toThrow(
+      /api_keys_name_check/,
+    );
+    await db.exec(`update api_keys set name = repeat('n', 100) where id = 'key_a'`);
+  });
+});
