@@ -23,7 +23,8 @@ import {
 /*
  * With Stripe (its Stripe-compatible test server), as an operator links an existing customer:
  * one customer backs one organisation, or the second organisation's key would list and buy on
- * the first one's cards.
+ * the first one's cards. Every command in this file runs as a process: here with the STRIPE_*
+ * variables in its environment (Target.spawn), below before any database is opened, through npm.
  */
 describe.each(backends())(
   "org create --stripe-customer against %s with Stripe",
@@ -51,17 +52,10 @@ describe.each(backends())(
 
     it("refuses a customer another organisation has: exit 1, one line naming the customer, nothing changed", async () => {
       const owner = parseJsonOutput(
-        await runPoints(env, [
-          "org",
-          "create",
-          "--name",
-          "Customer Owner Ltd",
-          "--card",
-          "visa",
-          "--default-card",
-          "0",
-          "--json",
-        ]),
+        await target.spawn(
+          ["org", "create", "--name", "Customer Owner Ltd", "--card", "visa", "--default-card", "0", "--json"],
+          env,
+        ),
       );
       const ownerRow = await target.withDb((services) => organizationRow(services.db, String(owner.organization_id)));
       const customer = ownerRow.billingCustomerId;
@@ -69,19 +63,22 @@ describe.each(backends())(
       const before = await target.withDb((services) => snapshot(services.db));
       const cardsBefore = await cardIds(customer);
 
-      const result = await runPoints(env, [
-        "org",
-        "create",
-        "--name",
-        "Second Claimant",
-        "--card",
-        "mastercard",
-        "--default-card",
-        "0",
-        "--stripe-customer",
-        customer,
-        "--json",
-      ]);
+      const result = await target.spawn(
+        [
+          "org",
+          "create",
+          "--name",
+          "Second Claimant",
+          "--card",
+          "mastercard",
+          "--default-card",
+          "0",
+          "--stripe-customer",
+          customer,
+          "--json",
+        ],
+        env,
+      );
       expectRefused(result, new RegExp(`^The billing customer ${customer} is already linked to another organisation`));
       const [reason, ...rest] = result.stderr.split("\n");
       expect(rest).toEqual(["Nothing was changed.", ""]);

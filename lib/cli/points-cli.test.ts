@@ -17,7 +17,6 @@ import {
   outageOf,
   parseJsonOutput,
   run,
-  runPoints,
   SPAWNING_TIMEOUT_MS,
   snapshot,
   sortedKeys,
@@ -26,9 +25,13 @@ import {
 } from "@/lib/testing/points-cli-fixture";
 
 /*
- * These tests run the real command as an operator would, in a child process, against the same
- * kind of database the app uses, and then look at the database (and at what the REST layer's
- * authentication makes of the printed key) to check that what was printed is what happened.
+ * These tests run the command against the same kind of database the app uses, and then look at the
+ * database (and at what the REST layer's authentication makes of the printed key) to check that
+ * what was printed is what happened. The commands run in this process (Target.points: runPointsCli
+ * on the runtime the command would open over the database); db:migrate (through tsx) and
+ * `npm run -s points` run as an operator runs them, as processes. That a process prints nothing on
+ * stdout but its answer is checked in points-cli-environment.test.ts, and that the service's log
+ * lines reach its stderr, in after-payment-cli.test.ts.
  */
 
 describe.each(backends())(
@@ -38,7 +41,7 @@ describe.each(backends())(
     // The checks below build on one another (one database per backend), so they run in order.
     describe.sequential("provisioning", () => {
       let target: Target;
-      const points = (...args: string[]) => runPoints(target.env, args);
+      const points = (...args: string[]) => target.points(args);
       // Set by org create, which the later checks build on.
       let full: { organization_id: string; api_key: string; key_id: string };
       let plain: { id: string; key: string };
@@ -49,6 +52,7 @@ describe.each(backends())(
       afterAll(async () => target?.dispose());
 
       it("db:migrate migrates a new database, says so in one line, and seeds nothing", async () => {
+        await target.release();
         const result = await run(TSX, ["scripts/db-migrate.ts"], target.env);
         expect(result.code, result.stderr).toBe(0);
         expect(result.stdout).toMatch(
@@ -244,6 +248,7 @@ describe.each(backends())(
 
       it("key create prints a working key once (also through npm run -s) and key revoke stops the old key", async () => {
         // npm run -s adds nothing to stdout, so a script can pipe --json straight into a parser.
+        await target.release();
         const created = await run(
           "npm",
           ["run", "-s", "points", "--", "key", "create", full.organization_id, "--json"],
