@@ -58,8 +58,8 @@ test("docs/api.md's purchase examples answer as its comments say, every time the
 test("docs/api.md's limits walkthrough answers as it says on the organisation it creates", async ({ fx, baseURL }) => {
   const block = shellBlockAfter("docs/api.md", "Then, in the other terminal");
   // The organisation docs/api.md's `npm run -s points -- org create … --json > .data/limits.json`
-  // makes (that form is tested in lib/cli/points-cli.test.ts), provisioned with the same flags by
-  // e2e/serve.ts.
+  // makes (its flags and JSON are tested in lib/cli/points-cli.test.ts, `npm run -s points` with
+  // --json in points-cli-environment.test.ts), provisioned with the same flags by e2e/serve.ts.
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "points-readme-limits-"));
   fs.mkdirSync(path.join(dir, ".data"));
   fs.writeFileSync(

@@ -5,12 +5,15 @@ import { stripeEnv } from "@/lib/env";
 import { noteProviderRequestId } from "./instrumented";
 import type { BillingProvider } from "./provider";
 import { SimulatedBillingProvider } from "./simulated/provider";
-import { createStripeClient, stripeTarget } from "./stripe/client";
+import { createStripeClient, type StripeSettings, stripeTarget } from "./stripe/client";
 import { StripeBillingProvider } from "./stripe/provider";
 
-/** Stripe when STRIPE_SECRET_KEY is set, else the built-in simulated provider. */
-export function createBillingProvider(db: Db, clock: Clock): BillingProvider {
-  const stripe = stripeEnv();
+/** Stripe when STRIPE_SECRET_KEY is set (or `stripe` is given), else the built-in simulated provider. */
+export function createBillingProvider(
+  db: Db,
+  clock: Clock,
+  stripe: StripeSettings | null = stripeEnv(),
+): BillingProvider {
   if (stripe) {
     const { testServer } = stripeTarget(stripe);
     const client = createStripeClient(stripe);

@@ -17,21 +17,23 @@ import {
   createTarget,
   expectRefused,
   parseJsonOutput,
-  runPoints,
   SPAWNING_TIMEOUT_MS,
   type Target,
 } from "@/lib/testing/points-cli-fixture";
 
 /*
- * The operator's commands after the charge, run as an operator runs them: a refund (again, and by
- * two operators at once), a dispute taken from the provider's events and settled, Points spent.
+ * The operator's commands after the charge: a refund (again, and by two operators at once), a
+ * dispute taken from the provider's events and settled, Points spent. They run in this process
+ * (Target.points), on the runtime the command would open over the same kind of database the app
+ * uses, except the last refund, whose shortfall the service reports in a log line: that runs as a
+ * process (Target.spawn), which prints its warnings on stderr beside its answer on stdout.
  */
 describe.each(backends())(
   "refunds and disputes from npm run points against %s",
   { timeout: SPAWNING_TIMEOUT_MS },
   (backend) => {
     let target: Target;
-    const points = (...args: string[]) => runPoints(target.env, args);
+    const points = (...args: string[]) => target.points(args);
     let organizationId = "";
     let refunded = "";
     let disputed = "";
@@ -181,7 +183,7 @@ describe.each(backends())(
       });
       expectRefused(await points("org", "spend", organizationId, "--points", "51"), /has 50 Points to spend, not 51/);
       // The rest of the partly refunded purchase: 650 Points, of which 600 were spent: a shortfall.
-      const result = await points("top-up", "refund", refunded, "--json");
+      const result = await target.spawn(["top-up", "refund", refunded, "--json"]);
       expect(result.code, result.stderr).toBe(0);
       // Reported to the operator on stderr; stdout stays one JSON object.
       expect(result.stderr).toMatch(/took 50 of 650 Points: 600 had been spent already \(shortfall\)/);
@@ -196,7 +198,8 @@ describe.each(backends())(
  * The README's Stripe walkthrough as a new user tried it: a purchase charged through Stripe (its
  * test server), then `top-up refund` and `reconcile` run in a terminal without the Stripe variables,
  * and then with them. Only the provider that charged a purchase is asked about it; the other
- * refuses, saying what to set, and records nothing.
+ * refuses, saying what to set, and records nothing. Every command here runs as a process
+ * (Target.spawn), since what it does depends on the STRIPE_* variables of its environment.
  */
 describe.each(backends())(
   "npm run points with another provider than the one that charged (%s)",
@@ -224,21 +227,24 @@ describe.each(backends())(
       const create = async (env: NodeJS.ProcessEnv, name: string) =>
         String(
           parseJsonOutput(
-            await runPoints(env, [
-              "org",
-              "create",
-              "--name",
-              name,
-              "--currency",
-              "USD",
-              "--api-purchases",
-              "enabled",
-              "--card",
-              "visa",
-              "--default-card",
-              "0",
-              "--json",
-            ]),
+            await target.spawn(
+              [
+                "org",
+                "create",
+                "--name",
+                name,
+                "--currency",
+                "USD",
+                "--api-purchases",
+                "enabled",
+                "--card",
+                "visa",
+                "--default-card",
+                "0",
+                "--json",
+              ],
+              env,
+            ),
           ).organization_id,
         );
       const onStripe = await create(stripeEnv, "Stripe Org");
@@ -274,7 +280,7 @@ describe.each(backends())(
       target.withDb((services) => services.db.select().from(refunds).where(eq(refunds.topUpId, topUpId)));
 
     it("refuses to refund a Stripe purchase without the Stripe variables, saying so and recording nothing; with them it refunds", async () => {
-      const refused = await runPoints(target.env, ["top-up", "refund", stripePaid, "--json"]);
+      const refused = await target.spawn(["top-up", "refund", stripePaid, "--json"]);
       expectRefused(
         refused,
         new RegExp(
@@ -284,7 +290,7 @@ describe.each(backends())(
       expect(await refundsOf(stripePaid)).toEqual([]);
       expect(fake.control.refunds()).toEqual([]);
 
-      const refunded = parseJsonOutput(await runPoints(stripeEnv, ["top-up", "refund", stripePaid, "--json"]));
+      const refunded = parseJsonOutput(await target.spawn(["top-up", "refund", stripePaid, "--json"], stripeEnv));
       expect(refunded).toMatchObject({
         top_up_id: stripePaid,
         status: "succeeded",
@@ -297,20 +303,20 @@ describe.each(backends())(
 
     it("refuses to refund a simulated purchase with the Stripe variables set; without them it refunds", async () => {
       expectRefused(
-        await runPoints(stripeEnv, ["top-up", "refund", simulatedPaid, "--points", "100"]),
+        await target.spawn(["top-up", "refund", simulatedPaid, "--points", "100"], stripeEnv),
         new RegExp(
           `^Top-up ${simulatedPaid} was charged through the simulated billing provider; unset STRIPE_SECRET_KEY to refund it\\.`,
         ),
       );
       expect(await refundsOf(simulatedPaid)).toEqual([]);
       const refunded = parseJsonOutput(
-        await runPoints(target.env, ["top-up", "refund", simulatedPaid, "--points", "100", "--json"]),
+        await target.spawn(["top-up", "refund", simulatedPaid, "--points", "100", "--json"]),
       );
       expect(refunded).toMatchObject({ status: "succeeded", points: 100, replayed: false });
     });
 
     it("reconciles an unresolved Stripe purchase only with the Stripe variables: without them it is skipped and listed", async () => {
-      const without = await runPoints(target.env, ["reconcile", "--json"]);
+      const without = await target.spawn(["reconcile", "--json"]);
       expect(without.code, without.stderr).toBe(0);
       expect(without.stderr).toContain(
         `Skipped ${stripeUnresolved} (processing): Top-up ${stripeUnresolved} was charged through Stripe; set STRIPE_SECRET_KEY`,
@@ -328,7 +334,7 @@ describe.each(backends())(
       );
       expect(before).toMatchObject({ status: "processing", attempts: 1 });
 
-      const settled = parseJsonOutput(await runPoints(stripeEnv, ["reconcile", "--json"]));
+      const settled = parseJsonOutput(await target.spawn(["reconcile", "--json"], stripeEnv));
       expect(settled).toEqual({
         settled: [expect.objectContaining({ top_up_id: stripeUnresolved, status: "paid" })],
         skipped: [],

@@ -16,17 +16,24 @@ import {
   runPoints,
   SPAWNING_TIMEOUT_MS,
   snapshot,
+  sortedKeys,
   type Target,
   TSX,
 } from "@/lib/testing/points-cli-fixture";
 
 /*
- * With Stripe (its Stripe-compatible test server), as an operator links an existing customer:
- * one customer backs one organisation, or the second organisation's key would list and buy on
- * the first one's cards.
+ * Every command in this file runs as a process (Target.spawn, runPoints, npm), to check what only a
+ * process shows. The other files run most commands in the test's own process (Target.points), which
+ * sees what the command writes but not what else reaches a process's stdout and stderr: the
+ * service's log lines (on stderr, at warn: after-payment-cli.test.ts checks one), or anything a
+ * module or PGlite prints. First, on each backend, on the simulated provider: a first command on a
+ * new database (which it migrates, and on PGlite seeds) prints its one JSON object and nothing else,
+ * and a refusal its reason alone. Then with Stripe (its Stripe-compatible test server: the STRIPE_*
+ * variables in the process's environment), as an operator links an existing customer: one customer
+ * backs one organisation, or the second organisation's key would list and buy on the first one's cards.
  */
 describe.each(backends())(
-  "org create --stripe-customer against %s with Stripe",
+  "npm run points as a process against %s, on the simulated provider and with Stripe",
   { timeout: SPAWNING_TIMEOUT_MS },
   (backend) => {
     let target: Target;
@@ -49,19 +56,26 @@ describe.each(backends())(
     const cardIds = async (customer: string) =>
       (await stripe.paymentMethods.list({ customer, type: "card", limit: 100 })).data.map((method) => method.id).sort();
 
+    it("prints only the JSON object on stdout and nothing on stderr; a refusal, only its reason on stderr", async () => {
+      const args = ["org", "create", "--name", "As A Process", "--card", "visa", "--default-card", "0", "--json"];
+      const created = parseJsonOutput(await target.spawn(args));
+      expect(sortedKeys(created)).toEqual(["admin", "api_key", "key_id", "organization_id", "payment_methods"]);
+      const before = await target.withDb((services) => snapshot(services.db));
+      const refused = await target.spawn(["key", "revoke", "key_doesnotexist"]);
+      expectRefused(refused, /No active API key key_doesnotexist/);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toBe(
+        "No active API key key_doesnotexist: it does not exist or was already revoked.\nNothing was changed.\n",
+      );
+      expect(await target.withDb((services) => snapshot(services.db))).toEqual(before);
+    });
+
     it("refuses a customer another organisation has: exit 1, one line naming the customer, nothing changed", async () => {
       const owner = parseJsonOutput(
-        await runPoints(env, [
-          "org",
-          "create",
-          "--name",
-          "Customer Owner Ltd",
-          "--card",
-          "visa",
-          "--default-card",
-          "0",
-          "--json",
-        ]),
+        await target.spawn(
+          ["org", "create", "--name", "Customer Owner Ltd", "--card", "visa", "--default-card", "0", "--json"],
+          env,
+        ),
       );
       const ownerRow = await target.withDb((services) => organizationRow(services.db, String(owner.organization_id)));
       const customer = ownerRow.billingCustomerId;
@@ -69,19 +83,22 @@ describe.each(backends())(
       const before = await target.withDb((services) => snapshot(services.db));
       const cardsBefore = await cardIds(customer);
 
-      const result = await runPoints(env, [
-        "org",
-        "create",
-        "--name",
-        "Second Claimant",
-        "--card",
-        "mastercard",
-        "--default-card",
-        "0",
-        "--stripe-customer",
-        customer,
-        "--json",
-      ]);
+      const result = await target.spawn(
+        [
+          "org",
+          "create",
+          "--name",
+          "Second Claimant",
+          "--card",
+          "mastercard",
+          "--default-card",
+          "0",
+          "--stripe-customer",
+          customer,
+          "--json",
+        ],
+        env,
+      );
       expectRefused(result, new RegExp(`^The billing customer ${customer} is already linked to another organisation`));
       const [reason, ...rest] = result.stderr.split("\n");
       expect(rest).toEqual(["Nothing was changed.", ""]);

@@ -2,12 +2,9 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { verifyPassword } from "@/lib/auth/password";
 import { systemClock } from "@/lib/clock";
-import { organizations, topUps, users } from "@/lib/db/schema";
+import { organizations, users } from "@/lib/db/schema";
 import { authenticateApiKey, authenticateApiRequest, listApiKeys } from "@/lib/points/api-keys";
-import { createOrganization } from "@/lib/points/organizations";
 import { listUsablePaymentMethods } from "@/lib/points/payment-methods";
-import { purchasePoints } from "@/lib/points/purchase";
-import { parseTopUpRequest } from "@/lib/points/top-up-request";
 import { backends } from "@/lib/testing/harness";
 import {
   createTarget,
@@ -17,7 +14,6 @@ import {
   outageOf,
   parseJsonOutput,
   run,
-  runPoints,
   SPAWNING_TIMEOUT_MS,
   snapshot,
   sortedKeys,
@@ -26,9 +22,12 @@ import {
 } from "@/lib/testing/points-cli-fixture";
 
 /*
- * These tests run the real command as an operator would, in a child process, against the same
- * kind of database the app uses, and then look at the database (and at what the REST layer's
- * authentication makes of the printed key) to check that what was printed is what happened.
+ * The command against the same kind of database the app uses, then the database (and what the REST
+ * layer's authentication makes of a printed key) read to check that what was printed is what
+ * happened. Commands run in this process (Target.points: runPointsCli on the runtime the command
+ * would open); db:migrate (tsx) and `npm run -s points` as processes, as an operator runs them. A
+ * process's stdout and stderr are checked in points-cli-environment.test.ts (its answer alone) and
+ * after-payment-cli.test.ts (a log line); `org spend` and `reconcile` in spend-reconcile-cli.test.ts.
  */
 
 describe.each(backends())(
@@ -38,7 +37,7 @@ describe.each(backends())(
     // The checks below build on one another (one database per backend), so they run in order.
     describe.sequential("provisioning", () => {
       let target: Target;
-      const points = (...args: string[]) => runPoints(target.env, args);
+      const points = (...args: string[]) => target.points(args);
       // Set by org create, which the later checks build on.
       let full: { organization_id: string; api_key: string; key_id: string };
       let plain: { id: string; key: string };
@@ -49,6 +48,7 @@ describe.each(backends())(
       afterAll(async () => target?.dispose());
 
       it("db:migrate migrates a new database, says so in one line, and seeds nothing", async () => {
+        await target.release();
         const result = await run(TSX, ["scripts/db-migrate.ts"], target.env);
         expect(result.code, result.stderr).toBe(0);
         expect(result.stdout).toMatch(
@@ -244,6 +244,7 @@ describe.each(backends())(
 
       it("key create prints a working key once (also through npm run -s) and key revoke stops the old key", async () => {
         // npm run -s adds nothing to stdout, so a script can pipe --json straight into a parser.
+        await target.release();
         const created = await run(
           "npm",
           ["run", "-s", "points", "--", "key", "create", full.organization_id, "--json"],
@@ -392,94 +393,6 @@ describe.each(backends())(
         ];
         for (const [index, result] of results.entries()) expectRefused(result, expected[index] ?? /never/);
         expect(await target.withDb((services) => snapshot(services.db))).toEqual(before);
-      });
-
-      it("org spend spends as the API does: a rerun with the same reference spends once", async () => {
-        const organizationId = await target.withDb(async (services) => {
-          const { organization } = await createOrganization(services, {
-            name: "Spender",
-            settings: { currency: "USD", apiPurchasesEnabled: true },
-            cards: ["visa"],
-            defaultCardIndex: 0,
-          });
-          const request = parseTopUpRequest({ points: 100, reference: "fund" });
-          await purchasePoints(services, { organization, request, source: "api" });
-          return organization.id;
-        });
-        const named = ["org", "spend", organizationId, "--points", "10", "--reference", "batch-7"];
-        const once = parseJsonOutput(await points(...named, "--description", "Batch 7", "--json"));
-        expect(once).toMatchObject({
-          points_balance: 90,
-          replayed: false,
-          spend: { reference: "batch-7", description: "Batch 7", points: 10 },
-        });
-        const rerun = await points(...named, "--description", "Batch 7");
-        expect(rerun.code, rerun.stderr).toBe(0);
-        expect(rerun.stdout).toBe(
-          `Already spent (${once.spend_id}, nothing spent again): 10 Points of ${organizationId}; 90 Points left.\n`,
-        );
-        expectRefused(await points(...named), /reference_conflict|already exists with other description/);
-        expectRefused(await points("org", "spend", organizationId, "--points", "2000000"), /points/);
-      });
-
-      it("reconcile --report lists what has been unresolved for over an hour, and changes nothing", async () => {
-        const topUpId = await target.withDb(async (services) => {
-          const { organization } = await createOrganization(services, {
-            name: "Stuck",
-            settings: { currency: "USD", apiPurchasesEnabled: true },
-            cards: ["processing"],
-            defaultCardIndex: 0,
-          });
-          const request = parseTopUpRequest({ points: 100, reference: "stuck-for-hours" });
-          const result = await purchasePoints(services, { organization, request, source: "api" });
-          await services.db
-            .update(topUps)
-            .set({ createdAt: new Date(Date.now() - 3 * 60 * 60 * 1000) })
-            .where(eq(topUps.id, result.topUp.id));
-          return result.topUp.id;
-        });
-        const report = parseJsonOutput(await points("reconcile", "--report", "--json"));
-        expect(report.needs_attention).toEqual([
-          expect.objectContaining({ top_up_id: topUpId, reference: "stuck-for-hours", status: "processing" }),
-        ]);
-        const text = await points("reconcile", "--report");
-        expect(text.stdout).toMatch(/1 purchase has been unresolved for more than an hour/);
-        expect(text.stdout).toContain("stuck-for-hours");
-        await target.withDb(async (services) => {
-          const [row] = await services.db.select().from(topUps).where(eq(topUps.id, topUpId));
-          expect(row?.status).toBe("processing");
-        });
-        // Settled now, it is no longer reported.
-        await points("reconcile");
-        expect(parseJsonOutput(await points("reconcile", "--report", "--json")).needs_attention).toEqual([]);
-      });
-
-      it("reconcile settles a purchase left unresolved and prints it", async () => {
-        const topUpId = await target.withDb(async (services) => {
-          const { organization } = await createOrganization(services, {
-            name: "Unresolved",
-            settings: { currency: "USD", apiPurchasesEnabled: true },
-            cards: ["processing"],
-            defaultCardIndex: 0,
-          });
-          const request = parseTopUpRequest({ points: 100, reference: "left-unresolved" });
-          const result = await purchasePoints(services, { organization, request, source: "api" });
-          expect(result.outcome).toBe("unresolved");
-          return result.topUp.id;
-        });
-        const output = parseJsonOutput(await points("reconcile", "--json"));
-        expect(output.settled).toEqual([
-          expect.objectContaining({ top_up_id: topUpId, reference: "left-unresolved", status: "paid" }),
-        ]);
-        // Nothing is left, and a person is told so.
-        const again = await points("reconcile");
-        expect(again.code, again.stderr).toBe(0);
-        expect(again.stdout).toMatch(/No unresolved purchases/);
-        await target.withDb(async (services) => {
-          const [row] = await services.db.select().from(topUps).where(eq(topUps.id, topUpId));
-          expect(row?.status).toBe("paid");
-          expect((await organizationRow(services.db, row?.organizationId ?? "")).pointsBalance).toBe(100);
-        });
       });
     });
   },

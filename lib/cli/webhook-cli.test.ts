@@ -7,7 +7,6 @@ import {
   createTarget,
   expectRefused,
   parseJsonOutput,
-  runPoints,
   SPAWNING_TIMEOUT_MS,
   sortedKeys,
   type Target,
@@ -15,11 +14,19 @@ import {
 import { startReceiver } from "@/lib/testing/webhook-receiver";
 import { WebhookSender } from "@/lib/webhooks/sender";
 
-/* The `webhook` commands of docs/contract.md §8, run as an operator runs them, in a child process. */
+/*
+ * The `webhook` commands of docs/contract.md §8, on the same kind of database the app uses. Most run
+ * in this process (Target.points), on the runtime the command would open. `webhook add` runs as a
+ * process (Target.spawn): whether it takes the test's plain-http loopback receiver depends on
+ * POINTS_WEBHOOKS_ALLOW_PRIVATE in the command's environment, which only a process of its own can be
+ * given (lib/env.ts reads the environment once per process).
+ */
 describe.each(backends())("npm run points -- webhook against %s", { timeout: SPAWNING_TIMEOUT_MS }, (backend) => {
   let target: Target;
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
-  const points = (...args: string[]) => runPoints({ ...target.env, POINTS_WEBHOOKS_ALLOW_PRIVATE: "1" }, args);
+  const points = (...args: string[]) => target.points(args);
+  const add = (...args: string[]) =>
+    target.spawn(["webhook", "add", ...args], { ...target.env, POINTS_WEBHOOKS_ALLOW_PRIVATE: "1" });
   beforeAll(async () => {
     target = await createTarget(backend);
     receiver = await startReceiver();
@@ -48,23 +55,11 @@ describe.each(backends())("npm run points -- webhook against %s", { timeout: SPA
     const organizationId = org.organization_id as string;
 
     // Without POINTS_WEBHOOKS_ALLOW_PRIVATE, a plain-http loopback URL is refused, and nothing is saved.
-    expectRefused(await runPoints(target.env, ["webhook", "add", organizationId, "--url", receiver.url]), /https/);
-    expectRefused(
-      await points("webhook", "add", organizationId, "--url", receiver.url, "--events", "top_up.nope"),
-      /top_up\.nope/,
-    );
+    expectRefused(await target.spawn(["webhook", "add", organizationId, "--url", receiver.url]), /https/);
+    expectRefused(await add(organizationId, "--url", receiver.url, "--events", "top_up.nope"), /top_up\.nope/);
 
     const added = parseJsonOutput(
-      await points(
-        "webhook",
-        "add",
-        organizationId,
-        "--url",
-        receiver.url,
-        "--events",
-        "top_up.paid,top_up.failed",
-        "--json",
-      ),
+      await add(organizationId, "--url", receiver.url, "--events", "top_up.paid,top_up.failed", "--json"),
     );
     expect(sortedKeys(added)).toEqual(["endpoint_id", "events", "secret", "url"]);
     expect(added).toMatchObject({ url: receiver.url, events: ["top_up.paid", "top_up.failed"] });

@@ -1,10 +1,11 @@
 import path from "node:path";
 import { createBillingProvider } from "@/lib/billing";
 import { instrumentProvider } from "@/lib/billing/instrumented";
+import type { StripeSettings } from "@/lib/billing/stripe/client";
 import { systemClock } from "@/lib/clock";
 import { type Database, defaultPgliteDir, openDatabase } from "@/lib/db/client";
 import { migratePglite, migratePostgres } from "@/lib/db/migrate";
-import { env } from "@/lib/env";
+import { env, stripeEnv } from "@/lib/env";
 import { assertLeaseCoversProvider } from "@/lib/points/purchase";
 import { type DemoInfo, seedDemo } from "@/lib/points/seed";
 import type { Services } from "@/lib/points/services";
@@ -35,11 +36,23 @@ export async function createRuntime(options: { seed?: boolean } = {}): Promise<R
   if (DATABASE_READ_URL && !DATABASE_URL) {
     throw new Error("DATABASE_READ_URL is a replica of DATABASE_URL's Postgres: set DATABASE_URL too, or unset it.");
   }
-  const leaseMs = (POINTS_LEASE_SECONDS ?? 90) * 1000;
   if (DATABASE_URL) await migratePostgres(DATABASE_URL);
   const database = await openDatabase({ url: DATABASE_URL, readUrl: DATABASE_READ_URL, pgliteDir: defaultPgliteDir() });
+  return runtimeOver(database, { seed: options.seed, leaseSeconds: POINTS_LEASE_SECONDS, stripe: stripeEnv() });
+}
+
+/**
+ * createRuntime's steps once the database is open (and, on Postgres, migrated): PGlite migrated,
+ * the billing provider, the lease checked against it, and the demo seeded on the embedded
+ * database. The operator command's tests run it over a database they opened themselves.
+ */
+export async function runtimeOver(
+  database: Database,
+  options: { seed?: boolean; leaseSeconds?: number; stripe: StripeSettings | null },
+): Promise<Runtime> {
+  const leaseMs = (options.leaseSeconds ?? 90) * 1000;
   if (database.kind === "pglite") await migratePglite(database.db);
-  const provider = instrumentProvider(createBillingProvider(database.db, systemClock));
+  const provider = instrumentProvider(createBillingProvider(database.db, systemClock, options.stripe));
   assertLeaseCoversProvider(leaseMs, provider);
   const services: Services = { db: database.db, readDb: database.readDb, provider, clock: systemClock };
   const seeds = database.kind === "pglite" && options.seed !== false && !isProduction();

@@ -3,10 +3,13 @@ import os from "node:os";
 import path from "node:path";
 import { eq } from "drizzle-orm";
 import { expect } from "vitest";
-import { type Db, openDatabase } from "@/lib/db/client";
+import { runPointsCli } from "@/lib/cli/points";
+import { type Database, type Db, openDatabase } from "@/lib/db/client";
+import { migratePostgres } from "@/lib/db/migrate";
 import { apiKeys, organizations, simCustomers, simPaymentMethods, topUps, users } from "@/lib/db/schema";
 import { PointsError } from "@/lib/points/errors";
 import type { Services } from "@/lib/points/services";
+import { type Runtime, runtimeOver } from "@/lib/server/runtime";
 import type { Backend } from "@/lib/testing/harness";
 import { pointsCliBundle } from "@/lib/testing/points-cli-bundle";
 import { type Run, run, TSX } from "@/lib/testing/run-command";
@@ -15,8 +18,11 @@ import { createScratchDatabase, simulatedServices } from "@/lib/testing/scratch-
 export { type Run, run, TSX };
 
 /*
- * The shared setup of the `npm run points` tests (points-cli.test.ts, points-cli-environment.test.ts):
- * running the real command in a child process, the database it runs against, and what to look at after.
+ * The shared setup of the `npm run points` tests (points-cli, after-payment-cli, webhook-cli and
+ * points-cli-environment .test.ts): the database a command runs against, the command run on it in
+ * this process (Target.points: most checks, a fraction of a second each) or as a real process
+ * (runPoints, Target.spawn: what only a process shows, about 1 to 4 s each: the environment it
+ * reads, its log lines on stderr, npm and tsx), and what to look at after.
  */
 
 /** The environment of the child: the test's own, minus anything that would pick another database or silence its log. */
@@ -33,10 +39,25 @@ export function childEnv(database: { DATABASE_URL?: string; PGLITE_DIR?: string 
 
 export interface Target {
   backend: Backend;
+  /** The environment of the command's process: childEnv, on the target's database. */
   env: NodeJS.ProcessEnv;
-  /** Opens the database between commands (PGlite allows one process at a time). */
+  /**
+   * Runs the command in this process (runPointsCli), on the target's database, over the runtime the
+   * command would make of it (commandRuntime, below): its exit code and what it writes to stdout and
+   * stderr, as its process would show them, less what only a process shows: the service's log lines,
+   * which the process prints on stderr, and anything printed other than through the command's io.
+   */
+  points(args: string[]): Promise<Run>;
+  /** Runs the command as a process (runPoints), in env (the target's unless given); on PGlite, after release(). */
+  spawn(args: string[], env?: NodeJS.ProcessEnv): Promise<Run>;
+  /**
+   * Closes this process's handle on the PGlite directory, so that another process (the command, db:migrate)
+   * can open it; the next use opens it again. Nothing to do on Postgres.
+   */
+  release(): Promise<void>;
+  /** The services on the target's database, on the simulated provider: the handle the commands run on. */
   withDb<T>(use: (services: Services) => Promise<T>): Promise<T>;
-  /** Runs several commands: one after another on PGlite (one process at a time), at once on Postgres. */
+  /** Runs several commands in this process: one after another on PGlite (as its processes had to), at once on Postgres. */
   runAll(commands: string[][]): Promise<Run[]>;
   dispose(): Promise<void>;
 }
@@ -46,41 +67,95 @@ export async function runPoints(env: NodeJS.ProcessEnv, args: string[]): Promise
   return run(process.execPath, [await pointsCliBundle(), ...args], env);
 }
 
+/**
+ * The runtime the command's own createRuntime makes over an open database (runtimeOver): PGlite
+ * migrated and its demo seeded, as on the command's first run, and the simulated provider, as
+ * childEnv (without STRIPE_SECRET_KEY) asks. The command closes its runtime's database when it ends:
+ * this one stays open, for the next command and for withDb.
+ */
+function commandRuntime(database: Database): Promise<Runtime> {
+  return runtimeOver({ ...database, close: async () => {} }, { stripe: null });
+}
+
+/** The operator command in this process (runPointsCli), with what it prints captured as a process's would be. */
+function inProcess(openRuntime: () => Promise<Runtime>) {
+  return async (args: string[]): Promise<Run> => {
+    let stdout = "";
+    let stderr = "";
+    const io = {
+      stdout: (text: string) => {
+        stdout += text;
+      },
+      stderr: (text: string) => {
+        stderr += text;
+      },
+    };
+    const code = await runPointsCli(args, io, { openRuntime });
+    return { code, stdout, stderr };
+  };
+}
+
 export async function createTarget(backend: Backend): Promise<Target> {
   if (backend === "pglite") {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "points-cli-"));
     // The demo's demo.json is written beside the PGlite directory, so that must be inside dir too.
     const pgliteDir = path.join(dir, "pglite");
     const env = childEnv({ PGLITE_DIR: pgliteDir });
+    // One handle for this process (PGlite allows one process), opened when first needed.
+    let opened: Promise<Database> | undefined;
+    const open = () => {
+      opened ??= openDatabase({ pgliteDir }).catch((error: unknown) => {
+        opened = undefined;
+        throw error;
+      });
+      return opened;
+    };
+    const release = async () => {
+      const closing = opened;
+      opened = undefined;
+      if (closing) await (await closing).close();
+    };
+    const points = inProcess(async () => commandRuntime(await open()));
     return {
       backend,
       env,
+      points,
+      spawn: async (args, environment = env) => {
+        await release();
+        return runPoints(environment, args);
+      },
+      release,
       runAll: async (commands) => {
         const results: Run[] = [];
-        for (const args of commands) results.push(await runPoints(env, args));
+        for (const args of commands) results.push(await points(args));
         return results;
       },
-      withDb: async (use) => {
-        const database = await openDatabase({ pgliteDir });
-        try {
-          return await use(simulatedServices(database.db));
-        } finally {
-          await database.close();
-        }
+      withDb: async (use) => use(simulatedServices((await open()).db)),
+      dispose: async () => {
+        await release();
+        fs.rmSync(dir, { recursive: true, force: true });
       },
-      dispose: async () => fs.rmSync(dir, { recursive: true, force: true }),
     };
   }
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) throw new Error("TEST_DATABASE_URL is not set");
   // Empty on purpose: the command under test migrates it.
   const { url, drop } = await createScratchDatabase(adminUrl, "points_cli", { migrate: false });
-  const database = await openDatabase({ url, maxConnections: 2 });
+  // One pool for the commands and withDb, with room for the commands runAll runs at once to overlap.
+  const database = await openDatabase({ url, maxConnections: 4 });
   const env = childEnv({ DATABASE_URL: url });
+  const points = inProcess(async () => {
+    // As the command does on every start, before it opens its pool (createRuntime).
+    await migratePostgres(url);
+    return commandRuntime(database);
+  });
   return {
     backend,
     env,
-    runAll: (commands) => Promise.all(commands.map((args) => runPoints(env, args))),
+    points,
+    spawn: (args, environment = env) => runPoints(environment, args),
+    release: async () => {},
+    runAll: (commands) => Promise.all(commands.map(points)),
     withDb: (use) => use(simulatedServices(database.db)),
     dispose: async () => {
       await database.close();
