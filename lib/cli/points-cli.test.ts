@@ -243,8 +243,8 @@ describe.each(backends())(
       });
 
       it("key create prints a working key once (also through npm run -s) and key revoke stops the old key", async () => {
-        // npm run -s adds nothing to stdout, so a script can pipe --json straight into a parser.
         await target.release();
+        // npm run -s adds nothing to stdout, so a script can pipe --json straight into a parser.
         const created = await run(
           "npm",
           ["run", "-s", "points", "--", "key", "create", full.organization_id, "--json"],
