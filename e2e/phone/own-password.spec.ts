@@ -15,7 +15,10 @@ test("an admin changes their password on a phone and stays signed in", async ({ 
   test.slow();
   const org = accountFixtures().phonePassword;
   await signIn(page, org.admin);
-  const tab = page.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name: "Your account" });
+  // On a phone the tabs open from the header's menu.
+  const menu = page.getByTestId("dashboard-menu");
+  await menu.locator("summary").tap();
+  const tab = menu.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name: "Your account" });
   await tab.scrollIntoViewIfNeeded();
   await tab.tap();
   await expect(page.getByRole("heading", { name: "Your account", level: 1 })).toBeVisible();
