@@ -10,6 +10,9 @@ export const PUBLIC_PAGES = ["/", "/signin", "/docs", "/docs/guide", "/no-such-p
 
 /** One line per violated rule: the page, the rule, how bad, and the first few elements it found. */
 export async function axeViolations(page: Page): Promise<string[]> {
+  // After a server action the page's <title> is streamed back in a moment later than the content:
+  // analysing in that moment would report a title the page does have. A page with none still fails.
+  await page.waitForFunction(() => document.title !== "", undefined, { timeout: 5_000 }).catch(() => {});
   const results = await new AxeBuilder({ page }).withTags(WCAG_21_AA).analyze();
   const where = new URL(page.url()).pathname + new URL(page.url()).search;
   return results.violations.map((violation) => {
