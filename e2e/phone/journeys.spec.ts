@@ -91,6 +91,16 @@ test("buy a bundle: choose, review, pay; the balance and History follow", async 
   await expect(row).toHaveCount(1);
   await expect(row).toContainText("Paid");
   await expectFitsTheScreen(page, "History");
+  // The date range on a phone: today (UTC) keeps the purchase; a range in the future shows none.
+  const today = new Date().toISOString().slice(0, 10);
+  await page.getByLabel("From", { exact: true }).fill(today);
+  await expect(page).toHaveURL(new RegExp(`from=${today}`));
+  await expect(row).toHaveCount(1);
+  await page.getByLabel("From", { exact: true }).fill("2999-01-01");
+  await expect(page.getByText("No top-ups and spends match these filters.")).toBeVisible();
+  await expectFitsTheScreen(page, "History filtered by date");
+  await page.getByRole("link", { name: "Clear" }).tap();
+  await expect(row).toHaveCount(1);
   // The purchase's own page, under History: its state, without the buy steps.
   // Newest first: the purchase just made is the list's first card.
   await page.getByTestId("history-list").getByRole("link").first().tap();
