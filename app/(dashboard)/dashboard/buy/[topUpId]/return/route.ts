@@ -1,6 +1,7 @@
 // GET /dashboard/buy/:id/return – where the billing provider's authentication page sends the cardholder back
 import { getSessionUser } from "@/lib/dashboard/session";
 import { seeOther } from "@/lib/http/see-other";
+import { log } from "@/lib/observability/log";
 import { settleOnReturn } from "@/lib/points/complete-authentication";
 import { getRuntime } from "@/lib/server/runtime";
 
@@ -19,7 +20,10 @@ export async function GET(_request: Request, { params }: { params: Promise<{ top
   await settleOnReturn(runtime, { organizationId: user.organizationId, topUpId, leaseMs: runtime.leaseMs }).catch(
     (error: unknown) => {
       // The page shows the purchase as it is; the webhook or the reconciler settles it.
-      console.error(`Settling ${topUpId} on return failed:`, error instanceof Error ? error.message : error);
+      log().warn(
+        { event: "settle_on_return_failed", top_up_id: topUpId, error },
+        `Settling ${topUpId} on return failed: ${error instanceof Error ? error.message : String(error)}`,
+      );
     },
   );
   return seeOther(`/dashboard/history/${encodeURIComponent(topUpId)}?bought=1`);
