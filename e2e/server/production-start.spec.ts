@@ -33,6 +33,11 @@ test.describe("starting in production on the embedded database", () => {
       }
       // The dev seed keeps its key and password beside the database: nothing was written there.
       expect(fs.existsSync(path.join(dir, "demo.json"))).toBe(false);
+      // The sign-in page's hint about the demo credentials is `npm run dev`'s alone.
+      const signin = await (await fetch(`http://127.0.0.1:${PORT}/signin`)).text();
+      expect(signin).toContain("Sign in");
+      expect(signin).not.toContain("dev-sign-in-hint");
+      expect(signin).not.toMatch(/demo\.json|demo admin/i);
     } finally {
       await server.stop({ keepDir: true });
     }
