@@ -1,8 +1,10 @@
 /**
  * The baseline the app is measured against: a bare node:http server with postgres.js and nothing
  * else, doing the least work the two endpoints can do on the same tables. It skips everything the
- * app adds on purpose (validation beyond the minimum, the lease, the provider call, the phases), so
- * the ratio shows what that machinery costs. Started by bench/run.ts in its own process.
+ * app adds on purpose (validation beyond the minimum, the lease, the phases, asking the provider for
+ * the cards), so the ratio shows what that machinery costs. What a correct purchase cannot skip it
+ * does: the simulated provider's record of the charge, and the `top_up.paid` event in the purchase's
+ * transaction (docs/contract.md §8). Started by bench/run.ts in its own process.
  *
  * Env: DATABASE_URL (required), BARE_PORT (default 3201), BARE_POOL (default 10, the app's pool size).
  */
@@ -119,21 +121,34 @@ async function purchase(req: http.IncomingMessage, res: http.ServerResponse): Pr
   if (amount === undefined) throw new HttpError(422, "currency_not_available");
   const pointsBought: number = points;
   const id = newId("tu");
-  // One transaction: the top-up (already paid), the balance bumped, the ledger entry.
+  const paymentId = newId("pi_sim");
+  // The charge, as the simulated provider records it, then one transaction: the top-up (already
+  // paid), the balance and the event counter bumped, the ledger entry and the event.
+  await sql`
+    insert into sim_payments (id, idempotency_key, customer_id, payment_method_id, amount, currency, top_up_id,
+      status, created_at, updated_at)
+    values (${paymentId}, ${`bare_${id}`}, ${org.billing_customer_id}, ${paymentSourceId}, ${amount}, ${currency},
+      ${id}, 'succeeded', now(), now())`;
   const result = await sql.begin(async (tx) => {
     const [topUp] = await tx<TopUpRow[]>`
       insert into top_ups (id, organization_id, reference, points, currency, amount, payment_source_id,
-        billing_customer_id, source, status, provider_idempotency_key, attempts, paid_at)
+        billing_customer_id, source, status, provider_idempotency_key, provider_payment_id, attempts, paid_at)
       values (${id}, ${org.organization_id}, ${reference}, ${pointsBought}, ${currency}, ${amount}, ${paymentSourceId},
-        ${org.billing_customer_id}, 'api', 'paid', ${`bare_${id}`}, 1, now())
+        ${org.billing_customer_id}, 'api', 'paid', ${`bare_${id}`}, ${paymentId}, 1, now())
       returning id, reference, points, currency, amount, payment_source_id, status, source, created_at, paid_at`;
-    const [balance] = await tx<{ points_balance: number }[]>`
-      update organizations set points_balance = points_balance + ${pointsBought}, updated_at = now()
-      where id = ${org.organization_id} returning points_balance`;
+    const [balance] = await tx<{ points_balance: number; event_sequence: number }[]>`
+      update organizations set points_balance = points_balance + ${pointsBought}, event_sequence = event_sequence + 1,
+        updated_at = now()
+      where id = ${org.organization_id} returning points_balance, event_sequence`;
     if (!topUp || !balance) throw new Error("The top-up or the organisation row was not written.");
     await tx`
       insert into points_ledger (id, organization_id, top_up_id, delta, balance_after, reason)
       values (${newId("led")}, ${org.organization_id}, ${id}, ${pointsBought}, ${balance.points_balance}, 'top_up')`;
+    await tx`
+      insert into events (organization_id, sequence, id, type, data, created_at)
+      select ${org.organization_id}, ${balance.event_sequence}, ${newId("evt")}, 'top_up.paid',
+        jsonb_build_object('top_up', to_jsonb(t), 'points_balance', ${balance.points_balance}::integer), now()
+      from top_ups t where t.id = ${id}`;
     return { topUp, pointsBalance: balance.points_balance };
   });
   const { topUp } = result;
