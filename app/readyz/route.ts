@@ -1,5 +1,6 @@
 // GET /readyz – whether to send this instance traffic: the database answers, its migrations are
 // current, and it is not shutting down (then 503 at once); the billing provider is reported only
+import { log } from "@/lib/observability/log";
 import { isShuttingDown } from "@/lib/server/lifecycle";
 import { checkReadiness, type ReadinessReport, uncheckedReport } from "@/lib/server/readiness";
 import { getRuntime } from "@/lib/server/runtime";
@@ -14,7 +15,10 @@ export async function GET(): Promise<Response> {
     report = await checkReadiness({ db: runtime.db, provider: runtime.provider });
   } catch (error) {
     // The runtime could not be made (the database is down at startup): said in the log, not the body.
-    console.error("readiness: the service is not running:", error instanceof Error ? error.message : error);
+    log().error(
+      { event: "readiness_not_running", err: error },
+      `readiness: the service is not running: ${error instanceof Error ? error.message : String(error)}`,
+    );
     report = { ...uncheckedReport("not_ready"), database: { status: "unavailable" } };
   }
   return answer(report);

@@ -2,6 +2,7 @@ import { withDeadline } from "@/lib/billing/deadline";
 import { ProviderRefusedError } from "@/lib/billing/provider";
 import { stripeTarget } from "@/lib/billing/stripe/client";
 import { env, stripeEnv } from "@/lib/env";
+import { log } from "@/lib/observability/log";
 import { logBillingProblemOnce, providerDisplayName } from "@/lib/points/billing-problems";
 import { isProduction, type Runtime } from "./runtime";
 
@@ -61,7 +62,8 @@ export async function checkBillingCredentials(
       logBillingProblemOnce(provider, error);
       return;
     }
-    console.error(
+    log().error(
+      { event: "billing_credentials_unchecked", err: error },
       `billing: ${providerDisplayName(provider)} did not answer the check of the API key (no answer within ${timeoutMs / 1000} s, or an error); ` +
         "listing cards and buying answer 502 payment_methods_unavailable until it does.",
     );

@@ -16,7 +16,7 @@ export async function POST(request: Request): Promise<Response> {
   if (verdict.kind === "refused") return Response.json({ error: verdict.message }, { status: verdict.status });
   if (verdict.kind === "ignored") {
     // Signed by Stripe, so a redelivery would fail the same way: acknowledge it, and leave a trace.
-    console.warn(`Stripe event ignored: ${verdict.reason}.`);
+    log().warn({ event: "stripe_event_ignored", reason: verdict.reason }, `Stripe event ignored: ${verdict.reason}.`);
     return Response.json({ received: true, event_id: null, type: null, result: "ignored", detail: verdict.reason });
   }
   const { event } = verdict;
@@ -43,9 +43,9 @@ export async function POST(request: Request): Promise<Response> {
     }
     // Transient (the database, Stripe): a 500 makes Stripe deliver the event again later.
     metrics().eventFailures.inc({ provider: "stripe" });
-    console.error(
-      `Stripe event ${event.id} (${event.type}) failed; Stripe will redeliver it:`,
-      error instanceof Error ? error.message : error,
+    log().error(
+      { event: "stripe_event_failed", event_id: event.id, type: event.type, err: error },
+      `Stripe event ${event.id} (${event.type}) failed; Stripe will redeliver it: ${error instanceof Error ? error.message : String(error)}`,
     );
     return Response.json({ error: "The event could not be handled now; it will be retried." }, { status: 500 });
   }

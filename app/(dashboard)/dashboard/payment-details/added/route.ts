@@ -3,6 +3,7 @@ import { getSessionUser } from "@/lib/dashboard/session";
 import { seeOther } from "@/lib/http/see-other";
 import { newId } from "@/lib/ids";
 import { runAsUser } from "@/lib/observability/context";
+import { log } from "@/lib/observability/log";
 import { finishAddingCard } from "@/lib/points/card-setup";
 import { getRuntime } from "@/lib/server/runtime";
 
@@ -19,7 +20,10 @@ export async function GET(request: Request): Promise<Response> {
     added = await runAsUser(user, newId("request"), () =>
       finishAddingCard(runtime, user.organizationId, sessionId),
     ).catch((error: unknown) => {
-      console.error("Finishing a Checkout card setup failed:", error instanceof Error ? error.message : error);
+      log().error(
+        { event: "card_setup_finish_failed", err: error },
+        `Finishing a Checkout card setup failed: ${error instanceof Error ? error.message : String(error)}`,
+      );
       return false;
     });
   }
