@@ -51,4 +51,30 @@ describe("transactions through PgBouncer in transaction mode", () => {
     );
     expect(Number(kept?.n)).toBe(0);
   });
+
+  it("answers every query, each with its own rows, when more are in flight than the pool has connections", async () => {
+    // Ten connections for 2,000 requests: a driver that pipelines queued queries onto a busy
+    // connection sends several through one pooled session, and the pooler loses their answers.
+    const N = 2000;
+    const answers = await Promise.all(
+      Array.from({ length: N }, async (_, n) => {
+        if (n % 4 === 0) {
+          return database.db.transaction(async (tx) => {
+            await tx.execute(sql`insert into probe values (${1000 + n}) on conflict do nothing`);
+            const [row] = rowsOf<{ v: number }>(await tx.execute(sql`select ${n}::int as v, pg_sleep(0.002)`));
+            await tx.execute(sql`select count(*) from probe`);
+            return Number(row?.v);
+          });
+        }
+        if (n % 4 === 1) {
+          // No parameters: the driver sends it whole, and may send the next query behind it at once.
+          await database.db.execute(sql`select pg_sleep(0.001)`);
+          return n;
+        }
+        const [row] = rowsOf<{ v: number }>(await database.db.execute(sql`select ${n}::int as v`));
+        return Number(row?.v);
+      }),
+    );
+    expect(answers).toEqual(Array.from({ length: N }, (_, n) => n));
+  }, 15_000);
 });

@@ -62,6 +62,17 @@ export const POSTGRES_OPTIONS = {
   connect_timeout: CONNECT_TIMEOUT_SECONDS,
 } as const;
 
+/**
+ * Behind a transaction-mode pooler (`prepare` false), one query at a time per connection. postgres.js
+ * otherwise sends a queued query on a connection still waiting for the previous one's answer. A
+ * pooler that hands the server connection back at the first query's end (PgBouncer 1.18 does) then
+ * drops the second one's answer, and its caller waits for ever: under load every connection of the
+ * pool ends up waiting so. (`max_pipeline` is the driver's option; its types omit it.)
+ */
+function pipelining(prepare: boolean): { max_pipeline?: number } {
+  return prepare ? {} : { max_pipeline: 0 };
+}
+
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.url) {
     const { default: postgres } = await import("postgres");
@@ -73,7 +84,12 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     // which Postgres ends as a rollback with no error: the caller believes committed what was lost.
     // Direct to Postgres a statement lives as long as its connection, and preparing is what makes
     // a parameterised query one round trip instead of two.
-    const client = postgres(options.url, { max: options.maxConnections ?? 10, ...POSTGRES_OPTIONS, prepare });
+    const client = postgres(options.url, {
+      max: options.maxConnections ?? 10,
+      ...POSTGRES_OPTIONS,
+      prepare,
+      ...pipelining(prepare),
+    });
     const max = options.maxConnections ?? 10;
     registerPool(max);
     const counted = counting(client);
@@ -82,6 +98,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
           max,
           ...POSTGRES_OPTIONS,
           prepare,
+          ...pipelining(prepare),
           connection: { application_name: READ_APPLICATION_NAME },
         })
       : null;

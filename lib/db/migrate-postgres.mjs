@@ -23,7 +23,9 @@ export async function migratePostgres(url, migrationsFolder) {
   const { default: postgres } = await import("postgres");
   const { readMigrationFiles } = await import("drizzle-orm/migrator");
   const migrations = readMigrationFiles({ migrationsFolder });
-  const client = postgres(url, { max: 1, onnotice: () => {}, prepare: process.env.DATABASE_PREPARE !== "false" });
+  const prepare = process.env.DATABASE_PREPARE !== "false";
+  // Behind a transaction-mode pooler, one query at a time (lib/db/client.ts says why).
+  const client = postgres(url, { max: 1, onnotice: () => {}, prepare, ...(prepare ? {} : { max_pipeline: 0 }) });
   try {
     await client.begin(async (tx) => {
       await tx`select pg_advisory_xact_lock(${MIGRATION_LOCK})`;
