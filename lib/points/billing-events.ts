@@ -5,7 +5,8 @@ import { log } from "@/lib/observability/log";
 import { syncDispute } from "./after-payment/disputes";
 import { syncRefunds } from "./after-payment/refunds";
 import { isUnresolved, UNRESOLVED_STATUSES } from "./limits";
-import { announceCardAdded, makeFirstCardDefault } from "./payment-methods";
+import { announceCardAdded } from "./payment-method-events";
+import { makeFirstCardDefault } from "./payment-methods";
 import { heldElsewhere, resolveTopUpWhenFree } from "./purchase";
 import type { Services } from "./services";
 

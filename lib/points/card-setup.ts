@@ -1,7 +1,8 @@
 import { billingProblemOf } from "./billing-problems";
 import { PointsError } from "./errors";
 import { getOrganization, requireOrganization } from "./organizations";
-import { announceCardAdded, makeFirstCardDefault } from "./payment-methods";
+import { announceCardAdded } from "./payment-method-events";
+import { makeFirstCardDefault } from "./payment-methods";
 import type { Services } from "./services";
 
 /**
@@ -37,6 +38,11 @@ export async function finishAddingCard(
   const methodId = await finish(organization.billingCustomerId, sessionId);
   if (!methodId) return false;
   await makeFirstCardDefault(services, organization.billingCustomerId);
-  await announceCardAdded(services, organization.id, methodId);
+  // The admin who comes back is the one who saved it, however often the page is loaded.
+  await announceCardAdded(services, organization.id, methodId, {
+    action: "payment_method.added",
+    target: methodId,
+    once: true,
+  });
   return true;
 }

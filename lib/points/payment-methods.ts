@@ -4,7 +4,6 @@ import type { Organization } from "@/lib/db/schema";
 import { log } from "@/lib/observability/log";
 import { billingProblemOf, forgetBillingProblems } from "./billing-problems";
 import { PointsError } from "./errors";
-import { announce } from "./events";
 import type { PaymentMethodJson } from "./schemas";
 import type { Services } from "./services";
 
@@ -130,15 +129,4 @@ export async function makeFirstCardDefault(services: Services, customerId: strin
   if (!first || methods.some((method) => method.isDefault)) return null;
   await services.provider.setDefaultPaymentMethod(customerId, first.id);
   return first.id;
-}
-
-/** A card saved on the provider's page, announced once whichever of its return page and its webhook comes first. */
-export async function announceCardAdded(services: Services, organizationId: string, paymentMethodId: string) {
-  await announce(
-    services,
-    organizationId,
-    "payment_methods.updated",
-    { change: "added", payment_method_id: paymentMethodId },
-    { once: true, audit: { action: "payment_method.added", target: paymentMethodId } },
-  );
 }
