@@ -469,7 +469,7 @@ export type components = {
             created_at: string;
             /** @example org_01JD4B8M2N3P4Q5R6S7T */
             organization_id: string;
-            /** @description For `top_up.*`: `top_up` (the TopUp as the API returns it) and `points_balance`. For `points.spent`: `spend` (the Spend as the API returns it) and `points_balance`. For `settings.updated`: `settings`. For `payment_methods.updated`: `change` (`added`, `removed`, `default`) and `payment_method_id`. */
+            /** @description For `top_up.*`: `top_up` (the TopUp as the API returns it) and `points_balance`. For `points.spent`: `spend` (the Spend as the API returns it) and `points_balance`. For `settings.updated`: `settings`. For `payment_methods.updated`: `change` (`added`, `removed`, `default`) and `payment_method_id` (for `default`, null when none is left), whether the change was made in the dashboard or at the billing provider. */
             data: {
                 [key: string]: unknown;
             };

@@ -115,6 +115,15 @@ export interface PaymentFacts {
   topUpId: string | null;
 }
 
+/**
+ * What a provider's event says changed in a customer's saved cards: a card saved (`added`) or
+ * removed (`removed`), or the default changed (`default`: the new one, null when the customer has
+ * none now, and the one it replaced).
+ */
+export type PaymentMethodChange =
+  | { change: "added" | "removed"; paymentMethodId: string }
+  | { change: "default"; paymentMethodId: string | null; previousId: string | null };
+
 /** What a provider's event says happened to a payment; each only says "ask about this payment now". */
 export type PaymentEventKind = "payment_succeeded" | "payment_failed" | "payment_requires_action" | "payment_canceled";
 
@@ -186,10 +195,14 @@ export type BillingEvent =
   | { kind: "refunds_changed"; paymentId: string; customerId: string | null }
   /** A dispute was opened, moved money or closed (Stripe: charge.dispute.*). */
   | { kind: "dispute_changed"; disputeId: string; paymentId: string }
-  /** A customer's saved cards or default may have changed. */
-  | { kind: "payment_methods_changed"; customerId: string | null }
-  /** A card was saved on the provider's own page (Stripe Checkout in setup mode). */
-  | { kind: "card_setup_completed"; customerId: string }
+  /**
+   * A customer's saved cards or default changed, wherever the change was made: `change` says how
+   * when the event says so; without it, only what is cached about the cards is stale (an expiry
+   * updated, a customer deleted). customerId is null when the event names no customer.
+   */
+  | { kind: "payment_methods_changed"; customerId: string | null; change?: PaymentMethodChange }
+  /** A card was saved on the provider's own page (Stripe Checkout in setup mode), in this session. */
+  | { kind: "card_setup_completed"; customerId: string; sessionId: string }
   /** Nothing this service acts on; the reason is answered to the provider. */
   | { kind: "ignored"; reason: string };
 

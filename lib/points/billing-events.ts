@@ -1,11 +1,11 @@
 import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { BillingEvent, ReceivedBillingEvent } from "@/lib/billing/provider";
-import { deferredBillingEvents, organizations, stripeEvents, type TopUp, topUps } from "@/lib/db/schema";
+import { deferredBillingEvents, stripeEvents, type TopUp, topUps } from "@/lib/db/schema";
 import { log } from "@/lib/observability/log";
 import { syncDispute } from "./after-payment/disputes";
 import { syncRefunds } from "./after-payment/refunds";
 import { isUnresolved, UNRESOLVED_STATUSES } from "./limits";
-import { announceCardAdded, makeFirstCardDefault } from "./payment-methods";
+import { cardSetUp, paymentMethodsChanged } from "./provider-card-events";
 import { heldElsewhere, resolveTopUpWhenFree } from "./purchase";
 import type { Services } from "./services";
 
@@ -179,11 +179,16 @@ async function act(
   switch (event.kind) {
     case "ignored":
       return receipt("ignored", event.reason);
-    case "payment_methods_changed":
-      // The provider dropped its cached card list while making the event: nothing is kept here.
-      return receipt("handled", "payment methods refreshed");
-    case "card_setup_completed":
-      return cardSetUp(services, event.customerId, receipt);
+    case "payment_methods_changed": {
+      // The provider dropped its cached card list while making the event: nothing else is kept here.
+      if (!event.change || !event.customerId) return receipt("handled", "payment methods refreshed");
+      const changed = await paymentMethodsChanged(services, event.customerId, event.change);
+      return receipt(changed.result, changed.detail);
+    }
+    case "card_setup_completed": {
+      const saved = await cardSetUp(services, event.customerId, event.sessionId);
+      return receipt(saved.result, saved.detail);
+    }
     case "refunds_changed":
       return afterPayment(services, receipt, event, await syncRefunds(services, event.paymentId, event.id, options));
     case "dispute_changed":
@@ -255,22 +260,4 @@ async function settleFromPayment(
     return receipt("deferred", "another request is settling this top-up");
   }
   return receipt("handled", `top-up ${topUpId} is ${result.topUp.status}`);
-}
-
-/**
- * A card saved on the provider's own page (Stripe Checkout in setup mode): the provider has
- * attached it to the customer already. The organisation's first card becomes its default, so it
- * can be used at once.
- */
-async function cardSetUp(services: Services, customerId: string, receipt: Receipt): Promise<BillingEventReceipt> {
-  const [organization] = await services.db
-    .select({ id: organizations.id })
-    .from(organizations)
-    .where(eq(organizations.billingCustomerId, customerId));
-  if (!organization) return receipt("ignored", "no organisation has this customer");
-  const made = await makeFirstCardDefault(services, customerId);
-  for (const method of await services.provider.listPaymentMethods(customerId)) {
-    await announceCardAdded(services, organization.id, method.id);
-  }
-  return receipt("handled", made ? `default payment method set to ${made}` : "card saved");
 }

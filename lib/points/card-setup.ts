@@ -1,7 +1,8 @@
 import { billingProblemOf } from "./billing-problems";
 import { PointsError } from "./errors";
 import { getOrganization, requireOrganization } from "./organizations";
-import { announceCardAdded, makeFirstCardDefault } from "./payment-methods";
+import { announceCardAdded } from "./payment-method-events";
+import { makeFirstCardDefault } from "./payment-methods";
 import type { Services } from "./services";
 
 /**
@@ -22,9 +23,10 @@ export async function startAddingCard(services: Services, organizationId: string
 }
 
 /**
- * Back from the provider's page: the card is saved already (the provider attached it); the
- * organisation's first card becomes its default. The checkout.session.completed webhook does the
- * same, so whichever comes first, the result is one card and one default.
+ * Back from the provider's page: the card is saved already (the provider attached it), and
+ * audited as the admin's; the organisation's first card becomes its default. The provider's
+ * webhooks (checkout.session.completed, payment_method.attached) report the same, so whichever
+ * comes first, the result is one card, one default, and one event for each.
  */
 export async function finishAddingCard(
   services: Services,
@@ -36,7 +38,12 @@ export async function finishAddingCard(
   if (!finish || !organization) return false;
   const methodId = await finish(organization.billingCustomerId, sessionId);
   if (!methodId) return false;
-  await makeFirstCardDefault(services, organization.billingCustomerId);
-  await announceCardAdded(services, organization.id, methodId);
+  // The admin who comes back is the one who saved it, however often the page is loaded.
+  await announceCardAdded(services, organization.id, methodId, {
+    action: "payment_method.added",
+    target: methodId,
+    once: true,
+  });
+  await makeFirstCardDefault(services, organization);
   return true;
 }

@@ -1,7 +1,7 @@
-import { and, asc, desc, eq, gt, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, or, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
 import { rowsOf } from "@/lib/db/rows";
-import { type EventRow, events, type Organization, organizations } from "@/lib/db/schema";
+import { auditLog, type EventRow, events, type Organization, organizations } from "@/lib/db/schema";
 import { newId } from "@/lib/ids";
 import { type AuditInput, recordAudit } from "./audit";
 import { PointsError } from "./errors";
@@ -166,42 +166,95 @@ export async function recentEvents(db: Db, organizationId: string, limit = 50): 
 }
 
 /**
+ * When an announcement would repeat one already made (within the 30 days events are kept), so
+ * its event is not written again:
+ * - `anyOf`: an event of its type exists whose data contains one of these (a card is added once,
+ *   and removed once: Stripe never attaches a detached card again);
+ * - `latestOf`: the latest event of its type whose data contains this has the very same data (a
+ *   default can go back to a card it was before, which is news again).
+ */
+export type Repeat = { anyOf: Record<string, unknown>[] } | { latestOf: Record<string, unknown> };
+
+/** The audit entry of a person's (or a key's, an operator's) change; `once`: not again for the same action and target. */
+export type AnnouncedAudit = Omit<AuditInput, "organizationId" | "at"> & { once?: boolean };
+
+/**
  * A change made outside this database (at the billing provider: a card added, removed, made the
- * default) announced in a transaction of its own, once it is made. With `once`, an event of this
- * type whose data has the same `change` and `payment_method_id` is not written again (the card
- * setup's return page and the provider's webhook both see the same card).
+ * default) announced in a transaction of its own, once it is made. Several reports of the same
+ * change (our own page, then the provider's webhook, in either order) write one event: see Repeat.
+ * The audit entry records who made the change, so it is written even when the provider's webhook
+ * announced the change first. Answers whether the event was written.
  */
 export async function announce(
   services: { db: Db; clock: { now(): Date } },
   organizationId: string,
   type: EventType,
   data: Record<string, unknown>,
-  options: { once?: boolean; audit?: Omit<AuditInput, "organizationId" | "at"> } = {},
-): Promise<void> {
-  await services.db.transaction(async (tx) => {
+  options: { once?: Repeat; audit?: AnnouncedAudit } = {},
+): Promise<boolean> {
+  return services.db.transaction(async (tx) => {
     await tx
       .select({ id: organizations.id })
       .from(organizations)
       .where(eq(organizations.id, organizationId))
       .for("update");
-    if (options.once) {
-      const [seen] = await tx
-        .select({ sequence: events.sequence })
-        .from(events)
-        .where(
-          and(
-            eq(events.organizationId, organizationId),
-            eq(events.type, type),
-            sql`${events.data} @> ${JSON.stringify(data)}::jsonb`,
-          ),
-        )
-        .limit(1);
-      if (seen) return;
-    }
     const now = services.clock.now();
-    await emitEvent(tx, organizationId, type, data, now);
-    if (options.audit) await recordAudit(tx, { ...options.audit, organizationId, at: now });
+    const repeated = options.once ? await isRepeat(tx, organizationId, type, data, options.once) : false;
+    if (!repeated) await emitEvent(tx, organizationId, type, data, now);
+    if (options.audit) {
+      const { once: auditOnce, ...entry } = options.audit;
+      if (!(auditOnce && (await isAudited(tx, organizationId, entry)))) {
+        await recordAudit(tx, { ...entry, organizationId, at: now });
+      }
+    }
+    return !repeated;
   });
+}
+
+async function isRepeat(
+  tx: Db,
+  organizationId: string,
+  type: EventType,
+  data: Record<string, unknown>,
+  repeat: Repeat,
+): Promise<boolean> {
+  const contains = (pattern: Record<string, unknown>) => sql`${events.data} @> ${JSON.stringify(pattern)}::jsonb`;
+  const ofType = and(eq(events.organizationId, organizationId), eq(events.type, type));
+  if ("anyOf" in repeat) {
+    if (repeat.anyOf.length === 0) return false;
+    const [seen] = await tx
+      .select({ sequence: events.sequence })
+      .from(events)
+      .where(and(ofType, or(...repeat.anyOf.map(contains))))
+      .limit(1);
+    return seen !== undefined;
+  }
+  const [latest] = await tx
+    .select({ same: sql<boolean>`${events.data} = ${JSON.stringify(data)}::jsonb` })
+    .from(events)
+    .where(and(ofType, contains(repeat.latestOf)))
+    .orderBy(desc(events.sequence))
+    .limit(1);
+  return latest?.same === true;
+}
+
+async function isAudited(
+  tx: Db,
+  organizationId: string,
+  audit: Pick<AuditInput, "action" | "target">,
+): Promise<boolean> {
+  const [entry] = await tx
+    .select({ id: auditLog.id })
+    .from(auditLog)
+    .where(
+      and(
+        eq(auditLog.organizationId, organizationId),
+        eq(auditLog.action, audit.action),
+        eq(auditLog.target, audit.target),
+      ),
+    )
+    .limit(1);
+  return entry !== undefined;
 }
 
 /** An organisation's settings as `settings.updated` carries them: what an admin or an operator can change. */

@@ -4,7 +4,7 @@ import type { Organization } from "@/lib/db/schema";
 import { log } from "@/lib/observability/log";
 import { billingProblemOf, forgetBillingProblems } from "./billing-problems";
 import { PointsError } from "./errors";
-import { announce } from "./events";
+import { announceDefaultPaymentMethod } from "./payment-method-events";
 import type { PaymentMethodJson } from "./schemas";
 import type { Services } from "./services";
 
@@ -121,24 +121,18 @@ export function toPaymentMethodJson(method: PaymentMethod): PaymentMethodJson {
 }
 
 /**
- * When a customer has cards but no default, the only or first card becomes the default. Used by
- * the card-setup return page and the card_setup_completed billing event alike.
+ * When an organisation's customer has cards but no default, the only or first card becomes the
+ * default, and is announced so. Used by the card-setup return page and the card_setup_completed
+ * billing event alike.
  */
-export async function makeFirstCardDefault(services: Services, customerId: string): Promise<string | null> {
-  const methods = await services.provider.listPaymentMethods(customerId);
+export async function makeFirstCardDefault(
+  services: Services,
+  organization: Pick<Organization, "id" | "billingCustomerId">,
+): Promise<string | null> {
+  const methods = await services.provider.listPaymentMethods(organization.billingCustomerId);
   const first = methods[0];
   if (!first || methods.some((method) => method.isDefault)) return null;
-  await services.provider.setDefaultPaymentMethod(customerId, first.id);
+  await services.provider.setDefaultPaymentMethod(organization.billingCustomerId, first.id);
+  await announceDefaultPaymentMethod(services, organization.id, first.id);
   return first.id;
-}
-
-/** A card saved on the provider's page, announced once whichever of its return page and its webhook comes first. */
-export async function announceCardAdded(services: Services, organizationId: string, paymentMethodId: string) {
-  await announce(
-    services,
-    organizationId,
-    "payment_methods.updated",
-    { change: "added", payment_method_id: paymentMethodId },
-    { once: true, audit: { action: "payment_method.added", target: paymentMethodId } },
-  );
 }

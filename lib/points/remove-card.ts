@@ -3,8 +3,8 @@ import { ProviderUnavailableError } from "@/lib/billing/provider";
 import { log } from "@/lib/observability/log";
 import { billingProblemOf } from "./billing-problems";
 import { PointsError } from "./errors";
-import { announce } from "./events";
 import { listProvisionedPaymentMethods, requireOrganization } from "./organizations";
+import { announceCardRemoved } from "./payment-method-events";
 import type { Services } from "./services";
 
 const NOT_FOUND =
@@ -34,19 +34,11 @@ export async function removeCard(
         provider.callBudgetMs,
       ));
     if (!card || !removed) throw new PointsError("not_found", NOT_FOUND);
-    await announce(
-      services,
-      organization.id,
-      "payment_methods.updated",
-      { change: "removed", payment_method_id: card.id },
-      {
-        audit: {
-          action: "payment_method.removed",
-          target: card.id,
-          before: { label: card.label, default: card.isDefault },
-        },
-      },
-    );
+    await announceCardRemoved(services, organization.id, card.id, {
+      action: "payment_method.removed",
+      target: card.id,
+      before: { label: card.label, default: card.isDefault },
+    });
     return { label: card.label, wasDefault: card.isDefault };
   } catch (error) {
     if (error instanceof PointsError) throw error;

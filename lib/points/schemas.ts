@@ -96,7 +96,7 @@ export const eventSchema = z
     organization_id: z.string().meta({ example: "org_01JD4B8M2N3P4Q5R6S7T" }),
     data: z.record(z.string(), z.unknown()).meta({
       description:
-        "For `top_up.*`: `top_up` (the TopUp as the API returns it) and `points_balance`. For `points.spent`: `spend` (the Spend as the API returns it) and `points_balance`. For `settings.updated`: `settings`. For `payment_methods.updated`: `change` (`added`, `removed`, `default`) and `payment_method_id`.",
+        "For `top_up.*`: `top_up` (the TopUp as the API returns it) and `points_balance`. For `points.spent`: `spend` (the Spend as the API returns it) and `points_balance`. For `settings.updated`: `settings`. For `payment_methods.updated`: `change` (`added`, `removed`, `default`) and `payment_method_id` (for `default`, null when none is left), whether the change was made in the dashboard or at the billing provider.",
     }),
   })
   .meta({ id: "Event", description: "Something that changed in the organisation, as the feed and webhooks send it." });

@@ -4,8 +4,9 @@ import { isCurrency } from "@/lib/catalog";
 import { organizations } from "@/lib/db/schema";
 import { type BillingProblemCode, isBillingProblem } from "./billing-problems";
 import { PointsError } from "./errors";
-import { announce, emitSettingsChange } from "./events";
+import { emitSettingsChange } from "./events";
 import { requireOrganization } from "./organizations";
+import { announceDefaultPaymentMethod } from "./payment-method-events";
 import { listUsablePaymentMethods, type PaymentMethod } from "./payment-methods";
 import type { Services } from "./services";
 
@@ -87,19 +88,11 @@ export async function saveSettings(
   if (defaultId !== undefined) {
     await services.provider.setDefaultPaymentMethod(organization.billingCustomerId, defaultId);
     if (defaultChanged) {
-      await announce(
-        services,
-        organizationId,
-        "payment_methods.updated",
-        { change: "default", payment_method_id: defaultId },
-        {
-          audit: {
-            action: "payment_method.default_changed",
-            target: defaultId ?? organizationId,
-            after: { default: defaultId },
-          },
-        },
-      );
+      await announceDefaultPaymentMethod(services, organizationId, defaultId, {
+        action: "payment_method.default_changed",
+        target: defaultId ?? organizationId,
+        after: { default: defaultId },
+      });
     }
   }
   return services.db.transaction(async (tx) => {

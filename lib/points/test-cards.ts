@@ -1,8 +1,8 @@
 import type { BillingProvider, TestMode } from "@/lib/billing/provider";
 import { isTestCardKind, TEST_CARDS, type TestCardKind } from "@/lib/billing/test-cards";
 import { PointsError } from "./errors";
-import { announce } from "./events";
 import { listProvisionedPaymentMethods, requireOrganization } from "./organizations";
+import { announceCardAdded } from "./payment-method-events";
 import { isExpired, type PaymentMethod, paymentMethodLabel } from "./payment-methods";
 import type { Services } from "./services";
 
@@ -72,13 +72,11 @@ export async function addTestCard(
   }
   const [added] = await services.provider.addCards({ customerId: organization.billingCustomerId, kinds: [kind] });
   if (!added) throw new Error("The provider did not add the test card.");
-  await announce(
-    services,
-    organization.id,
-    "payment_methods.updated",
-    { change: "added", payment_method_id: added.id },
-    { audit: { action: "payment_method.added", target: added.id, after: { label: paymentMethodLabel(added) } } },
-  );
+  await announceCardAdded(services, organization.id, added.id, {
+    action: "payment_method.added",
+    target: added.id,
+    after: { label: paymentMethodLabel(added) },
+  });
   // An expired test card is saved like any other, but never listed by the API or charged.
   return { ...added, label: paymentMethodLabel(added), usable: !isExpired(added, services.clock.now()) };
 }

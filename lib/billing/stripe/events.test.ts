@@ -4,8 +4,9 @@ import { systemClock } from "@/lib/clock";
 import { billingEventOf } from "./events";
 import { StripeBillingProvider } from "./provider";
 
-function event(type: string, object: Record<string, unknown>): Stripe.Event {
-  return { id: "evt_1", object: "event", type, data: { object } } as unknown as Stripe.Event;
+function event(type: string, object: Record<string, unknown>, previous?: Record<string, unknown>): Stripe.Event {
+  const data = previous ? { object, previous_attributes: previous } : { object };
+  return { id: "evt_1", object: "event", type, data } as unknown as Stripe.Event;
 }
 
 describe("Stripe events as billing events", () => {
@@ -71,6 +72,62 @@ describe("Stripe events as billing events", () => {
     expect(billingEventOf(event("checkout.session.completed", { ...session, mode: "payment" }))).toMatchObject({
       kind: "ignored",
       reason: "not a card set up for an organisation",
+    });
+  });
+
+  it("says how a customer's cards changed: a card attached, a card detached, a new default or none", () => {
+    const card = { id: "pm_1", object: "payment_method", customer: "cus_1" };
+    expect(billingEventOf(event("payment_method.attached", card))).toEqual({
+      id: "evt_1",
+      type: "payment_method.attached",
+      kind: "payment_methods_changed",
+      customerId: "cus_1",
+      change: { change: "added", paymentMethodId: "pm_1" },
+    });
+    // Detached, the card names no customer: the one it left is in previous_attributes.
+    const detached = event("payment_method.detached", { ...card, customer: null }, { customer: "cus_1" });
+    expect(billingEventOf(detached)).toMatchObject({
+      customerId: "cus_1",
+      change: { change: "removed", paymentMethodId: "pm_1" },
+    });
+    const customer = (defaultId: string | null) => ({
+      id: "cus_1",
+      object: "customer",
+      invoice_settings: { default_payment_method: defaultId },
+    });
+    const changed = (before: string | null) => ({ invoice_settings: { default_payment_method: before } });
+    expect(billingEventOf(event("customer.updated", customer("pm_2"), changed("pm_1")))).toMatchObject({
+      customerId: "cus_1",
+      change: { change: "default", paymentMethodId: "pm_2", previousId: "pm_1" },
+    });
+    expect(billingEventOf(event("customer.updated", customer("pm_2"), changed(null)))).toMatchObject({
+      change: { change: "default", paymentMethodId: "pm_2", previousId: null },
+    });
+    expect(billingEventOf(event("customer.updated", customer(null), changed("pm_2")))).toMatchObject({
+      change: { change: "default", paymentMethodId: null, previousId: "pm_2" },
+    });
+    // Any other change only makes the cached cards stale: a name, an expiry, a customer deleted.
+    const refreshOnly = [
+      event("customer.updated", customer("pm_2"), { name: "Before" }),
+      event("customer.updated", customer("pm_2"), { invoice_settings: { footer: null } }),
+      event("payment_method.updated", card, { card: { exp_month: 12 } }),
+      event("payment_method.automatically_updated", card),
+      event("customer.deleted", customer(null)),
+    ];
+    for (const stale of refreshOnly) {
+      expect(billingEventOf(stale)).toEqual({
+        id: "evt_1",
+        type: stale.type,
+        kind: "payment_methods_changed",
+        customerId: "cus_1",
+      });
+    }
+    // A detached card whose event names no customer at all: every customer's cached cards go.
+    expect(billingEventOf(event("payment_method.detached", { ...card, customer: null }))).toEqual({
+      id: "evt_1",
+      type: "payment_method.detached",
+      kind: "payment_methods_changed",
+      customerId: null,
     });
   });
 

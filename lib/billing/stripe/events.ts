@@ -1,5 +1,5 @@
 import type Stripe from "stripe";
-import type { PaymentEventKind, ReceivedBillingEvent } from "@/lib/billing/provider";
+import type { BillingEvent, PaymentEventKind, ReceivedBillingEvent } from "@/lib/billing/provider";
 import { log } from "@/lib/observability/log";
 import { outcomeOfPaymentIntent } from "./map-outcome";
 
@@ -97,14 +97,48 @@ export function billingEventOf(event: Stripe.Event): ReceivedBillingEvent {
     const session = event.data.object as Stripe.Checkout.Session;
     const customerId = idOf(session.customer);
     if (session.mode !== "setup" || !customerId) return ignored("not a card set up for an organisation");
-    return { ...envelope, kind: "card_setup_completed", customerId };
+    return { ...envelope, kind: "card_setup_completed", customerId, sessionId: session.id };
   }
-  const changed = event.data.object as Stripe.PaymentMethod | Stripe.Customer;
-  return {
-    ...envelope,
-    kind: "payment_methods_changed",
-    customerId: changed.object === "customer" ? changed.id : idOf(changed.customer),
-  };
+  return { ...envelope, ...paymentMethodsChanged(event) };
+}
+
+type PaymentMethodsChanged = Extract<BillingEvent, { kind: "payment_methods_changed" }>;
+
+/**
+ * Whose saved cards changed, and how when the event says so: a card attached is `added`; a card
+ * detached is `removed` (its `customer` is null by then, and the one it left is in
+ * previous_attributes); a customer whose previous_attributes hold its default payment method has
+ * a new `default`. Any other change (an expiry, a name) only makes the cached cards stale.
+ */
+function paymentMethodsChanged(event: Stripe.Event): PaymentMethodsChanged {
+  const kind = "payment_methods_changed";
+  switch (event.type) {
+    case "payment_method.attached": {
+      const customerId = idOf(event.data.object.customer);
+      const paymentMethodId = event.data.object.id;
+      return customerId ? { kind, customerId, change: { change: "added", paymentMethodId } } : { kind, customerId };
+    }
+    case "payment_method.detached": {
+      const customerId = idOf(event.data.previous_attributes?.customer) ?? idOf(event.data.object.customer);
+      const paymentMethodId = event.data.object.id;
+      return customerId ? { kind, customerId, change: { change: "removed", paymentMethodId } } : { kind, customerId };
+    }
+    case "customer.updated": {
+      const customer = event.data.object;
+      const previous = event.data.previous_attributes?.invoice_settings;
+      if (!previous || !("default_payment_method" in previous)) return { kind, customerId: customer.id };
+      const change = {
+        change: "default" as const,
+        paymentMethodId: idOf(customer.invoice_settings?.default_payment_method),
+        previousId: idOf(previous.default_payment_method),
+      };
+      return { kind, customerId: customer.id, change };
+    }
+    default: {
+      const changed = event.data.object as Stripe.PaymentMethod | Stripe.Customer;
+      return { kind, customerId: changed.object === "customer" ? changed.id : idOf(changed.customer) };
+    }
+  }
 }
 
 /** The id of an expandable Stripe field, whether it came expanded or not. */

@@ -1,16 +1,14 @@
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { and, eq } from "drizzle-orm";
 import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { systemClock } from "@/lib/clock";
 import { topUps } from "@/lib/db/schema";
-import { handleBillingEvent } from "@/lib/points/billing-events";
 import { createOrganization } from "@/lib/points/organizations";
 import { purchasePoints } from "@/lib/points/purchase";
 import type { Services } from "@/lib/points/services";
 import { createTestContext, startStripeTestProvider, type TestContext } from "@/lib/testing/harness";
 import { ledgerState } from "@/lib/testing/invariants";
+import { type StripeWebhookEndpoint, startStripeWebhookEndpoint } from "@/lib/testing/stripe-webhooks";
 import { StripeBillingProvider } from "./provider";
 import { verifyStripeWebhook, WEBHOOK_TOLERANCE_SECONDS, WebhookRefusal } from "./webhook";
 
@@ -151,39 +149,18 @@ describe("webhooks delivered by the Stripe-compatible server", () => {
   let ctx: TestContext;
   let started: Awaited<ReturnType<typeof startStripeTestProvider>>;
   let services: Services;
-  let endpoint: http.Server;
-  const answered: string[] = [];
+  let endpoint: StripeWebhookEndpoint;
+  const answered = () => endpoint.receipts.map((receipt) => `${receipt.type}:${receipt.result}`);
 
   beforeAll(async () => {
     ctx = await createTestContext("pglite");
     started = await startStripeTestProvider(ctx.clock);
     services = { db: ctx.db, clock: ctx.clock, provider: started.provider };
-    endpoint = http.createServer(async (request, response) => {
-      const chunks: Buffer[] = [];
-      for await (const chunk of request) chunks.push(chunk as Buffer);
-      const webRequest = new Request("http://127.0.0.1/api/stripe/webhook", {
-        method: "POST",
-        body: Buffer.concat(chunks).toString("utf8"),
-        headers: { "Stripe-Signature": String(request.headers["stripe-signature"] ?? "") },
-      });
-      try {
-        // As the route: the provider verifies and translates, then the domain handles.
-        const verdict = await started.provider.verifyWebhook(webRequest, SECRET, new Date());
-        if (verdict.kind === "refused") return response.writeHead(verdict.status).end();
-        if (verdict.kind === "ignored") return response.writeHead(200).end();
-        const receipt = await handleBillingEvent(services, verdict.event);
-        answered.push(`${receipt.type}:${receipt.result}`);
-        response.writeHead(200).end(JSON.stringify(receipt));
-      } catch {
-        response.writeHead(500).end();
-      }
-    });
-    await new Promise<void>((resolve) => endpoint.listen(0, "127.0.0.1", resolve));
-    const { port } = endpoint.address() as AddressInfo;
-    started.fake.control.setWebhook(`http://127.0.0.1:${port}/`, SECRET);
+    // The test server keeps the real time here, not the context's clock.
+    endpoint = await startStripeWebhookEndpoint(services, started.fake, { secret: SECRET, now: () => new Date() });
   });
   afterAll(async () => {
-    await new Promise((resolve) => endpoint?.close(resolve));
+    await endpoint?.close();
     await started?.close();
     await ctx?.close();
   });
@@ -227,7 +204,7 @@ describe("webhooks delivered by the Stripe-compatible server", () => {
     expect(await status()).toBe("paid");
     // Two deliveries at once: one settles the purchase; the other finds it being settled (deferred,
     // not recorded) or settled (duplicate). Either way nothing happens twice.
-    const deliveries = answered.filter((line) => line.startsWith("payment_intent.succeeded"));
+    const deliveries = answered().filter((line) => line.startsWith("payment_intent.succeeded"));
     expect(deliveries.filter((line) => line.endsWith(":handled"))).toHaveLength(1);
     expect(deliveries.filter((line) => /:(deferred|duplicate)$/.test(line))).toHaveLength(1);
     const succeeded = started.fake.control

@@ -1,6 +1,6 @@
 import { createHmac, randomBytes } from "node:crypto";
 import type Stripe from "stripe";
-import { type EventOf, type EventType, eventObject, stripeId } from "./objects";
+import { type EventOf, type EventType, eventObject, type PreviousAttributes, stripeId } from "./objects";
 import type { Clock } from "./store";
 
 /*
@@ -45,13 +45,21 @@ export class Events {
     this.onDelivery = endpoint.onDelivery;
   }
 
-  /** Records an event of `type` about a snapshot of `object`, and delivers it (or holds it). */
-  emit<T extends EventType>(type: T, object: EventOf<T>["data"]["object"]): void {
+  /**
+   * Records an event of `type` about a snapshot of `object`, and delivers it (or holds it).
+   * `previous`: what changed, as Stripe sends it on an update (and a detachment).
+   */
+  emit<T extends EventType>(
+    type: T,
+    object: EventOf<T>["data"]["object"],
+    previous?: PreviousAttributes<EventOf<T>["data"]["object"]>,
+  ): void {
     const event = eventObject({
       id: stripeId("evt"),
       created: this.clock.seconds(),
       type,
       object: structuredClone(object),
+      previousAttributes: previous && structuredClone(previous),
       pendingWebhooks: this.url ? 1 : 0,
     });
     this.list.push(event);

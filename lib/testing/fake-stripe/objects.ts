@@ -323,11 +323,25 @@ export type EventType = Stripe.Event["type"];
 /** The event of one type, whose `data.object` the SDK types (a PaymentIntent for `payment_intent.*`). */
 export type EventOf<T extends EventType> = Extract<Stripe.Event, { type: T }>;
 
+/**
+ * What changed, as an event's `data.previous_attributes` says it: each changed field's value
+ * before, and of a changed hash (`invoice_settings`, `card`, `metadata`) only its changed keys.
+ * The SDK types it `Partial<T>`, which would ask for every key of such a hash.
+ */
+export type PreviousAttributes<T> = {
+  [K in keyof T]?: NonNullable<T[K]> extends readonly unknown[]
+    ? T[K]
+    : NonNullable<T[K]> extends object
+      ? Partial<NonNullable<T[K]>> | Extract<T[K], null>
+      : T[K];
+};
+
 export function eventObject<T extends EventType>(input: {
   id: string;
   created: number;
   type: T;
   object: EventOf<T>["data"]["object"];
+  previousAttributes?: PreviousAttributes<EventOf<T>["data"]["object"]>;
   pendingWebhooks: number;
 }): EventOf<T> {
   const event = {
@@ -335,7 +349,10 @@ export function eventObject<T extends EventType>(input: {
     object: "event",
     api_version: API_VERSION,
     created: input.created,
-    data: { object: input.object },
+    data: {
+      object: input.object,
+      ...(input.previousAttributes ? { previous_attributes: input.previousAttributes } : {}),
+    },
     livemode: false,
     pending_webhooks: input.pendingWebhooks,
     request: { id: null, idempotency_key: null },

@@ -2,9 +2,9 @@ import type Stripe from "stripe";
 import { type Answer, type Ctx, invalid, ok } from "../answers";
 import { type FormObject, list, metadataOf, obj, str } from "../form";
 import { listPage, matchesQuery, searchResult } from "../lists";
-import { customerObject, stripeId } from "../objects";
+import { customerObject, type PreviousAttributes, stripeId } from "../objects";
 import type { Store } from "../store";
-import { attachTo, resolveMethod } from "./payment-methods";
+import { attachTo, changedKeys, resolveMethod } from "./payment-methods";
 
 // POST /v1/customers
 export function createCustomer(store: Store, { form }: Ctx): Answer<Stripe.Customer> {
@@ -62,17 +62,26 @@ export function deleteCustomer(store: Store, { params: [id = ""] }: Ctx): Answer
 export function updateCustomer(store: Store, { params: [id = ""], form }: Ctx): Answer<Stripe.Customer> {
   const customer = store.customer(id);
   const expand = expansions(form);
-  const name = form.name;
-  if (typeof name === "string") customer.name = name || null;
-  const email = form.email;
-  if (typeof email === "string") customer.email = email || null;
-  customer.metadata = metadataOf(form, customer.metadata);
+  const previous: PreviousAttributes<Stripe.Customer> = {};
+  const name = typeof form.name === "string" ? form.name || null : customer.name;
+  if (name !== customer.name) previous.name = customer.name;
+  const email = typeof form.email === "string" ? form.email || null : customer.email;
+  if (email !== customer.email) previous.email = customer.email;
+  const metadata = metadataOf(form, customer.metadata);
+  const metadataBefore = changedKeys(customer.metadata, metadata);
+  if (metadataBefore) previous.metadata = metadataBefore;
+  const defaultBefore = customer.invoice_settings.default_payment_method;
   const settings = obj(form, "invoice_settings");
   if (settings && typeof settings.default_payment_method === "string") {
     if (settings.default_payment_method === "") customer.invoice_settings.default_payment_method = null;
     else setDefault(store, customer, settings.default_payment_method);
   }
-  store.events.emit("customer.updated", customer);
+  if (customer.invoice_settings.default_payment_method !== defaultBefore) {
+    previous.invoice_settings = { default_payment_method: defaultBefore };
+  }
+  Object.assign(customer, { name, email, metadata });
+  // As Stripe, an update that changes nothing makes no event.
+  if (Object.keys(previous).length > 0) store.events.emit("customer.updated", customer, previous);
   return ok(wireCustomer(store, customer, expand));
 }
 

@@ -3,7 +3,7 @@ import { type Answer, type Ctx, invalid, missing, ok, required, StripeFakeError 
 import { TEST_CARD_TOKENS } from "../cards";
 import { int, metadataOf, obj, str } from "../form";
 import { listPage } from "../lists";
-import { paymentMethodObject, stripeId } from "../objects";
+import { type PreviousAttributes, paymentMethodObject, stripeId } from "../objects";
 import type { Store } from "../store";
 
 /** A pm_… id, or a test token that makes a new one (as Stripe's test mode does). */
@@ -66,17 +66,26 @@ export function detach(store: Store, { params: [id = ""] }: Ctx): Answer<Stripe.
   const { method } = store.method(id);
   if (!method.customer)
     throw invalid(`The payment method you provided is not attached to a customer so detachment is impossible.`);
-  const customer = store.customers.get(typeof method.customer === "string" ? method.customer : method.customer.id);
-  if (customer?.invoice_settings.default_payment_method === id) customer.invoice_settings.default_payment_method = null;
+  const customerId = typeof method.customer === "string" ? method.customer : method.customer.id;
   method.customer = null;
-  store.events.emit("payment_method.detached", method);
+  store.events.emit("payment_method.detached", method, { customer: customerId });
+  // Detaching the customer's default card leaves it with none: the customer changed too.
+  const customer = store.customers.get(customerId);
+  if (customer?.invoice_settings.default_payment_method === id) {
+    customer.invoice_settings.default_payment_method = null;
+    store.events.emit("customer.updated", customer, { invoice_settings: { default_payment_method: id } });
+  }
   return ok(method);
 }
 
 // POST /v1/payment_methods/:id
 export function updateMethod(store: Store, { params: [id = ""], form }: Ctx): Answer<Stripe.PaymentMethod> {
   const { method } = store.method(id);
-  method.metadata = metadataOf(form, method.metadata ?? {});
+  const previous: PreviousAttributes<Stripe.PaymentMethod> = {};
+  const metadata = metadataOf(form, method.metadata ?? {});
+  const metadataBefore = changedKeys(method.metadata ?? {}, metadata);
+  if (metadataBefore) previous.metadata = metadataBefore;
+  method.metadata = metadata;
   const card = obj(form, "card");
   if (card && method.card) {
     // Stripe lets a saved card's expiry be updated (the cardholder's new card, same number).
@@ -85,11 +94,30 @@ export function updateMethod(store: Store, { params: [id = ""], form }: Ctx): An
     const year = int(card, "exp_year");
     if (month !== undefined && (month < 1 || month > 12))
       throw invalid("Your card's expiration month is invalid.", { param: "card[exp_month]" });
+    const cardBefore: Partial<Stripe.PaymentMethod.Card> = {};
+    if (month !== undefined && month !== method.card.exp_month) cardBefore.exp_month = method.card.exp_month;
+    if (year !== undefined && year !== method.card.exp_year) cardBefore.exp_year = method.card.exp_year;
+    if (Object.keys(cardBefore).length > 0) previous.card = cardBefore;
     if (month !== undefined) method.card.exp_month = month;
     if (year !== undefined) method.card.exp_year = year;
   }
-  store.events.emit("payment_method.updated", method);
+  // As Stripe, an update that changes nothing makes no event.
+  if (Object.keys(previous).length > 0) store.events.emit("payment_method.updated", method, previous);
   return ok(method);
+}
+
+/** Of a metadata hash, the keys an update changed with their values before (absent when none changed). */
+export function changedKeys(before: Stripe.Metadata, after: Stripe.Metadata): Stripe.Metadata | undefined {
+  const changed: Stripe.Metadata = {};
+  let any = false;
+  for (const key of new Set([...Object.keys(before), ...Object.keys(after)])) {
+    if (before[key] === after[key]) continue;
+    any = true;
+    // Stripe says null for a key that was not there; the SDK's Metadata type has no null, so it is left out.
+    const value = before[key];
+    if (value !== undefined) changed[key] = value;
+  }
+  return any ? changed : undefined;
 }
 
 // GET /v1/customers/:id/payment_methods

@@ -1,0 +1,94 @@
+import { eq } from "drizzle-orm";
+import { type PaymentMethodChange, type ProviderPaymentMethod, ProviderRefusedError } from "@/lib/billing/provider";
+import { type Organization, organizations } from "@/lib/db/schema";
+import { announceCardAdded, announceCardRemoved, announceDefaultPaymentMethod } from "./payment-method-events";
+import { makeFirstCardDefault } from "./payment-methods";
+import type { Services } from "./services";
+
+/*
+ * The provider's events about an organisation's saved cards (Stripe's webhooks). A change made
+ * through this service is announced by it too; one made at the provider itself (Stripe's
+ * dashboard, another integration) only here. Either way each change is announced once
+ * (lib/points/payment-method-events.ts). None is audited here: no user, API key or operator of
+ * this service is the actor the provider's event could name (docs/contract.md §13).
+ */
+
+export interface CardEventOutcome {
+  result: "handled" | "ignored";
+  detail: string;
+}
+
+const NO_ORGANIZATION: CardEventOutcome = { result: "ignored", detail: "no organisation has this customer" };
+
+async function organizationOf(
+  services: Services,
+  customerId: string,
+): Promise<Pick<Organization, "id" | "billingCustomerId"> | undefined> {
+  const [organization] = await services.db
+    .select({ id: organizations.id, billingCustomerId: organizations.billingCustomerId })
+    .from(organizations)
+    .where(eq(organizations.billingCustomerId, customerId));
+  return organization;
+}
+
+/**
+ * A card saved on the provider's own page (Stripe Checkout in setup mode): the provider has
+ * attached it to the customer already. It is announced (as its return page and the provider's
+ * attachment event announce it), and the organisation's first card becomes its default, so it can
+ * be used at once.
+ */
+export async function cardSetUp(services: Services, customerId: string, sessionId: string): Promise<CardEventOutcome> {
+  const organization = await organizationOf(services, customerId);
+  if (!organization) return NO_ORGANIZATION;
+  const methodId = await services.provider.finishCardSetup?.(customerId, sessionId);
+  if (methodId) await announceCardAdded(services, organization.id, methodId);
+  const made = await makeFirstCardDefault(services, organization);
+  return { result: "handled", detail: made ? `default payment method set to ${made}` : "card saved" };
+}
+
+/** A card attached to or detached from the customer, or its default changed, wherever it was done. */
+export async function paymentMethodsChanged(
+  services: Services,
+  customerId: string,
+  change: PaymentMethodChange,
+): Promise<CardEventOutcome> {
+  const organization = await organizationOf(services, customerId);
+  if (!organization) return NO_ORGANIZATION;
+  if (change.change === "default") return defaultChanged(services, organization, change.previousId);
+  const { paymentMethodId } = change;
+  const announced =
+    change.change === "added"
+      ? await announceCardAdded(services, organization.id, paymentMethodId)
+      : await announceCardRemoved(services, organization.id, paymentMethodId);
+  return { result: "handled", detail: `${paymentMethodId} ${change.change}${announced ? "" : ", announced already"}` };
+}
+
+/**
+ * The customer's default changed. The provider is asked which card it is now rather than the event
+ * believed, so late or reordered deliveries announce the default as it is, and each only once. A
+ * default cleared because its card was detached is no news of its own: the removal is announced.
+ */
+async function defaultChanged(
+  services: Services,
+  organization: Pick<Organization, "id" | "billingCustomerId">,
+  previousId: string | null,
+): Promise<CardEventOutcome> {
+  let methods: ProviderPaymentMethod[];
+  try {
+    methods = await services.provider.listPaymentMethods(organization.billingCustomerId);
+  } catch (error) {
+    if (error instanceof ProviderRefusedError && error.reason === "customer_missing") {
+      return { result: "ignored", detail: "the provider no longer knows this customer" };
+    }
+    throw error;
+  }
+  const current = methods.find((method) => method.isDefault)?.id ?? null;
+  if (current === null && previousId !== null && !methods.some((method) => method.id === previousId)) {
+    return { result: "handled", detail: `the default went with its card ${previousId}` };
+  }
+  const announced = await announceDefaultPaymentMethod(services, organization.id, current);
+  return {
+    result: "handled",
+    detail: `default payment method ${current ?? "cleared"}${announced ? "" : ", announced already"}`,
+  };
+}
