@@ -155,9 +155,13 @@ export async function runEvents(options: EventsOptions): Promise<EventsReport> {
       max: lags.at(-1) ?? 0,
       events: lags.length,
     };
+    const delivered = distinct();
+    const sentAgain = receiver.received.length - delivered;
 
-    // The feed of one organisation with a million events.
+    // The feed of one organisation with a million events, its endpoint disabled first: sending a
+    // million deliveries would load the server while the feed is timed, and the groups after it.
     const { id: feedOrg, apiKey: feedKey } = orgs[0] as (typeof orgs)[number];
+    await sql`update webhook_endpoints set status = 'disabled' where organization_id = ${feedOrg}`;
     const [template] = await sql<{ data: unknown }[]>`
       select data from events where organization_id = ${feedOrg} order by sequence limit 1`;
     const [{ last } = { last: 0 }] = await sql<{ last: number }[]>`
@@ -194,9 +198,9 @@ export async function runEvents(options: EventsOptions): Promise<EventsReport> {
     const checks: EventsCheck[] = [
       {
         name: "every committed event delivered",
-        value: `${distinct()} of ${committed} (${paid} purchases answered 201 in the window; ${receiver.received.length - distinct()} sent again)`,
+        value: `${delivered} of ${committed} (${paid} purchases answered 201 in the window; ${sentAgain} sent again)`,
         target: "all",
-        pass: distinct() === committed,
+        pass: delivered === committed,
         fatal: true,
       },
       {
