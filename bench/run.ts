@@ -3,7 +3,8 @@
  * same minimal work, on one fresh Postgres database, with the same organisations and keys.
  *
  *   npm run bench -- [--duration 10] [--warmup 3] [--concurrency 32] [--orgs 8] [--rounds 5] [--port 3200]
- *                    [--only purchase,list,spend,floor,events,million] [--no-floor] [--rebuild] [--cpu-prof]
+ *                    [--only purchase,list,spend,floor,topology,events,million] [--no-floor] [--rebuild]
+ *                    [--cpu-prof]
  *
  * Each scenario gets --warmup seconds once (discarded) and --duration seconds measured, cut into
  * --rounds slices that alternate app and bare (ABBA...), so a background load that comes and goes
@@ -43,6 +44,7 @@ import { newestProfile, printProfileSummary, summarizeCpuProfile } from "./cpu-p
 import { printEventsChecks, runEvents } from "./events";
 import { type RequestSpec, runSlice, type ScenarioResult, type Slice, summarize } from "./load";
 import { printMillionChecks, runMillion } from "./million";
+import { startTopology, TOPOLOGY_INSTANCES, topologyMissing } from "./topology";
 
 const root = process.cwd();
 const resultsDir = path.join(root, "bench", "results");
@@ -117,7 +119,7 @@ function parseConfig(argv: string[]): Config {
   };
 }
 
-const SCENARIO_GROUPS = ["purchase", "list", "spend", "floor", "events", "million"] as const;
+const SCENARIO_GROUPS = ["purchase", "list", "spend", "floor", "topology", "events", "million"] as const;
 type ScenarioGroup = (typeof SCENARIO_GROUPS)[number];
 
 function parseOnly(value: string | undefined, noFloor: boolean): Set<ScenarioGroup> {
@@ -297,6 +299,16 @@ async function main(): Promise<number> {
     );
   }
   if (config.only.has("floor") && !groups.some((group) => group.includes(floor))) groups.push([floor]);
+  let stopTopology: (() => Promise<void>) | undefined;
+  if (config.only.has("topology")) {
+    const absent = topologyMissing();
+    if (absent.length > 0) console.log(`topology group skipped: this machine lacks ${absent.join(" and ")}.`);
+    else {
+      const topology = await topologyGroups(config, databaseUrl, app, { purchase, list });
+      groups.push(...topology.groups);
+      stopTopology = topology.stop;
+    }
+  }
   const results: Array<ScenarioResult & { cpu: CpuReport }> = [];
   const sliceMs = config.durationMs / config.rounds;
   for (const group of groups) {
@@ -333,6 +345,9 @@ async function main(): Promise<number> {
         .join(" / "),
     );
   }
+
+  // Its instances' background work (reconcilers, webhook senders) would disturb the groups below.
+  await stopTopology?.();
 
   const answered = (prefix: string) =>
     results
@@ -393,6 +408,83 @@ async function main(): Promise<number> {
   const millionFailed = million?.checks.some((check) => check.fatal && !check.pass) ?? false;
   const eventsFailed = events?.checks.some((check) => check.fatal && !check.pass) ?? false;
   return violations.length > 0 || non2xx > 0 || millionFailed || eventsFailed ? 1 : 0;
+}
+
+/**
+ * The topology group's servers and scenarios: purchases and lists on the app connected directly
+ * (the server the other groups measure), on one instance through PgBouncer, and on three instances
+ * behind HAProxy through the same PgBouncer, their slices alternating. PgBouncer's and HAProxy's
+ * own CPU is counted as other work.
+ */
+async function topologyGroups(
+  config: Config,
+  databaseUrl: string,
+  app: Server,
+  scenarios: {
+    purchase: (port: number, tag: string) => () => RequestSpec;
+    list: (port: number) => () => RequestSpec;
+  },
+): Promise<{ groups: Scenario[][]; stop: () => Promise<void> }> {
+  const instances: Server[] = [];
+  const topology = await startTopology(databaseUrl, async (pooledUrl) => {
+    const ports = Array.from({ length: TOPOLOGY_INSTANCES }, (_, index) => config.appPort + 10 + index);
+    instances.push(
+      ...(await Promise.all(
+        ports.map((port, index) =>
+          startServer(
+            `topology-app${index + 1}`,
+            process.execPath,
+            [path.join(root, "scripts/next.mjs"), "start", "-p", String(port), "-H", "127.0.0.1"],
+            {
+              DATABASE_URL: pooledUrl,
+              DATABASE_PREPARE: "false",
+              PORT: String(port),
+              NODE_ENV: "production",
+              AUTH_SECRET: process.env.AUTH_SECRET ?? randomBytes(32).toString("base64"),
+            },
+            port,
+            APP_APPLICATION_NAME,
+          ),
+        ),
+      )),
+    );
+    return ports;
+  });
+  cleanups.push(topology.stop);
+  const [first] = instances;
+  if (!first) throw new Error("no topology instance started");
+  const onePooled = { ...first, name: "1 instance via PgBouncer" };
+  const balanced: Server = {
+    ...first,
+    name: `${TOPOLOGY_INSTANCES} instances via HAProxy and PgBouncer`,
+    pids: instances.map((instance) => instance.pid),
+  };
+  const onePort = config.appPort + 10;
+  const stop = async () => {
+    await Promise.all(instances.map((instance) => stopProcessGroup(instance.child, instance.pid)));
+    await topology.stop();
+  };
+  const groups: Scenario[][] = [
+    [
+      { name: "purchase, 1 instance, direct", server: app, next: scenarios.purchase(config.appPort, "t-direct") },
+      { name: "purchase, 1 instance, PgBouncer", server: onePooled, next: scenarios.purchase(onePort, "t-pooled") },
+      {
+        name: `purchase, ${TOPOLOGY_INSTANCES} instances, HAProxy+PgBouncer`,
+        server: balanced,
+        next: scenarios.purchase(topology.balancerPort, "t-balanced"),
+      },
+    ],
+    [
+      { name: "list, 1 instance, direct", server: app, next: scenarios.list(config.appPort) },
+      { name: "list, 1 instance, PgBouncer", server: onePooled, next: scenarios.list(onePort) },
+      {
+        name: `list, ${TOPOLOGY_INSTANCES} instances, HAProxy+PgBouncer`,
+        server: balanced,
+        next: scenarios.list(topology.balancerPort),
+      },
+    ],
+  ];
+  return { groups, stop };
 }
 
 /** Organisations made the way the operator command makes them, each with its own key. */
@@ -478,6 +570,8 @@ interface Server {
   name: string;
   child: ChildProcess;
   pid: number;
+  /** For a server of several processes (the instances behind the balancer): each one's pid. */
+  pids?: number[];
   /** The application_name its Postgres connections carry: how its backends are told apart. */
   applicationName: string;
 }
@@ -577,7 +671,7 @@ async function measureCpu(
     await sql<{ pid: number }[]>`select pid from pg_stat_activity
       where datname = ${dbName} and application_name = ${server.applicationName}`
   ).map((row) => row.pid);
-  const tree = processTree(server.pid);
+  const tree = (server.pids ?? [server.pid]).flatMap((pid) => processTree(pid));
   const before = {
     server: cpuSecondsOfAll(tree),
     pg: cpuSecondsOfAll(backends),
@@ -616,9 +710,8 @@ function sumCpu(reports: CpuReport[]): CpuReport {
 }
 
 /**
- * The invariants of docs/contract.md §4 on what the run left behind. The bare handler writes paid
- * top-ups and ledger rows but charges nothing (its provider key is bare_…), so charges are
- * matched against the app's top-ups only.
+ * The invariants of docs/contract.md §4 on what the run left behind: each paid top-up, the app's
+ * and the bare handler's (its provider keys are bare_…), has exactly one charge at the provider.
  */
 async function checkInvariants(
   sql: postgres.Sql,
