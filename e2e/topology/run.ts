@@ -564,6 +564,18 @@ async function main(): Promise<number> {
       `topology: 3 instances behind HAProxy, PgBouncer (transaction mode), own Postgres; up in ${Math.round((Date.now() - began) / 1000)} s`,
     );
 
+    // A client must not be told a longer idle time than the balancer keeps its connection open.
+    const advertised = (await fetch(`${haproxy.url}/readyz`)).headers.get("keep-alive");
+    const keepAliveOk = advertised === "timeout=10" && haproxy.config.includes("timeout http-keep-alive 10s");
+    steps.push({
+      name: "keep-alive the balancer advertises",
+      passed: keepAliveOk,
+      failures: keepAliveOk ? [] : [`Keep-Alive through HAProxy is ${advertised}, its own idle timeout 10 s`],
+      seconds: 0,
+      metrics: { advertised },
+    });
+    console.log(`${keepAliveOk ? "✓" : "✗"} keep-alive the balancer advertises: ${advertised}`);
+
     const load = new Load(haproxy.url, orgs);
 
     /** One step under load: the fault, then the load keeps going a while, then every client settles its purchase, then the books. */

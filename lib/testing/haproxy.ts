@@ -79,6 +79,9 @@ export function haproxyConfig(options: HaproxyOptions & { port: number; statsPor
     `  errorfile 504 ${path.join(options.dir, "504.http")}`,
     "frontend api",
     `  bind 127.0.0.1:${options.port}`,
+    // The instances advertise their own 65 s; a client believing it reuses a connection the balancer
+    // closed at 10 s and fails. Advertise the balancer's own idle timeout instead.
+    "  http-response set-header Keep-Alive timeout=10",
     "  default_backend instances",
     "backend instances",
     "  balance roundrobin",
