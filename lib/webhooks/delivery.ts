@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNotNull, sql } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Clock } from "@/lib/clock";
 import type { Db } from "@/lib/db/client";
 import { rowsOf } from "@/lib/db/rows";
@@ -63,56 +63,40 @@ export async function fanOut(services: DeliveryServices, batch = 1000): Promise<
   );
   let made = 0;
   for (const endpoint of behind) {
-    made += await services.db.transaction(async (tx) => {
-      const [row] = await tx
-        .select({ fannedOutThrough: webhookEndpoints.fannedOutThrough, eventTypes: webhookEndpoints.eventTypes })
-        .from(webhookEndpoints)
-        .where(
-          and(
-            eq(webhookEndpoints.organizationId, endpoint.organization_id),
-            eq(webhookEndpoints.id, endpoint.id),
-            eq(webhookEndpoints.status, "enabled"),
-          ),
-        )
-        .for("update", { skipLocked: true });
-      if (!row) return 0;
-      const from = row.fannedOutThrough;
-      const [last] = rowsOf<{ sequence: string | number | null }>(
-        await tx.execute(sql`
-          select max(sequence) as sequence from (
-            select sequence from events where organization_id = ${endpoint.organization_id} and sequence > ${from}
-            order by sequence limit ${batch}
-          ) page`),
-      );
-      const through = last?.sequence === null || last?.sequence === undefined ? from : Number(last.sequence);
-      if (through === from) return 0;
-      const inserted = rowsOf(
-        await tx.execute(sql`
+    // One statement: the endpoint locked (skipped if another instance has it), a page of the events
+    // past its mark, a delivery for each of a type it wants, the mark moved to the page's end.
+    const [row] = rowsOf<{ made: number }>(
+      await services.db.execute(sql`
+        with ep as (
+          select organization_id, id, fanned_out_through, event_types from webhook_endpoints
+          where organization_id = ${endpoint.organization_id} and id = ${endpoint.id} and status = 'enabled'
+          for update skip locked
+        ),
+        page as (
+          select ev.organization_id, ev.sequence, ev.id, ev.type from events ev join ep
+            on ev.organization_id = ep.organization_id and ev.sequence > ep.fanned_out_through
+          order by ev.sequence limit ${batch}
+        ),
+        inserted as (
           insert into webhook_deliveries
             (organization_id, id, endpoint_id, event_sequence, event_id, status, next_attempt_at, give_up_at, created_at, updated_at)
-          select ev.organization_id, 'wd_' || replace(gen_random_uuid()::text, '-', ''), ${endpoint.id}, ev.sequence, ev.id,
+          select p.organization_id, 'wd_' || replace(gen_random_uuid()::text, '-', ''), ep.id, p.sequence, p.id,
             'pending', ${now.toISOString()}, ${new Date(now.getTime() + RETRY_FOR_MS).toISOString()},
             ${now.toISOString()}, ${now.toISOString()}
-          from events ev
-          where ev.organization_id = ${endpoint.organization_id} and ev.sequence > ${from} and ev.sequence <= ${through}
-            and (${row.eventTypes === null} or ev.type = any(${sql.raw(eventTypesArray(row.eventTypes))}))
+          from page p cross join ep
+          where ep.event_types is null or p.type = any(ep.event_types)
           on conflict do nothing
-          returning 1`),
-      ).length;
-      await tx
-        .update(webhookEndpoints)
-        .set({ fannedOutThrough: through })
-        .where(
-          and(eq(webhookEndpoints.organizationId, endpoint.organization_id), eq(webhookEndpoints.id, endpoint.id)),
-        );
-      return inserted;
-    });
+          returning 1
+        ),
+        moved as (
+          update webhook_endpoints e set fanned_out_through = (select max(sequence) from page)
+          from ep where e.organization_id = ep.organization_id and e.id = ep.id and exists (select 1 from page)
+        )
+        select count(*)::int as made from inserted`),
+    );
+    made += Number(row?.made ?? 0);
   }
   return made;
-}
-
-function eventTypesArray(types: string[] | null): string {
-  return textArray((types ?? []).filter((type) => /^[a-z_.]+$/.test(type)));
 }
 
 /** A text[] literal of ids and type names (letters, digits, `_` and `.` only: anything else is left out). */
@@ -176,9 +160,23 @@ export async function claimDeliveries(
       returning d.organization_id, d.id`),
   );
   if (claimed.length === 0) return [];
-  const deliveries = await services.db
-    .select()
+  const rows = await services.db
+    .select({ delivery: webhookDeliveries, endpoint: webhookEndpoints, event: events })
     .from(webhookDeliveries)
+    .innerJoin(
+      webhookEndpoints,
+      and(
+        eq(webhookEndpoints.organizationId, webhookDeliveries.organizationId),
+        eq(webhookEndpoints.id, webhookDeliveries.endpointId),
+      ),
+    )
+    .innerJoin(
+      events,
+      and(
+        eq(events.organizationId, webhookDeliveries.organizationId),
+        eq(events.sequence, webhookDeliveries.eventSequence),
+      ),
+    )
     .where(
       and(
         eq(webhookDeliveries.lockToken, lockToken),
@@ -188,28 +186,7 @@ export async function claimDeliveries(
         ),
       ),
     );
-  const endpointIds = [...new Set(deliveries.map((delivery) => delivery.endpointId))];
-  const endpoints = await services.db.select().from(webhookEndpoints).where(inArray(webhookEndpoints.id, endpointIds));
-  const eventRows = await services.db
-    .select()
-    .from(events)
-    .where(
-      inArray(
-        events.id,
-        deliveries.map((delivery) => delivery.eventId),
-      ),
-    );
-  const out: ClaimedDelivery[] = [];
-  for (const delivery of deliveries) {
-    const endpoint = endpoints.find(
-      (row) => row.id === delivery.endpointId && row.organizationId === delivery.organizationId,
-    );
-    const event = eventRows.find(
-      (row) => row.organizationId === delivery.organizationId && row.sequence === delivery.eventSequence,
-    );
-    if (endpoint && event) out.push({ delivery, endpoint, event, lockToken });
-  }
-  return out;
+  return rows.map((row) => ({ ...row, lockToken }));
 }
 
 export interface SendOptions {
@@ -267,6 +244,34 @@ function isDelivered(response: WebhookResponse): boolean {
 }
 
 /**
+ * A delivered attempt, in one statement (the path every healthy endpoint takes, so the one that
+ * counts under load): its row in the delivery log, the delivery delivered if this sender's claim
+ * still holds, and the endpoint's failing streak ended if it had one.
+ */
+async function recordDelivered(db: Db, claimed: ClaimedDelivery, response: WebhookResponse, now: Date): Promise<void> {
+  const { delivery, endpoint, lockToken } = claimed;
+  const at = now.toISOString();
+  await db.execute(sql`
+    with attempt as (
+      insert into webhook_attempts (organization_id, delivery_id, attempt, at, response_status, duration_ms, error)
+      values (${delivery.organizationId}, ${delivery.id}, ${delivery.attempts}, ${at}, ${response.status},
+        ${response.durationMs}, null)
+      on conflict do nothing
+    ),
+    delivered as (
+      update webhook_deliveries set status = 'delivered', next_attempt_at = null, delivered_at = ${at},
+        last_response_status = ${response.status}, last_error = null, lock_token = null, locked_until = null,
+        updated_at = ${at}
+      where organization_id = ${delivery.organizationId} and id = ${delivery.id} and lock_token = ${lockToken}
+    ),
+    healed as (
+      update webhook_endpoints set failing_since = null
+      where organization_id = ${endpoint.organizationId} and id = ${endpoint.id} and failing_since is not null
+    )
+    select 1`);
+}
+
+/**
  * One attempt, recorded in one transaction: its row in the delivery log; the delivery delivered,
  * scheduled again, or given up after three days; the endpoint's failing streak, and the endpoint
  * disabled on a 410 or after three days of nothing but failures.
@@ -278,22 +283,23 @@ export async function recordAttempt(
 ): Promise<DeliveryResult> {
   const now = services.clock.now();
   const { delivery, endpoint } = claimed;
-  const delivered = isDelivered(response);
-  const gone = response.status === 410;
-  const error = delivered ? null : (response.error ?? `answered ${response.status}`);
-  if (!delivered) {
-    log().info(
-      {
-        event: "webhook_attempt_failed",
-        endpoint_id: endpoint.id,
-        delivery_id: delivery.id,
-        attempt: delivery.attempts,
-        response_status: response.status,
-        error,
-      },
-      "A webhook delivery attempt failed; it is retried on its schedule.",
-    );
+  if (isDelivered(response)) {
+    await recordDelivered(services.db, claimed, response, now);
+    return "delivered";
   }
+  const gone = response.status === 410;
+  const error = response.error ?? `answered ${response.status}`;
+  log().info(
+    {
+      event: "webhook_attempt_failed",
+      endpoint_id: endpoint.id,
+      delivery_id: delivery.id,
+      attempt: delivery.attempts,
+      response_status: response.status,
+      error,
+    },
+    "A webhook delivery attempt failed; it is retried on its schedule.",
+  );
   return services.db.transaction(async (tx) => {
     await tx
       .insert(webhookAttempts)
@@ -304,19 +310,19 @@ export async function recordAttempt(
         at: now,
         responseStatus: response.status,
         durationMs: response.durationMs,
-        error: error?.slice(0, 500) ?? null,
+        error: error.slice(0, 500),
       })
       .onConflictDoNothing();
-    const givenUp = !delivered && (gone || now >= delivery.giveUpAt);
-    const nextAttemptAt = delivered || givenUp ? null : new Date(now.getTime() + retryDelayMs(delivery.attempts));
+    const givenUp = gone || now >= delivery.giveUpAt;
+    const nextAttemptAt = givenUp ? null : new Date(now.getTime() + retryDelayMs(delivery.attempts));
     await tx
       .update(webhookDeliveries)
       .set({
-        status: delivered ? "delivered" : givenUp ? "failed" : "pending",
+        status: givenUp ? "failed" : "pending",
         nextAttemptAt,
-        deliveredAt: delivered ? now : null,
+        deliveredAt: null,
         lastResponseStatus: response.status,
-        lastError: error?.slice(0, 500) ?? null,
+        lastError: error.slice(0, 500),
         lockToken: null,
         lockedUntil: null,
         updatedAt: now,
@@ -332,14 +338,6 @@ export async function recordAttempt(
       eq(webhookEndpoints.organizationId, endpoint.organizationId),
       eq(webhookEndpoints.id, endpoint.id),
     );
-    if (delivered) {
-      // Only an endpoint that was failing is written (and locked): a success on a healthy one touches no row of it.
-      await tx
-        .update(webhookEndpoints)
-        .set({ failingSince: null })
-        .where(and(where, isNotNull(webhookEndpoints.failingSince)));
-      return "delivered";
-    }
     if (gone) {
       await disableEndpoint(tx, endpoint, "the endpoint answered 410 Gone", now);
       return "endpoint_disabled";
