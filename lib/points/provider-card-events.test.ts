@@ -150,6 +150,22 @@ describe.each(backends())("cards changed at Stripe, as the organisation's events
     expect(await org.feed()).toEqual([changed("default", a)]);
   });
 
+  it("announces the default Stripe's event names while Stripe cannot list the cards, and answers the webhook", async () => {
+    const org = await organisation(["visa", "mastercard"]);
+    const [a = "", b = ""] = org.ids;
+    await org.setDefaultAtStripe(a);
+    const answered = fake().control.deliveries().length;
+    fake().control.fault({ method: "GET", path: "/v1/payment_methods", kind: "500_before", times: Infinity });
+    try {
+      await org.setDefaultAtStripe(b);
+    } finally {
+      fake().control.clearFaults();
+    }
+    expect(await org.feed()).toEqual([changed("default", a), changed("default", b)]);
+    const later = fake().control.deliveries().slice(answered);
+    expect(later.map((entry) => [entry.type, entry.status])).toEqual([["customer.updated", 200]]);
+  });
+
   it("announces a card removed in the dashboard once, whether Stripe's webhook comes after or before", async () => {
     const org = await organisation(["visa", "mastercard", "authentication_required"], 0);
     const [visa = "", mastercard = "", third = ""] = org.ids;

@@ -1,5 +1,10 @@
 import { eq } from "drizzle-orm";
-import { type PaymentMethodChange, type ProviderPaymentMethod, ProviderRefusedError } from "@/lib/billing/provider";
+import {
+  type PaymentMethodChange,
+  type ProviderPaymentMethod,
+  ProviderRefusedError,
+  ProviderUnavailableError,
+} from "@/lib/billing/provider";
 import { type Organization, organizations } from "@/lib/db/schema";
 import { announceCardAdded, announceCardRemoved, announceDefaultPaymentMethod } from "./payment-method-events";
 import { makeFirstCardDefault } from "./payment-methods";
@@ -54,7 +59,7 @@ export async function paymentMethodsChanged(
 ): Promise<CardEventOutcome> {
   const organization = await organizationOf(services, customerId);
   if (!organization) return NO_ORGANIZATION;
-  if (change.change === "default") return defaultChanged(services, organization, change.previousId);
+  if (change.change === "default") return defaultChanged(services, organization, change);
   const { paymentMethodId } = change;
   const announced =
     change.change === "added"
@@ -67,23 +72,29 @@ export async function paymentMethodsChanged(
  * The customer's default changed. The provider is asked which card it is now rather than the event
  * believed, so late or reordered deliveries announce the default as it is, and each only once. A
  * default cleared because its card was detached is no news of its own: the removal is announced.
+ * When the provider cannot list the cards now, the event's own word is announced: an announcement
+ * that waited for the provider's redelivery would be late, and an outage that lasts would fail the
+ * event for good.
  */
 async function defaultChanged(
   services: Services,
   organization: Pick<Organization, "id" | "billingCustomerId">,
-  previousId: string | null,
+  change: Extract<PaymentMethodChange, { change: "default" }>,
 ): Promise<CardEventOutcome> {
-  let methods: ProviderPaymentMethod[];
+  const { previousId } = change;
+  let methods: ProviderPaymentMethod[] | null;
   try {
     methods = await services.provider.listPaymentMethods(organization.billingCustomerId);
   } catch (error) {
     if (error instanceof ProviderRefusedError && error.reason === "customer_missing") {
       return { result: "ignored", detail: "the provider no longer knows this customer" };
     }
-    throw error;
+    if (!(error instanceof ProviderUnavailableError)) throw error;
+    methods = null;
   }
-  const current = methods.find((method) => method.isDefault)?.id ?? null;
-  if (current === null && previousId !== null && !methods.some((method) => method.id === previousId)) {
+  const current = methods ? (methods.find((method) => method.isDefault)?.id ?? null) : change.paymentMethodId;
+  const detached = methods ? !methods.some((method) => method.id === previousId) : false;
+  if (current === null && previousId !== null && detached) {
     return { result: "handled", detail: `the default went with its card ${previousId}` };
   }
   const announced = await announceDefaultPaymentMethod(services, organization.id, current);
