@@ -18,7 +18,7 @@ import { type Db, openDatabase } from "@/lib/db/client";
 import * as schema from "@/lib/db/schema";
 import { getBalances } from "@/lib/points/after-payment/view";
 import { encodeCursor, type HistoryFilters, listTopUps, topUpPosition } from "@/lib/points/history";
-import { CSV_COLUMNS } from "@/lib/points/history-csv";
+import { CSV_COLUMNS, HISTORY_CSV_COLUMNS } from "@/lib/points/history-csv";
 import { createOrganization, getOrganization } from "@/lib/points/organizations";
 import { listTopUpsPage, parseTopUpListQuery } from "@/lib/points/top-up-list";
 import { simulatedServices } from "@/lib/testing/scratch-database";
@@ -323,9 +323,18 @@ export async function runMillion(options: MillionOptions): Promise<MillionReport
     const [dashboardCount] = await sql<{ n: number }[]>`
       select count(*)::int as n from top_ups where organization_id = ${orgId} and source = 'dashboard'`;
     csv.push(
-      await exportCsv(base, cookie, options.appPid, "source=dashboard", "?source=dashboard", dashboardCount?.n ?? 0),
+      await exportCsv(
+        base,
+        cookie,
+        options.appPid,
+        "source=dashboard",
+        "?source=dashboard",
+        dashboardCount?.n ?? 0,
+        CSV_COLUMNS,
+      ),
     );
-    csv.push(await exportCsv(base, cookie, options.appPid, "all", "", seed.rows));
+    // Unfiltered, the export is History's: top-ups and spends, with their kind and description.
+    csv.push(await exportCsv(base, cookie, options.appPid, "all", "", seed.rows, HISTORY_CSV_COLUMNS));
     for (const result of csv) {
       console.log(
         `  ${result.name.padEnd(18)} ${String(result.rows).padStart(8)} rows (expected ${result.expectedRows}) in ${result.seconds.toFixed(1)}s; ` +
@@ -572,6 +581,7 @@ async function exportCsv(
   name: string,
   search: string,
   expectedRows: number,
+  columns: readonly string[],
 ): Promise<CsvResult> {
   const pids = processTree(appPid);
   const rss = () => pids.reduce((sum, pid) => sum + rssKb(pid), 0) / 1024;
@@ -607,7 +617,7 @@ async function exportCsv(
     seconds: (performance.now() - started) / 1000,
     rssBeforeMb,
     rssPeakMb,
-    headerOk: head.startsWith(`${CSV_COLUMNS.join(",")}\r\n`),
+    headerOk: head.startsWith(`${columns.join(",")}\r\n`),
   };
 }
 
