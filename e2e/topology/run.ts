@@ -4,15 +4,17 @@
  * `npm test` made) behind HAProxy, checking /readyz, each reaching a Postgres cluster of this
  * test's own through PgBouncer in transaction mode (DATABASE_PREPARE=false), on the simulated
  * billing provider (its payments live in that Postgres) with the reconciler on every instance, as
- * docs/operations.md describes. Under a steady, bounded load of purchases (each client retrying by
- * reference, as a real one would) and reads through HAProxy, it runs:
+ * docs/operations.md describes. Under a steady, bounded load of purchases and spends (each client
+ * retrying by reference, as a real one would) and reads through HAProxy, it runs:
  *   1. a rolling restart (SIGTERM, exit, start, /readyz 200, one instance at a time): no 5xx, no reset;
- *   2. one instance SIGKILLed and started again: nothing lost, nothing charged twice;
+ *   2. one instance SIGKILLed and started again, purchases and spends in flight on it: nothing lost,
+ *      nothing charged, credited or spent twice;
  *   3. PgBouncer restarted, and 4. Postgres restarted: every failure a 502/503 in the envelope
  *      (never a 500), no answer slower than 10 s, purchases served again within seconds by the
  *      same instances, and every purchase cut by it settled on its next retries, not after a lease;
- * and after each step checks the books: balance = ledger = paid − refunded, each paid purchase
- * credited once and paid once at the provider, every reference the clients sent paid. Last, the
+ * and after each step checks the books: balance = ledger = paid − refunded − spent, each paid purchase
+ * credited once and paid once at the provider, every reference the clients sent paid, every spend
+ * answered stored once with its one ledger row and every spend refused stored nowhere. Last, the
  * webhooks every instance sent through all of it (e2e/topology/webhooks.ts): every event arrived,
  * no gap in any sequence, none sent twice at the same moment.
  *
@@ -81,7 +83,7 @@ async function instancePorts(): Promise<number[]> {
 
 interface Answer {
   step: string;
-  kind: "purchase" | "read";
+  kind: "purchase" | "spend" | "read";
   reference?: string;
   at: number;
   ms: number;
@@ -101,6 +103,16 @@ interface Reference {
   step: string;
   sentAt: number;
   settledAt: number | null;
+  attempts: number;
+}
+
+/** A spend of one Point under its reference, retried as a purchase is until its answer is final. */
+interface SpendReference {
+  reference: string;
+  org: Org;
+  step: string;
+  /** spent: 201 or 200; refused: 409 insufficient_points; null: no final answer came. */
+  final: "spent" | "refused" | null;
   attempts: number;
 }
 
@@ -232,6 +244,7 @@ function errorCode(error: unknown): string {
 class Load {
   answers: Answer[] = [];
   references: Reference[] = [];
+  spends: SpendReference[] = [];
   step = "startup";
   private stopping = false;
   private clients: Promise<void>[] = [];
@@ -318,6 +331,56 @@ class Load {
     }
   }
 
+  /** One spend of one Point, its reference sent again until the answer is final, as a purchase's is. */
+  private async spend(firstBase = this.baseUrl): Promise<void> {
+    const n = this.sequence++;
+    const spend: SpendReference = {
+      reference: `topo-spend-${this.runId}-${n}`,
+      org: this.orgs[n % this.orgs.length] as Org,
+      step: this.step,
+      final: null,
+      attempts: 0,
+    };
+    this.spends.push(spend);
+    const giveUpAt = Date.now() + 60_000;
+    while (Date.now() < giveUpAt) {
+      spend.attempts += 1;
+      const base = spend.attempts === 1 ? firstBase : this.baseUrl;
+      const answer = await this.send(
+        "spend",
+        `${base}/v3/points/spends`,
+        {
+          method: "POST",
+          headers: { authorization: `Bearer ${spend.org.apiKey}`, "content-type": "application/json" },
+          body: JSON.stringify({ points: 1, reference: spend.reference }),
+        },
+        spend.reference,
+      );
+      if (answer.status === 200 || answer.status === 201) {
+        spend.final = "spent";
+        return;
+      }
+      if (answer.status === 409 && answer.code === "insufficient_points") {
+        spend.final = "refused";
+        return;
+      }
+      if (answer.status !== 0 && answer.status < 500) return;
+      await sleep(RETRY_PAUSE_MS);
+    }
+  }
+
+  private async spendClient(): Promise<void> {
+    while (!this.stopping) {
+      await this.spend();
+      await sleep(PAUSE_MS);
+    }
+  }
+
+  /** `count` spends at once, their first try to `firstBase`, as `burst` sends purchases. */
+  burstSpends(count: number, firstBase = this.baseUrl, staggerMs = 0): void {
+    for (let i = 0; i < count; i++) this.clients.push(sleep(i * staggerMs).then(() => this.spend(firstBase)));
+  }
+
   private async purchaseClient(client: number): Promise<void> {
     while (!this.stopping) {
       await this.purchase(client);
@@ -351,6 +414,7 @@ class Load {
     this.stopping = false;
     this.clients = [
       ...Array.from({ length: PURCHASE_CLIENTS }, (_, client) => this.purchaseClient(client)),
+      this.spendClient(),
       this.readClient(),
     ];
   }
@@ -369,18 +433,25 @@ interface BooksCheck {
 }
 
 /** The books, read straight from the database: every organisation's, and every reference the clients sent. */
-async function checkBooks(sql: postgres.Sql, orgs: Org[], references: Reference[]): Promise<BooksCheck> {
+async function checkBooks(
+  sql: postgres.Sql,
+  orgs: Org[],
+  references: Reference[],
+  spends: SpendReference[],
+): Promise<BooksCheck> {
   const failures: string[] = [];
   const ids = orgs.map((org) => org.id);
-  const balances = await sql<{ id: string; balance: number; ledger: string; paid_net: string }[]>`
+  const balances = await sql<{ id: string; balance: number; ledger: string; paid_net: string; spent: string }[]>`
     select o.id, o.points_balance as balance,
       (select coalesce(sum(l.delta), 0) from points_ledger l where l.organization_id = o.id) as ledger,
-      (select coalesce(sum(t.points - t.refunded_points), 0) from top_ups t where t.organization_id = o.id and t.status = 'paid') as paid_net
+      (select coalesce(sum(t.points - t.refunded_points), 0) from top_ups t where t.organization_id = o.id and t.status = 'paid') as paid_net,
+      (select coalesce(sum(s.points), 0) from spends s where s.organization_id = o.id) as spent
     from organizations o where o.id = any(${ids})`;
   for (const row of balances) {
-    if (Number(row.ledger) !== Number(row.balance) || Number(row.paid_net) !== Number(row.balance)) {
+    const net = Number(row.paid_net) - Number(row.spent);
+    if (Number(row.ledger) !== Number(row.balance) || net !== Number(row.balance)) {
       failures.push(
-        `organisation ${row.id}: balance ${row.balance}, ledger ${row.ledger}, paid − refunded ${row.paid_net}`,
+        `organisation ${row.id}: balance ${row.balance}, ledger ${row.ledger}, paid − refunded − spent ${net}`,
       );
     }
   }
@@ -412,6 +483,22 @@ async function checkBooks(sql: postgres.Sql, orgs: Org[], references: Reference[
   }
   if (rows.length !== references.length)
     failures.push(`${rows.length} purchases stored for ${references.length} references sent`);
+  const spent = await sql<{ reference: string; ledger_rows: string }[]>`
+    select s.reference,
+      (select count(*) from points_ledger l where l.organization_id = s.organization_id and l.cause_id = s.id) as ledger_rows
+    from spends s where s.organization_id = any(${ids})`;
+  const spentByReference = new Map(spent.map((row) => [row.reference, row]));
+  for (const row of spent) {
+    if (Number(row.ledger_rows) !== 1) failures.push(`spend ${row.reference} has ${row.ledger_rows} ledger rows`);
+  }
+  const answeredSpends = spends.filter((spend) => spend.final === "spent").length;
+  for (const spend of spends) {
+    const stored = spentByReference.has(spend.reference);
+    if (spend.final === null) failures.push(`spend ${spend.reference} never got a final answer`);
+    else if (spend.final === "spent" && !stored) failures.push(`spend ${spend.reference} was answered but is lost`);
+    else if (spend.final === "refused" && stored) failures.push(`spend ${spend.reference} was refused but is stored`);
+  }
+  if (spent.length !== answeredSpends) failures.push(`${spent.length} spends stored for ${answeredSpends} answered`);
   const [orphans] = await sql<{ count: string }[]>`
     select count(*) from sim_payments p where p.top_up_id is null or not exists (select 1 from top_ups t where t.id = p.top_up_id)`;
   if (Number(orphans?.count ?? 0) > 0) failures.push(`${orphans?.count} provider payments belong to no purchase`);
@@ -596,7 +683,7 @@ async function main(): Promise<number> {
       const answers = load.answers.filter((answer) => answer.step === name);
       const references = load.references.filter((reference) => reference.step === name);
       const failures = judge(answers, references, recoveredAt);
-      const books = await checkBooks(sql, orgs, load.references);
+      const books = await checkBooks(sql, orgs, load.references, load.spends);
       failures.push(...books.failures.slice(0, 20));
       if (books.failures.length > 20) failures.push(`… and ${books.failures.length - 20} more`);
       const logsAfter = logFindings(instances);
@@ -618,6 +705,8 @@ async function main(): Promise<number> {
         metrics: {
           ...faultMetrics,
           purchases: summarizeAnswers(answers.filter((answer) => answer.kind === "purchase")),
+          spends: summarizeAnswers(answers.filter((answer) => answer.kind === "spend")),
+          spendReferences: load.spends.filter((spend) => spend.step === name).length,
           reads: summarizeAnswers(answers.filter((answer) => answer.kind === "read")),
           references: references.length,
           retriedReferences: references.filter((reference) => reference.attempts > 1).length,
@@ -720,6 +809,7 @@ async function main(): Promise<number> {
         // Purchases in flight on it when it dies: their clients retry through the balancer.
         // Staggered, so the kill finds them at every phase of a purchase, some holding its lease.
         load.burst(BURST, `http://127.0.0.1:${victim.port}`, 15);
+        load.burstSpends(BURST, `http://127.0.0.1:${victim.port}`, 15);
         await sleep(BURST * 15);
         await victim.stop("SIGKILL");
         await sleep(2_000);
