@@ -2,6 +2,12 @@ import { and, desc, eq, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
 import { events, type WebhookDelivery, type WebhookEndpoint, webhookDeliveries } from "@/lib/db/schema";
 
+/** A delivery's event: the organisation's event of the delivery's sequence (the join both reads of deliveries make). */
+export const deliveryEvent = and(
+  eq(events.organizationId, webhookDeliveries.organizationId),
+  eq(events.sequence, webhookDeliveries.eventSequence),
+);
+
 export interface DeliveryLogEntry {
   delivery: WebhookDelivery;
   eventType: string;
@@ -22,13 +28,7 @@ export async function deliveryLog(db: Db, endpoint: WebhookEndpoint, limit = 20)
       )`,
     })
     .from(webhookDeliveries)
-    .innerJoin(
-      events,
-      and(
-        eq(events.organizationId, webhookDeliveries.organizationId),
-        eq(events.sequence, webhookDeliveries.eventSequence),
-      ),
-    )
+    .innerJoin(events, deliveryEvent)
     .where(
       and(eq(webhookDeliveries.organizationId, endpoint.organizationId), eq(webhookDeliveries.endpointId, endpoint.id)),
     )

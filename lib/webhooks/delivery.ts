@@ -14,6 +14,7 @@ import {
 import { randomString } from "@/lib/ids";
 import { log } from "@/lib/observability/log";
 import { toEventJson } from "@/lib/points/event-json";
+import { deliveryEvent } from "./delivery-log";
 import { disableEndpoint, RETRY_FOR_MS, signingSecrets } from "./endpoints";
 import { sendWebhook, type WebhookResponse } from "./send";
 import { webhookSignature } from "./signing";
@@ -170,13 +171,7 @@ export async function claimDeliveries(
         eq(webhookEndpoints.id, webhookDeliveries.endpointId),
       ),
     )
-    .innerJoin(
-      events,
-      and(
-        eq(events.organizationId, webhookDeliveries.organizationId),
-        eq(events.sequence, webhookDeliveries.eventSequence),
-      ),
-    )
+    .innerJoin(events, deliveryEvent)
     .where(
       and(
         eq(webhookDeliveries.lockToken, lockToken),

@@ -1,3 +1,4 @@
+import type Stripe from "stripe";
 import { describe, expect, it } from "vitest";
 import { fakeStripeSuite, thrown } from "./sdk-suite";
 
@@ -8,44 +9,36 @@ import { fakeStripeSuite, thrown } from "./sdk-suite";
 
 const suite = fakeStripeSuite();
 
+/** $10.00 charged off-session to a saved card, as a purchase charges it. */
+function offSessionCharge(
+  customer: Stripe.Customer,
+  method: Stripe.PaymentMethod | undefined,
+): Stripe.PaymentIntentCreateParams {
+  return {
+    amount: 1000,
+    currency: "usd",
+    customer: customer.id,
+    payment_method: method?.id,
+    off_session: true,
+    confirm: true,
+  };
+}
+
 describe("idempotency, as Stripe documents it", () => {
   it("replays the stored answer, 402s included, with Idempotent-Replayed, and executes nothing twice", async () => {
     const { customer, methods } = await suite.customerWith("pm_card_chargeCustomerFail", "pm_card_visa");
     const key = `key_${Date.now()}_a`;
-    const first = await suite.stripe.paymentIntents.create(
-      {
-        amount: 1000,
-        currency: "usd",
-        customer: customer.id,
-        payment_method: methods[1]?.id,
-        off_session: true,
-        confirm: true,
-      },
-      { idempotencyKey: key },
-    );
-    const again = await suite.stripe.paymentIntents.create(
-      {
-        amount: 1000,
-        currency: "usd",
-        customer: customer.id,
-        payment_method: methods[1]?.id,
-        off_session: true,
-        confirm: true,
-      },
-      { idempotencyKey: key },
-    );
+    const first = await suite.stripe.paymentIntents.create(offSessionCharge(customer, methods[1]), {
+      idempotencyKey: key,
+    });
+    const again = await suite.stripe.paymentIntents.create(offSessionCharge(customer, methods[1]), {
+      idempotencyKey: key,
+    });
     expect(again.id).toBe(first.id);
     expect(again.lastResponse.headers["idempotent-replayed"]).toBe("true");
 
     const declineKey = `key_${Date.now()}_b`;
-    const params = {
-      amount: 1000,
-      currency: "usd",
-      customer: customer.id,
-      payment_method: methods[0]?.id,
-      off_session: true,
-      confirm: true,
-    };
+    const params = offSessionCharge(customer, methods[0]);
     const d1 = await thrown(() => suite.stripe.paymentIntents.create(params, { idempotencyKey: declineKey }));
     const d2 = await thrown(() => suite.stripe.paymentIntents.create(params, { idempotencyKey: declineKey }));
     expect(d2.payment_intent?.id).toBe(d1.payment_intent?.id);
@@ -56,14 +49,7 @@ describe("idempotency, as Stripe documents it", () => {
   it("answers 400 idempotency_error for other parameters or another endpoint", async () => {
     const { customer, methods } = await suite.customerWith("pm_card_visa");
     const key = `key_${Date.now()}_c`;
-    const params = {
-      amount: 1000,
-      currency: "usd",
-      customer: customer.id,
-      payment_method: methods[0]?.id,
-      off_session: true,
-      confirm: true,
-    };
+    const params = offSessionCharge(customer, methods[0]);
     await suite.stripe.paymentIntents.create(params, { idempotencyKey: key });
     const other = await thrown(() =>
       suite.stripe.paymentIntents.create({ ...params, amount: 2000 }, { idempotencyKey: key }),
@@ -76,14 +62,7 @@ describe("idempotency, as Stripe documents it", () => {
   it("answers 409 idempotency_key_in_use while the first request is still running", async () => {
     const { customer, methods } = await suite.customerWith("pm_card_visa");
     const key = `key_${Date.now()}_d`;
-    const params = {
-      amount: 1000,
-      currency: "usd",
-      customer: customer.id,
-      payment_method: methods[0]?.id,
-      off_session: true,
-      confirm: true,
-    };
+    const params = offSessionCharge(customer, methods[0]);
     suite.fake.control.fault({ method: "POST", path: "/v1/payment_intents", kind: "hold" });
     const first = suite.stripe.paymentIntents.create(params, { idempotencyKey: key });
     while (suite.fake.control.heldCount() === 0) await new Promise((resolve) => setTimeout(resolve, 5));
@@ -96,14 +75,7 @@ describe("idempotency, as Stripe documents it", () => {
   it("stores no validation error, and forgets a key after 24 hours", async () => {
     const { customer, methods } = await suite.customerWith("pm_card_visa");
     const key = `key_${Date.now()}_e`;
-    const params = {
-      amount: 1000,
-      currency: "usd",
-      customer: customer.id,
-      payment_method: methods[0]?.id,
-      off_session: true,
-      confirm: true,
-    };
+    const params = offSessionCharge(customer, methods[0]);
     const invalid = await thrown(() =>
       suite.stripe.paymentIntents.create({ ...params, customer: "cus_missing" }, { idempotencyKey: key }),
     );
@@ -119,14 +91,7 @@ describe("idempotency, as Stripe documents it", () => {
 describe("faults, as the SDK experiences them", () => {
   it("a 500 before executing creates nothing; a dropped connection after executing created the charge", async () => {
     const { customer, methods } = await suite.customerWith("pm_card_visa");
-    const params = {
-      amount: 1000,
-      currency: "usd",
-      customer: customer.id,
-      payment_method: methods[0]?.id,
-      off_session: true,
-      confirm: true,
-    };
+    const params = offSessionCharge(customer, methods[0]);
     suite.fake.control.fault({ method: "POST", path: "/v1/payment_intents", kind: "500_before" });
     const before = await thrown(() =>
       suite.stripe.paymentIntents.create(params, { idempotencyKey: `k_${Date.now()}_1` }),
@@ -153,14 +118,7 @@ describe("faults, as the SDK experiences them", () => {
 
   it("a 500 stored after executing poisons the key: every replay is that 500, with Stripe-Should-Retry false", async () => {
     const { customer, methods } = await suite.customerWith("pm_card_visa");
-    const params = {
-      amount: 1000,
-      currency: "usd",
-      customer: customer.id,
-      payment_method: methods[0]?.id,
-      off_session: true,
-      confirm: true,
-    };
+    const params = offSessionCharge(customer, methods[0]);
     suite.fake.control.fault({ method: "POST", path: "/v1/payment_intents", kind: "execute_then_500" });
     const key = `k_${Date.now()}_3`;
     await thrown(() => suite.stripe.paymentIntents.create(params, { idempotencyKey: key }));
