@@ -51,18 +51,18 @@ describe("the secret that signs dashboard sessions", () => {
 
   it("in development, generates a random secret once, keeps it under .data/ and reuses it", async () => {
     setEnv({ NODE_ENV: "development" });
-    const log = vi.spyOn(console, "log").mockImplementation(() => {});
-    const first = (await load()).authSecret();
+    const generated = vi.fn();
+    const first = (await load()).authSecret({ onGenerated: generated });
     const file = path.join(dir, ".data", "auth-secret");
     expect(fs.readFileSync(file, "utf8").trim()).toBe(first);
     expect(fs.statSync(file).mode & 0o777).toBe(0o600);
     expect(Buffer.byteLength(first)).toBeGreaterThanOrEqual(32);
-    expect(log).toHaveBeenCalledTimes(1);
+    expect(generated).toHaveBeenCalledExactlyOnceWith(file);
 
     vi.resetModules();
-    const again = (await load()).authSecret();
+    const again = (await load()).authSecret({ onGenerated: generated });
     expect(again).toBe(first);
-    expect(log).toHaveBeenCalledTimes(1); // Said once, when it was made.
+    expect(generated).toHaveBeenCalledTimes(1); // Said once, when it was made.
 
     fs.rmSync(file);
     vi.resetModules();

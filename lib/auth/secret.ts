@@ -34,7 +34,7 @@ let cached: string | undefined;
  * random secret is generated once and kept in .data/auth-secret, so sessions survive restarts.
  * No secret is ever a constant in the code.
  */
-export function authSecret(): string {
+export function authSecret(options: { onGenerated?: (file: string) => void } = {}): string {
   if (cached) return cached;
   const { AUTH_SECRET, NEXTAUTH_SECRET } = env();
   const configured = AUTH_SECRET ?? NEXTAUTH_SECRET;
@@ -48,12 +48,15 @@ export function authSecret(): string {
   if (process.env.NODE_ENV === "production") {
     throw new AuthSecretError(`AUTH_SECRET is not set: the dashboard cannot sign sessions. ${HOW_TO_MAKE_ONE}`);
   }
-  cached = readOrCreateDevSecret(devSecretFile());
+  cached = readOrCreateDevSecret(devSecretFile(), options.onGenerated);
   return cached;
 }
 
-/** Reads the development secret, or creates it (exclusively: two processes starting at once agree). */
-export function readOrCreateDevSecret(file: string = devSecretFile()): string {
+/**
+ * Reads the development secret, or creates it (exclusively: two processes starting at once agree),
+ * telling `onCreated` when this call made it.
+ */
+export function readOrCreateDevSecret(file: string = devSecretFile(), onCreated?: (file: string) => void): string {
   try {
     const existing = fs.readFileSync(file, "utf8").trim();
     if (Buffer.byteLength(existing) >= MIN_SECRET_BYTES) return existing;
@@ -64,9 +67,7 @@ export function readOrCreateDevSecret(file: string = devSecretFile()): string {
   const secret = randomBytes(32).toString("base64url");
   try {
     fs.writeFileSync(file, `${secret}\n`, { flag: "wx", mode: 0o600 });
-    console.log(
-      `Generated a development AUTH_SECRET in ${path.relative(process.cwd(), file)} (set AUTH_SECRET to deploy).`,
-    );
+    onCreated?.(file);
     return secret;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "EEXIST") return fs.readFileSync(file, "utf8").trim();

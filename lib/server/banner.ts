@@ -38,7 +38,8 @@ export function printBanner(runtime: Runtime): void {
       `      -H "Content-Type: application/json" -d "{\\"points\\": 100, \\"reference\\": \\"order-$(date +%s)\\"}"`,
     );
   }
-  console.log(`${lines.join("\n")}\n`);
+  // A printout for the person at the terminal, not a log line: written as it reads.
+  process.stdout.write(`${lines.join("\n")}\n\n`);
 }
 
 /** How long the startup check of the provider's key may take; startup does not wait for it. */

@@ -1,3 +1,4 @@
+import path from "node:path";
 import { authSecret } from "@/lib/auth/secret";
 import { type Env, env } from "@/lib/env";
 import { log } from "@/lib/observability/log";
@@ -34,7 +35,13 @@ const SHUTDOWN = Symbol.for("points.shutdown");
 export async function startServer(): Promise<void> {
   try {
     // First: in production a missing or short secret stops the server before it serves anything.
-    authSecret();
+    authSecret({
+      onGenerated: (file) =>
+        log().info(
+          { event: "dev_auth_secret_generated" },
+          `Generated a development AUTH_SECRET in ${path.relative(process.cwd(), file)} (set AUTH_SECRET to deploy).`,
+        ),
+    });
     const settings = connectionSettings(env());
     const runtime = await getRuntime();
     const { delayMs, drainMs } = shutdownTimings(runtime.leaseMs);
