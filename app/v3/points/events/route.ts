@@ -4,6 +4,7 @@ import { authenticateApiRequest } from "@/lib/points/api-keys";
 import { toEventJson } from "@/lib/points/event-json";
 import { parseEventListQuery } from "@/lib/points/event-list";
 import { listEvents } from "@/lib/points/events";
+import { readerOf } from "@/lib/points/services";
 import { getRuntime } from "@/lib/server/runtime";
 
 export const dynamic = "force-dynamic";
@@ -13,7 +14,8 @@ export function GET(request: Request): Promise<Response> {
     const runtime = await getRuntime();
     const organization = await authenticateApiRequest(runtime.db, request.headers.get("authorization"), runtime.clock);
     const query = parseEventListQuery(new URL(request.url).searchParams);
-    const page = await listEvents(runtime.db, organization.id, query);
+    // From the replica when there is one (DATABASE_READ_URL): it may lag, never skip, so a page has no gap.
+    const page = await listEvents(readerOf(runtime), organization.id, query);
     return successResponse(200, { events: page.events.map(toEventJson), has_more: page.hasMore }, requestId);
   });
 }

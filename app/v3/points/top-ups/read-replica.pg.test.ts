@@ -7,6 +7,7 @@ import { rowsOf } from "@/lib/db/rows";
 import { createOrganization } from "@/lib/points/organizations";
 import type { Runtime } from "@/lib/server/runtime";
 import { createScratchDatabase, type ScratchDatabase } from "@/lib/testing/scratch-database";
+import { GET as listEvents } from "../events/route";
 import { GET as getTopUp } from "./[id]/route";
 import { POST as buy, GET as listTopUps } from "./route";
 
@@ -58,7 +59,7 @@ describe("a read replica (DATABASE_READ_URL) behind the API", () => {
       headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" },
     });
 
-  it("buys and replays on the primary, and lists from the replica", async () => {
+  it("buys and replays on the primary, and lists and reads the feed from the replica", async () => {
     const body = JSON.stringify({ points: 100, reference: "replica-1" });
     const bought = await buy(call("/v3/points/top-ups", { method: "POST", body }));
     expect(bought.status).toBe(201);
@@ -76,6 +77,14 @@ describe("a read replica (DATABASE_READ_URL) behind the API", () => {
     const listed = await listTopUps(call("/v3/points/top-ups"));
     expect(listed.status).toBe(200);
     expect(((await listed.json()) as { data: { top_ups: unknown[] } }).data.top_ups).toEqual([]);
+    // So was the feed: the purchase's top_up.paid is on the primary only.
+    const primaryEvents = rowsOf<{ type: string }>(
+      await database.db.execute(sql`select type from events where data -> 'top_up' ->> 'id' = ${topUp.id}`),
+    );
+    expect(primaryEvents.map((row) => row.type)).toContain("top_up.paid");
+    const feed = await listEvents(call("/v3/points/events"));
+    expect(feed.status).toBe(200);
+    expect(((await feed.json()) as { data: { events: unknown[] } }).data.events).toEqual([]);
   });
 
   it("opens its own pool to the replica, named apart from the primary's", async () => {
