@@ -120,6 +120,19 @@ export interface PaymentFacts {
  * removed (`removed`), or the default changed (`default`: the new one, null when the customer has
  * none now, and the one it replaced).
  */
+/** Where the provider's card setup page sends the admin back, and who started it. */
+export interface CardSetupStart {
+  successUrl: string;
+  cancelUrl: string;
+  startedBy?: string;
+}
+
+/** A card saved on the provider's page, and the user who started saving it (null: not said). */
+export interface FinishedCardSetup {
+  paymentMethodId: string;
+  startedBy: string | null;
+}
+
 export type PaymentMethodChange =
   | { change: "added" | "removed"; paymentMethodId: string }
   | { change: "default"; paymentMethodId: string | null; previousId: string | null };
@@ -332,11 +345,12 @@ export interface BillingProvider {
   ): Promise<{ redirectUrl: string } | { outcome: ChargeOutcome }>;
   /**
    * Starts saving a card on the provider's own page (Stripe Checkout in setup mode): the URL to send
-   * the admin to. `successUrl` may hold `{CHECKOUT_SESSION_ID}`. Absent for the simulated provider.
+   * the admin to. `successUrl` may hold `{CHECKOUT_SESSION_ID}`; `startedBy`, the admin's user id, is
+   * kept with the session. Absent for the simulated provider.
    */
-  startCardSetup?(customerId: string, urls: { successUrl: string; cancelUrl: string }): Promise<{ url: string }>;
+  startCardSetup?(customerId: string, setup: CardSetupStart): Promise<{ url: string }>;
   /** The card a finished setup session saved for this customer, or null when it is not (yet) complete. */
-  finishCardSetup?(customerId: string, sessionId: string): Promise<string | null>;
+  finishCardSetup?(customerId: string, sessionId: string): Promise<FinishedCardSetup | null>;
 
   /**
    * Verifies a webhook delivery (its signature, size, age and shape) and turns it into a

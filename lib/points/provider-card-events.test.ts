@@ -198,8 +198,8 @@ describe.each(backends())("cards changed at Stripe, as the organisation's events
   });
 
   /** The admin saves a card on Stripe Checkout's page; answers the session, once Stripe has sent it back. */
-  async function saveAtCheckout(organizationId: string, token: string): Promise<string> {
-    const url = await startAddingCard(ctx, organizationId, "http://127.0.0.1:9");
+  async function saveAtCheckout(organizationId: string, token: string, startedBy?: string): Promise<string> {
+    const url = await startAddingCard(ctx, organizationId, "http://127.0.0.1:9", startedBy);
     const saved = await fetch(url, { method: "POST", body: new URLSearchParams({ card: token }), redirect: "manual" });
     expect(saved.status).toBe(303);
     const back = new URL(saved.headers.get("location") ?? "");
@@ -227,6 +227,25 @@ describe.each(backends())("cards changed at Stripe, as the organisation's events
       ["payment_method.added", first],
       ["payment_method.added", second],
     ]);
+  });
+
+  it("audits a card saved at Checkout as the admin who started it, though only Stripe's webhook came back", async () => {
+    const org = await organisation(["visa"], 0);
+    const admin = org.admin.userId;
+    const sessionId = await saveAtCheckout(org.organization.id, "pm_card_mastercard", admin);
+    await settle();
+    const [card = ""] = (await ctx.provider.listPaymentMethods(org.customer))
+      .map((method) => method.id)
+      .filter((id) => !org.ids.includes(id));
+    expect(await org.feed()).toEqual([changed("added", card)]);
+    const entries = (await listAudit(ctx.db, { organizationId: org.organization.id })).filter(
+      (entry) => entry.action === "payment_method.added",
+    );
+    expect(entries.map((entry) => [entry.target, entry.actorType, entry.actorId])).toEqual([[card, "user", admin]]);
+    // The admin's late return adds nothing.
+    expect(await finishAddingCard(ctx, org.organization.id, sessionId)).toBe(true);
+    expect(await org.audited()).toEqual([["payment_method.added", card]]);
+    expect(await org.feed()).toEqual([changed("added", card)]);
   });
 
   it("announces an organisation's first card saved at Checkout once, and its becoming the default once", async () => {

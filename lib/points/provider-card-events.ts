@@ -6,6 +6,7 @@ import {
   ProviderUnavailableError,
 } from "@/lib/billing/provider";
 import { type Organization, organizations } from "@/lib/db/schema";
+import { announceCardSaved } from "./card-setup";
 import { announceCardAdded, announceCardRemoved, announceDefaultPaymentMethod } from "./payment-method-events";
 import { makeFirstCardDefault } from "./payment-methods";
 import type { Services } from "./services";
@@ -14,8 +15,9 @@ import type { Services } from "./services";
  * The provider's events about an organisation's saved cards (Stripe's webhooks). A change made
  * through this service is announced by it too; one made at the provider itself (Stripe's
  * dashboard, another integration) only here. Either way each change is announced once
- * (lib/points/payment-method-events.ts). None is audited here: no user, API key or operator of
- * this service is the actor the provider's event could name (docs/contract.md §13).
+ * (lib/points/payment-method-events.ts). A change made at the provider itself is not audited: no
+ * user, API key or operator of this service made it (docs/contract.md §13). A card saved on the
+ * provider's page is the admin's who started saving it, and audited as theirs.
  */
 
 export interface CardEventOutcome {
@@ -39,14 +41,14 @@ async function organizationOf(
 /**
  * A card saved on the provider's own page (Stripe Checkout in setup mode): the provider has
  * attached it to the customer already. It is announced (as its return page and the provider's
- * attachment event announce it), and the organisation's first card becomes its default, so it can
- * be used at once.
+ * attachment event announce it) and audited as the admin who started saving it, and the
+ * organisation's first card becomes its default, so it can be used at once.
  */
 export async function cardSetUp(services: Services, customerId: string, sessionId: string): Promise<CardEventOutcome> {
   const organization = await organizationOf(services, customerId);
   if (!organization) return NO_ORGANIZATION;
-  const methodId = await services.provider.finishCardSetup?.(customerId, sessionId);
-  if (methodId) await announceCardAdded(services, organization.id, methodId);
+  const finished = await services.provider.finishCardSetup?.(customerId, sessionId);
+  if (finished) await announceCardSaved(services, organization.id, finished, "starter only");
   const made = await makeFirstCardDefault(services, organization);
   return { result: "handled", detail: made ? `default payment method set to ${made}` : "card saved" };
 }

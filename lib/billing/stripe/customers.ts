@@ -1,5 +1,10 @@
 import type Stripe from "stripe";
-import type { ProviderPaymentMethod, ProvisionCardsInput } from "@/lib/billing/provider";
+import type {
+  CardSetupStart,
+  FinishedCardSetup,
+  ProviderPaymentMethod,
+  ProvisionCardsInput,
+} from "@/lib/billing/provider";
 import { toProviderMethod } from "./answers";
 import { stripeErrorType } from "./client";
 import { idOf } from "./events";
@@ -14,15 +19,16 @@ import { rethrowRefusal, stripeReadError } from "./refusals";
 export async function startCardSetup(
   stripe: Stripe,
   customerId: string,
-  urls: { successUrl: string; cancelUrl: string },
+  setup: CardSetupStart,
 ): Promise<{ url: string }> {
   const session = await stripe.checkout.sessions
     .create({
       mode: "setup",
       customer: customerId,
       currency: "usd",
-      success_url: urls.successUrl,
-      cancel_url: urls.cancelUrl,
+      success_url: setup.successUrl,
+      cancel_url: setup.cancelUrl,
+      ...(setup.startedBy ? { metadata: { started_by: setup.startedBy } } : {}),
     })
     .catch(rethrowRefusal(customerId));
   if (!session.url) throw new Error("Stripe did not return a Checkout URL.");
@@ -30,12 +36,17 @@ export async function startCardSetup(
 }
 
 /** The card a finished Checkout setup saved, when the session is this customer's; null otherwise. */
-export async function finishCardSetup(stripe: Stripe, customerId: string, sessionId: string): Promise<string | null> {
+export async function finishCardSetup(
+  stripe: Stripe,
+  customerId: string,
+  sessionId: string,
+): Promise<FinishedCardSetup | null> {
   const session = await stripe.checkout.sessions.retrieve(sessionId, { expand: ["setup_intent"] });
   // Another customer's session is not this organisation's card, whatever the link says.
   if (idOf(session.customer) !== customerId || session.mode !== "setup" || session.status !== "complete") return null;
   const setup = session.setup_intent;
-  return typeof setup === "string" || !setup ? null : idOf(setup.payment_method);
+  const paymentMethodId = typeof setup === "string" || !setup ? null : idOf(setup.payment_method);
+  return paymentMethodId ? { paymentMethodId, startedBy: session.metadata?.started_by || null } : null;
 }
 
 export async function createCustomer(

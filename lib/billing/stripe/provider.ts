@@ -1,9 +1,11 @@
 import type Stripe from "stripe";
 import type {
   BillingProvider,
+  CardSetupStart,
   ChargeOutcome,
   ChargeRequest,
   FindPaymentRequest,
+  FinishedCardSetup,
   PaymentFacts,
   PriceTable,
   ProviderDispute,
@@ -341,14 +343,14 @@ export class StripeBillingProvider implements BillingProvider {
     return url ? { redirectUrl: url } : { outcome: outcomeOfPaymentIntent(intent) };
   }
 
-  startCardSetup(customerId: string, urls: { successUrl: string; cancelUrl: string }): Promise<{ url: string }> {
-    return startCardSetup(this.stripe, customerId, urls);
+  startCardSetup(customerId: string, setup: CardSetupStart): Promise<{ url: string }> {
+    return startCardSetup(this.stripe, customerId, setup);
   }
 
-  async finishCardSetup(customerId: string, sessionId: string): Promise<string | null> {
-    const methodId = await finishCardSetup(this.stripe, customerId, sessionId);
+  async finishCardSetup(customerId: string, sessionId: string): Promise<FinishedCardSetup | null> {
+    const finished = await finishCardSetup(this.stripe, customerId, sessionId);
     this.invalidatePaymentMethods(customerId);
-    return methodId;
+    return finished;
   }
 
   createCustomer(input: { organizationId: string; name: string; replacing?: string }): Promise<string> {

@@ -26,7 +26,8 @@ export type AddCardState = ActionState<{ label: string }>;
 /** Payment details → Add a card with Stripe Checkout: off to Stripe's page, back to /added. */
 export const addCardWithCheckoutAction = adminAction(
   z.object({}),
-  async (_input, { user, runtime, origin }) => redirectTo(await startAddingCard(runtime, user.organizationId, origin)),
+  async (_input, { user, runtime, origin }) =>
+    redirectTo(await startAddingCard(runtime, user.organizationId, origin, user.userId)),
   { origin: true },
 );
 
