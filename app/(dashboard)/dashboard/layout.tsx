@@ -4,8 +4,8 @@ import { HeaderBalance } from "@/components/dashboard/header-balance";
 import { NavLink } from "@/components/dashboard/nav-link";
 import { SignOutButton } from "@/components/dashboard/sign-out-button";
 import { Badge } from "@/components/ui/badge";
+import { balancesOfRender } from "@/lib/dashboard/balances";
 import { requireUser } from "@/lib/dashboard/session";
-import { getBalances } from "@/lib/points/after-payment/view";
 import { lowBalanceThresholdOf } from "@/lib/points/load-balance-alerts";
 import { getRuntime } from "@/lib/server/runtime";
 import { signOutAction } from "./sign-out";
@@ -44,7 +44,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
   const user = await requireUser();
   const runtime = await getRuntime();
   const [balances, lowBalanceThreshold] = await Promise.all([
-    getBalances(runtime.db, user.organizationId),
+    balancesOfRender(user.organizationId),
     lowBalanceThresholdOf(runtime.db, user.organizationId),
   ]);
   return (

@@ -6,9 +6,10 @@ import { HistoryTable } from "@/components/dashboard/history-table";
 import { Alert } from "@/components/ui/alert";
 import { buttonClasses } from "@/components/ui/button";
 import { Card, PageHeader } from "@/components/ui/card";
+import { balancesOfRender } from "@/lib/dashboard/balances";
 import { dashboardContext } from "@/lib/dashboard/context";
 import { formatPoints } from "@/lib/format";
-import { getBalances, heldPointsText } from "@/lib/points/after-payment/view";
+import { heldPointsText } from "@/lib/points/after-payment/view";
 import { currentBillingProblem } from "@/lib/points/billing-status";
 import { listTopUps, paymentMethodLabels } from "@/lib/points/history";
 import { loadBalanceAlerts } from "@/lib/points/load-balance-alerts";
@@ -29,7 +30,7 @@ export default async function OverviewPage() {
     listTopUps(runtime.db, organization.id, { status: "awaiting_payment", limit: 1 }),
     paymentMethodLabels(runtime, organization),
     currentBillingProblem(runtime, organization),
-    getBalances(runtime.db, organization.id),
+    balancesOfRender(organization.id),
     loadBalanceAlerts(runtime.db, organization, runtime.clock.now()),
   ]);
   const waiting = awaiting.topUps[0];
