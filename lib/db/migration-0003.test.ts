@@ -1,33 +1,16 @@
-import fs from "node:fs";
-import path from "node:path";
-import { PGlite } from "@electric-sql/pglite";
+import type { PGlite } from "@electric-sql/pglite";
 import { afterEach, describe, expect, it } from "vitest";
-import { migrationsFolder } from "./migrate";
+import { migrationStatements, pgliteBefore } from "@/lib/testing/migrations";
 
 /*
  * Migration 0003 makes one billing customer back one organisation. A database that already has two
  * organisations on one customer (the defect it closes) must be refused with their IDs named, and
  * left as it was, rather than fail on a bare duplicate key.
  */
-function statements(tag: string): string[] {
-  const text = fs.readFileSync(path.join(migrationsFolder(), `${tag}.sql`), "utf8");
-  return text
-    .split("--> statement-breakpoint")
-    .map((part) => part.trim())
-    .filter(Boolean);
-}
-
-async function databaseBefore0003(): Promise<PGlite> {
-  const db = new PGlite();
-  for (const tag of ["0000_initial", "0001_guards", "0002_stripe_events"]) {
-    for (const statement of statements(tag)) await db.exec(statement);
-  }
-  return db;
-}
 
 async function apply0003(db: PGlite): Promise<void> {
   await db.transaction(async (tx) => {
-    for (const statement of statements("0003_session_version_unique_customer")) await tx.exec(statement);
+    for (const statement of migrationStatements("0003_session_version_unique_customer")) await tx.exec(statement);
   });
 }
 
@@ -36,7 +19,7 @@ describe("migration 0003 on existing data", () => {
   afterEach(async () => db?.close());
 
   it("refuses organisations that share a billing customer, naming them, and changes nothing", async () => {
-    db = await databaseBefore0003();
+    db = await pgliteBefore("0003_session_version_unique_customer");
     await db.exec(`insert into organizations (id, name, billing_customer_id) values
       ('org_a', 'A', 'cus_shared'), ('org_b', 'B', 'cus_shared'), ('org_c', 'C', 'cus_own')`);
     const applying = apply0003(db);
@@ -48,7 +31,7 @@ describe("migration 0003 on existing data", () => {
   });
 
   it("applies to organisations with a customer each, and then holds one organisation per customer", async () => {
-    db = await databaseBefore0003();
+    db = await pgliteBefore("0003_session_version_unique_customer");
     await db.exec(
       `insert into organizations (id, name, billing_customer_id) values ('org_a', 'A', 'cus_a'), ('org_b', 'B', 'cus_b')`,
     );

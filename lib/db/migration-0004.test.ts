@@ -1,36 +1,24 @@
-import fs from "node:fs";
-import path from "node:path";
-import { PGlite } from "@electric-sql/pglite";
+import type { PGlite } from "@electric-sql/pglite";
 import { afterEach, describe, expect, it } from "vitest";
 import { purchaseCardLabel } from "@/lib/points/history";
-import { migrationsFolder } from "./migrate";
+import { applyMigration, pgliteBefore } from "@/lib/testing/migrations";
 
 /*
  * Migration 0004 gives a purchase the label of the card it was made with. Purchases made before it
  * keep everything they had and no label, and are shown with the provider's label as before.
  */
-function statements(tag: string): string[] {
-  const text = fs.readFileSync(path.join(migrationsFolder(), `${tag}.sql`), "utf8");
-  return text
-    .split("--> statement-breakpoint")
-    .map((part) => part.trim())
-    .filter(Boolean);
-}
-
-const BEFORE = ["0000_initial", "0001_guards", "0002_stripe_events", "0003_session_version_unique_customer"];
 
 describe("migration 0004 on existing purchases", () => {
   let db: PGlite | undefined;
   afterEach(async () => db?.close());
 
   it("keeps an older purchase as it was, with no label, shown as before", async () => {
-    db = new PGlite();
-    for (const tag of BEFORE) for (const statement of statements(tag)) await db.exec(statement);
+    db = await pgliteBefore("0004_top_up_payment_method_label");
     await db.exec(`insert into organizations (id, name, billing_customer_id) values ('org_a', 'A', 'cus_a')`);
     await db.exec(`insert into top_ups (id, organization_id, reference, points, currency, amount, payment_source_id,
       billing_customer_id, source, status, provider_idempotency_key, created_at, updated_at, paid_at)
       values ('tu_old', 'org_a', 'old', 100, 'USD', 1000, 'pm_old', 'cus_a', 'api', 'paid', 'topup_tu_old', now(), now(), now())`);
-    for (const statement of statements("0004_top_up_payment_method_label")) await db.exec(statement);
+    await applyMigration(db, "0004_top_up_payment_method_label");
 
     const { rows } = await db.query<{
       reference: string;

@@ -1,37 +1,18 @@
-import fs from "node:fs";
-import path from "node:path";
-import { PGlite } from "@electric-sql/pglite";
+import type { PGlite } from "@electric-sql/pglite";
 import { afterEach, describe, expect, it } from "vitest";
-import { migrationsFolder } from "./migrate";
+import { applyMigration, pgliteBefore } from "@/lib/testing/migrations";
 
 /*
  * Migration 0012 records, on every purchase, the provider that charged it. Purchases made before it
  * are given theirs from what they hold: the simulated provider's customers and payments, or Stripe's.
  */
-function statements(tag: string): string[] {
-  const text = fs.readFileSync(path.join(migrationsFolder(), `${tag}.sql`), "utf8");
-  return text
-    .split("--> statement-breakpoint")
-    .map((part) => part.trim())
-    .filter(Boolean);
-}
-
-function tagsBefore(tag: string): string[] {
-  const journal = JSON.parse(fs.readFileSync(path.join(migrationsFolder(), "meta", "_journal.json"), "utf8")) as {
-    entries: { tag: string }[];
-  };
-  const tags = journal.entries.map((entry) => entry.tag);
-  return tags.slice(0, tags.indexOf(tag));
-}
 
 describe("migration 0012 on existing purchases", () => {
   let db: PGlite | undefined;
   afterEach(async () => db?.close());
 
   it("gives each older purchase the provider that charged it, and refuses any other name", async () => {
-    db = new PGlite();
-    for (const tag of tagsBefore("0012_top_up_provider"))
-      for (const statement of statements(tag)) await db.exec(statement);
+    db = await pgliteBefore("0012_top_up_provider");
     await db.exec(`insert into sim_customers (id) values ('cus_sim_A'), ('cus_legacy')`);
     await db.exec(`insert into organizations (id, name, billing_customer_id) values
       ('org_sim', 'Simulated', 'cus_sim_A'), ('org_legacy', 'Legacy', 'cus_legacy'), ('org_stripe', 'Stripe', 'cus_Q1')`);
@@ -48,7 +29,7 @@ describe("migration 0012 on existing purchases", () => {
         row("tu_stripe_paid", "org_stripe", "cus_Q1", "paid", "pi_3Qx"),
         row("tu_stripe_open", "org_stripe", "cus_Q1", "processing", null),
       ].join(",\n")}`);
-    for (const statement of statements("0012_top_up_provider")) await db.exec(statement);
+    await applyMigration(db, "0012_top_up_provider");
 
     const { rows } = await db.query<{ id: string; provider: string }>("select id, provider from top_ups order by id");
     expect(Object.fromEntries(rows.map((found) => [found.id, found.provider]))).toEqual({

@@ -1,44 +1,25 @@
-import fs from "node:fs";
-import path from "node:path";
-import { PGlite } from "@electric-sql/pglite";
+import type { PGlite } from "@electric-sql/pglite";
 import { afterEach, describe, expect, it } from "vitest";
-import { migrationsFolder } from "./migrate";
+import { applyMigration, pgliteBefore } from "@/lib/testing/migrations";
 
 /*
  * Migration 0017 gives API keys a name. Keys made before it have none to keep, so each is named
  * "Unnamed key", the name of a key made without one; a name must be 1 to 100 characters.
  */
-function statements(tag: string): string[] {
-  const text = fs.readFileSync(path.join(migrationsFolder(), `${tag}.sql`), "utf8");
-  return text
-    .split("--> statement-breakpoint")
-    .map((part) => part.trim())
-    .filter(Boolean);
-}
-
-function tagsBefore(tag: string): string[] {
-  const journal = JSON.parse(fs.readFileSync(path.join(migrationsFolder(), "meta", "_journal.json"), "utf8")) as {
-    entries: { tag: string }[];
-  };
-  const tags = journal.entries.map((entry) => entry.tag);
-  return tags.slice(0, tags.indexOf(tag));
-}
 
 describe("migration 0017 on existing keys", () => {
   let db: PGlite | undefined;
   afterEach(async () => db?.close());
 
   it("names every older key 'Unnamed key', and refuses an empty or overlong name", async () => {
-    db = new PGlite();
-    for (const tag of tagsBefore("0017_api_key_names"))
-      for (const statement of statements(tag)) await db.exec(statement);
+    db = await pgliteBefore("0017_api_key_names");
     await db.exec(
       `insert into organizations (id, name, billing_customer_id) values ('org_old', 'Old Keys Ltd', 'cus_old')`,
     );
     await db.exec(`insert into api_keys (id, organization_id, prefix, hash, scope) values
       ('key_a', 'org_old', 'pts_aaaaaaaa', 'hash-a', 'purchase'),
       ('key_b', 'org_old', 'pts_bbbbbbbb', 'hash-b', 'read')`);
-    for (const statement of statements("0017_api_key_names")) await db.exec(statement);
+    await applyMigration(db, "0017_api_key_names");
 
     const { rows } = await db.query<{ id: string; name: string }>("select id, name from api_keys order by id");
     expect(rows).toEqual([
