@@ -49,6 +49,19 @@ const sample = structuredClone(sampleDocument);
 const html = render(sample);
 const contents = renderToStaticMarkup(<ApiReferenceContents document={sample} />);
 
+/** The sample document's sections, in its order: authentication, each tag with its operations, the schemas. */
+const SECTIONS = [
+  "authentication",
+  "tag-Top-ups",
+  "createTopUp",
+  "listTopUps",
+  "getTopUp",
+  "tag-Payment-methods",
+  "listPaymentMethods",
+  "schemas",
+  ...["TopUpRequest", "Failure", "TopUp", "TopUpAnswer", "PaymentMethod", "Error"].map((name) => `schema-${name}`),
+];
+
 describe("the API reference rendered from an OpenAPI document", () => {
   it("shows every operation with its method and path, an anchor, and an entry in the contents", () => {
     const operations = Object.entries(sample.paths).flatMap(([path, item]) =>
@@ -73,33 +86,13 @@ describe("the API reference rendered from an OpenAPI document", () => {
       expect(textOf(part(contents, "href", `#${id}`))).toBe(`${summary} ${method.toUpperCase()} ${path}`);
     }
     // In the document's order, under its tags.
-    expect([...html.matchAll(/<section id="([^"]+)"/g)].map((match) => match[1])).toEqual([
-      "authentication",
-      "tag-Top-ups",
-      "createTopUp",
-      "listTopUps",
-      "getTopUp",
-      "tag-Payment-methods",
-      "listPaymentMethods",
-      "schemas",
-      ...["TopUpRequest", "Failure", "TopUp", "TopUpAnswer", "PaymentMethod", "Error"].map((name) => `schema-${name}`),
-    ]);
+    expect([...html.matchAll(/<section id="([^"]+)"/g)].map((match) => match[1])).toEqual(SECTIONS);
   });
 
   it("lists in its contents authentication, each tag with its operations, and the schemas, each a link to its section", () => {
     const ids = new Set([...html.matchAll(/ id="([^"]+)"/g)].map((match) => match[1]));
     const links = [...contents.matchAll(/href="#([^"]+)"/g)].map((match) => match[1]);
-    expect(links).toEqual([
-      "authentication",
-      "tag-Top-ups",
-      "createTopUp",
-      "listTopUps",
-      "getTopUp",
-      "tag-Payment-methods",
-      "listPaymentMethods",
-      "schemas",
-      ...["TopUpRequest", "Failure", "TopUp", "TopUpAnswer", "PaymentMethod", "Error"].map((name) => `schema-${name}`),
-    ]);
+    expect(links).toEqual(SECTIONS);
     for (const link of links) expect(ids, `#${link}`).toContain(link);
     // A document without security schemes has no Authentication section, and no link to one.
     const bare = { ...sample, components: { ...sample.components, securitySchemes: undefined } };
