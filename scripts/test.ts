@@ -21,6 +21,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { stripVTControlCharacters } from "node:util";
 import { haproxyPath } from "@/lib/testing/haproxy";
 import { pgbouncerPath } from "@/lib/testing/pgbouncer";
 import { postgresBinDir } from "@/lib/testing/postgres-cluster";
@@ -29,6 +30,8 @@ interface Counts {
   passed: number;
   failed: number;
   skipped: number;
+  /** Each failed test's name and the first line of its error, repeated in the summary at the end. */
+  failures?: string[];
 }
 
 const root = process.cwd();
@@ -99,40 +102,107 @@ function readJson(file: string): unknown {
   }
 }
 
+/** A failure as one line: where, and the first line of what went wrong (without terminal colours). */
+function failureLine(name: string, message: string | undefined): string {
+  const first = stripVTControlCharacters(message ?? "")
+    .split("\n")
+    .find((line) => line.trim() !== "");
+  return first ? `${name}: ${first.trim().slice(0, 200)}` : name;
+}
+
 function vitestCounts(file: string): Counts | null {
   const report = readJson(file) as {
     numPassedTests?: number;
     numFailedTests?: number;
     numPendingTests?: number;
     numTodoTests?: number;
+    testResults?: {
+      name?: string;
+      message?: string;
+      assertionResults?: { status?: string; fullName?: string; failureMessages?: string[] }[];
+    }[];
   } | null;
   if (!report) return null;
+  const failures: string[] = [];
+  for (const file of report.testResults ?? []) {
+    const where = path.relative(root, file.name ?? "");
+    const failed = (file.assertionResults ?? []).filter((test) => test.status === "failed");
+    for (const test of failed) failures.push(failureLine(`${where} › ${test.fullName}`, test.failureMessages?.[0]));
+    // A file that failed before any test ran (an import, a hook) has its error on the file.
+    if (failed.length === 0 && file.message) failures.push(failureLine(where, file.message));
+  }
   return {
     passed: report.numPassedTests ?? 0,
     failed: report.numFailedTests ?? 0,
     skipped: (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0),
+    failures,
   };
 }
 
 function topologyCounts(file: string): Counts | null {
-  const report = readJson(file) as { passed?: number; failed?: number } | null;
+  const report = readJson(file) as {
+    passed?: number;
+    failed?: number;
+    steps?: { name: string; passed: boolean; failures: string[] }[];
+  } | null;
   if (!report) return null;
-  return { passed: report.passed ?? 0, failed: report.failed ?? 0, skipped: 0 };
+  const failures = (report.steps ?? [])
+    .filter((step) => !step.passed)
+    .map((step) => failureLine(step.name, step.failures[0]));
+  return { passed: report.passed ?? 0, failed: report.failed ?? 0, skipped: 0, failures };
+}
+
+interface PlaywrightSuite {
+  title?: string;
+  file?: string;
+  suites?: PlaywrightSuite[];
+  specs?: {
+    title: string;
+    file?: string;
+    line?: number;
+    tests?: { projectName?: string; status?: string; results?: { error?: { message?: string } }[] }[];
+  }[];
+}
+
+/** Every test that failed, or passed only on a retry, as `[project] file:line › title: error`. */
+function playwrightFailures(suites: PlaywrightSuite[], titles: string[] = []): string[] {
+  const failures: string[] = [];
+  for (const suite of suites) {
+    const inner = suite.file && suite.title === suite.file ? titles : [...titles, suite.title ?? ""];
+    for (const spec of suite.specs ?? []) {
+      for (const test of spec.tests ?? []) {
+        if (test.status !== "unexpected" && test.status !== "flaky") continue;
+        const error = test.results?.find((result) => result.error)?.error?.message;
+        const title = [...inner, spec.title].filter(Boolean).join(" › ");
+        const flaky = test.status === "flaky" ? " (passed on a retry)" : "";
+        failures.push(failureLine(`[${test.projectName}] ${spec.file}:${spec.line} › ${title}${flaky}`, error));
+      }
+    }
+    failures.push(...playwrightFailures(suite.suites ?? [], inner));
+  }
+  return failures;
 }
 
 function playwrightCounts(file: string): Counts | null {
   const report = readJson(file) as {
     stats?: { expected?: number; unexpected?: number; flaky?: number; skipped?: number };
+    suites?: PlaywrightSuite[];
+    errors?: { message?: string }[];
   } | null;
   if (!report?.stats) return null;
   const { expected = 0, unexpected = 0, flaky = 0, skipped = 0 } = report.stats;
-  return { passed: expected, failed: unexpected + flaky, skipped };
+  const failures = [
+    ...playwrightFailures(report.suites ?? []),
+    ...(report.errors ?? []).map((error) => failureLine("outside any test", error.message)),
+  ];
+  return { passed: expected, failed: unexpected + flaky, skipped, failures };
 }
 
 async function main(): Promise<void> {
   const bin = (name: string) => path.join(root, "node_modules", ".bin", name);
   const totals: Counts = { passed: 0, failed: 0, skipped: 0 };
   const phases: string[] = [];
+  const failures: string[] = [];
   const started = Date.now();
 
   /** Runs one phase, adds its counts, and prints its name, counts and time as it ends. */
@@ -152,6 +222,7 @@ async function main(): Promise<void> {
       totals.passed += counts.passed;
       totals.failed += counts.failed + (exitCode !== 0 && counts.failed === 0 ? 1 : 0);
       totals.skipped += counts.skipped;
+      failures.push(...(counts.failures ?? []).map((failure) => `${label}: ${failure}`));
     } else if (exitCode !== 0) {
       totals.failed += 1;
     }
@@ -241,6 +312,7 @@ async function main(): Promise<void> {
   if (interrupted) return;
 
   console.log(`\n${phases.map((line) => `  ${line}`).join("\n")}\n  total: ${duration(Date.now() - started)}`);
+  if (failures.length > 0) console.log(`\nFailed:\n${failures.map((failure) => `  ✗ ${failure}`).join("\n")}`);
   const skipped = totals.skipped ? `, ${totals.skipped} skipped` : "";
   console.log(`\ntests: ${totals.passed} passed, ${totals.failed} failed${skipped}`);
   process.exit(totals.failed > 0 ? 1 : 0);
