@@ -29,6 +29,12 @@ const browser = {
   trace: "retain-on-failure" as const,
 };
 
+/**
+ * A browser journey signs in, walks several pages and often runs axe: 10 to 20 s on a quiet 2-core
+ * machine, two to three times that when the machine is shared. The HTTP projects keep 30 s.
+ */
+const BROWSER_TIMEOUT = 60_000;
+
 export default defineConfig({
   testDir: "e2e",
   outputDir: "e2e/.artifacts/test-results",
@@ -50,7 +56,12 @@ export default defineConfig({
     // simulated provider's journeys do not.
     ...(stripe
       ? [
-          { name: "stripe-dashboard", testMatch: "**/e2e/stripe/**/*.spec.ts", use: browser },
+          {
+            name: "stripe-dashboard",
+            testMatch: "**/e2e/stripe/**/*.spec.ts",
+            use: browser,
+            timeout: BROWSER_TIMEOUT,
+          },
           // `npm run stripe:fake` as a person runs it, beside its own `next start` (ports E2E_PORT+60…69).
           { name: "stripe-fake", testMatch: "**/e2e/stripe-fake/**/*.spec.ts" },
           // Last: reads the test server's log of every webhook delivery the whole run made.
@@ -73,11 +84,12 @@ export default defineConfig({
           // server bills with (the drain specs bill through the Stripe test server in both runs), so
           // it runs once, here.
           { name: "server", testMatch: "**/e2e/server/**/*.spec.ts" },
-          { name: "dashboard", testMatch: "**/e2e/dashboard/**/*.spec.ts", use: browser },
+          { name: "dashboard", testMatch: "**/e2e/dashboard/**/*.spec.ts", use: browser, timeout: BROWSER_TIMEOUT },
           // The main journeys again on a phone: 390 px wide, touch.
           {
             name: "phone",
             testMatch: "**/e2e/phone/**/*.spec.ts",
+            timeout: BROWSER_TIMEOUT,
             use: {
               ...browser,
               viewport: { width: 390, height: 844 },
