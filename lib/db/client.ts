@@ -157,7 +157,7 @@ export function embeddedDatabaseDir(
   cwd: string,
 ): string {
   if (settings.PGLITE_DIR) return settings.PGLITE_DIR;
-  const data = path.join(cwd, ".data");
+  const data = path.join(/* turbopackIgnore: true */ cwd, ".data");
   if (!settings.STRIPE_SECRET_KEY) return path.join(data, "pglite");
   const testServer =
     settings.STRIPE_API_URL !== undefined && new URL(settings.STRIPE_API_URL).origin !== STRIPE_API_ORIGIN;
