@@ -22,6 +22,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { stripVTControlCharacters } from "node:util";
+import { readOrCreateDevSecret } from "@/lib/auth/secret";
 import { haproxyPath } from "@/lib/testing/haproxy";
 import { pgbouncerPath } from "@/lib/testing/pgbouncer";
 import { postgresBinDir } from "@/lib/testing/postgres-cluster";
@@ -293,6 +294,9 @@ async function main(): Promise<void> {
       server ? `Postgres for the suites: ${new URL(server).host}` : "No Postgres given: running on PGlite only.",
     );
     await vitest(server ? "vitest (PGlite and Postgres)" : "vitest (PGlite)");
+    // Built as in a developer's checkout, where `npm run dev` has generated its secret: so that
+    // e2e/server/security.spec.ts would see the file if the build traced it into the server's output.
+    readOrCreateDevSecret();
     const built =
       !interrupted &&
       (await phase("next build", async () => ({ exitCode: await run(bin("next"), ["build"]), counts: null })));
