@@ -27,184 +27,160 @@ export function HistoryTable({
     return <p className="px-1 py-8 text-center text-sm text-slate-500">{emptyMessage}</p>;
   }
   return (
-    <>
-      {/* Phones get one card per top-up; a table this wide would hide the status off-screen. */}
-      <ul className="-mx-5 divide-y divide-slate-100 md:hidden" data-testid="history-list">
-        {items.map((item) => {
-          if (item.kind === "spend") return <SpendCard key={item.spend.id} spend={item.spend} />;
-          const { topUp } = item;
-          return (
-            <li key={topUp.id}>
-              <Link
-                href={`/dashboard/history/${topUp.id}`}
-                className="block px-5 py-3 hover:bg-slate-50 focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-indigo-600"
-              >
-                <span className="flex items-center justify-between gap-3">
-                  <span className="font-semibold tabular-nums text-slate-900">{formatPoints(topUp.points)} Points</span>
-                  <StatusBadge status={topUp.status} attention={needsAttention(topUp, now)} />
-                </span>
-                <span className="mt-1 flex items-center justify-between gap-3 text-sm text-slate-600">
-                  <span className="tabular-nums">
-                    {formatMoney(topUp.amount, topUp.currency)} · {purchaseCardLabel(topUp, labels) ?? "saved card"}
-                  </span>
-                  <SourceBadge source={topUp.source} />
-                </span>
-                <span className="mt-1 block truncate font-mono text-xs text-slate-500">{topUp.reference}</span>
-                <AfterPaymentNotes topUp={topUp} />
-                <span className="mt-0.5 flex items-center justify-between text-xs text-slate-500">
-                  <time dateTime={topUp.createdAt.toISOString()}>{formatDateTime(topUp.createdAt)}</time>
-                  <span className="font-medium text-indigo-700">{actionLabel(topUp.status)} →</span>
-                </span>
-              </Link>
-            </li>
-          );
-        })}
-      </ul>
-      {/* `relative` keeps the screen-reader-only labels inside the scroll box, not widening the page. */}
-      <div className="relative -mx-5 hidden overflow-x-auto md:block">
-        <table className="w-full min-w-[60rem] text-left text-sm" data-testid="history-table">
-          <caption className="sr-only">{caption}</caption>
-          <thead className="border-b border-slate-200 text-xs uppercase tracking-wide text-slate-500">
-            <tr>
-              <th scope="col" className="px-5 py-2 font-medium">
-                Time (UTC)
-              </th>
-              <th scope="col" className="px-3 py-2 font-medium">
-                Reference
-              </th>
-              <th scope="col" className="px-3 py-2 text-right font-medium">
-                Points
-              </th>
-              <th scope="col" className="px-3 py-2 text-right font-medium">
-                Amount
-              </th>
-              <th scope="col" className="px-3 py-2 font-medium">
-                Payment method
-              </th>
-              <th scope="col" className="px-3 py-2 font-medium">
-                Status
-              </th>
-              <th scope="col" className="px-3 py-2 font-medium">
-                Source
-              </th>
-              <th scope="col" className="px-5 py-2 font-medium">
-                <span className="sr-only">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-slate-100">
-            {items.map((item) => {
-              if (item.kind === "spend") return <SpendRow key={item.spend.id} spend={item.spend} />;
-              const { topUp } = item;
-              return (
-                <tr
-                  key={topUp.id}
-                  data-testid="top-up-row"
-                  data-reference={topUp.reference}
-                  className="hover:bg-slate-50"
+    // `relative` keeps the screen-reader-only labels inside the scroll box, not widening the page.
+    <div className="relative -mx-5 md:overflow-x-auto">
+      <table className="w-full text-left text-sm max-md:block md:min-w-[60rem]" data-testid="history-table">
+        <caption className="sr-only">{caption}</caption>
+        <thead className="border-b border-slate-200 text-xs uppercase tracking-wide text-slate-500 max-md:hidden">
+          <tr>
+            <th scope="col" className="px-5 py-2 font-medium">
+              Time (UTC)
+            </th>
+            <th scope="col" className="px-3 py-2 font-medium">
+              Reference
+            </th>
+            <th scope="col" className="px-3 py-2 text-right font-medium">
+              Points
+            </th>
+            <th scope="col" className="px-3 py-2 text-right font-medium">
+              Amount
+            </th>
+            <th scope="col" className="px-3 py-2 font-medium">
+              Payment method
+            </th>
+            <th scope="col" className="px-3 py-2 font-medium">
+              Status
+            </th>
+            <th scope="col" className="px-3 py-2 font-medium">
+              Source
+            </th>
+            <th scope="col" className="px-5 py-2 font-medium">
+              <span className="sr-only">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-slate-100 max-md:block">
+          {items.map((item) => {
+            if (item.kind === "spend") return <SpendRow key={item.spend.id} spend={item.spend} />;
+            const { topUp } = item;
+            return (
+              <tr key={topUp.id} data-testid="top-up-row" data-reference={topUp.reference} className={ROW}>
+                <td className={`${TIME} max-md:row-start-5 max-md:col-span-2`}>
+                  <time dateTime={topUp.createdAt.toISOString()} title={topUp.createdAt.toISOString()}>
+                    {formatDateTime(topUp.createdAt).replace(" UTC", "")}
+                    <span className="md:hidden"> UTC</span>
+                  </time>
+                </td>
+                <td className={`${REFERENCE} max-md:row-start-3`} title={topUp.reference}>
+                  {topUp.reference}
+                </td>
+                <td className={POINTS}>
+                  {formatPoints(topUp.points)}
+                  <span className="md:hidden"> Points</span>
+                </td>
+                <td className="whitespace-nowrap text-right tabular-nums max-md:row-start-2 max-md:pr-1.5 max-md:text-left max-md:text-slate-600 md:px-3 md:py-3">
+                  {formatMoney(topUp.amount, topUp.currency)}
+                </td>
+                <td
+                  className="min-w-0 truncate whitespace-nowrap text-slate-700 max-md:row-start-2 max-md:text-slate-600 max-md:before:mr-1.5 max-md:before:content-['·'] md:px-3 md:py-3"
+                  title={topUp.paymentSourceId}
                 >
-                  <td className="whitespace-nowrap px-5 py-3 text-slate-600">
-                    <time dateTime={topUp.createdAt.toISOString()} title={topUp.createdAt.toISOString()}>
-                      {formatDateTime(topUp.createdAt).replace(" UTC", "")}
-                    </time>
-                  </td>
-                  <td
-                    className="max-w-[14rem] truncate px-3 py-3 font-mono text-xs text-slate-800"
-                    title={topUp.reference}
-                  >
-                    {topUp.reference}
-                  </td>
-                  <td className="whitespace-nowrap px-3 py-3 text-right font-medium tabular-nums">
-                    {formatPoints(topUp.points)}
-                  </td>
-                  <td className="whitespace-nowrap px-3 py-3 text-right tabular-nums">
-                    {formatMoney(topUp.amount, topUp.currency)}
-                  </td>
-                  <td className="whitespace-nowrap px-3 py-3 text-slate-700" title={topUp.paymentSourceId}>
-                    {purchaseCardLabel(topUp, labels) ?? (
-                      <span className="font-mono text-xs">{topUp.paymentSourceId}</span>
-                    )}
-                  </td>
-                  <td className="whitespace-nowrap px-3 py-3">
+                  {purchaseCardLabel(topUp, labels) ?? (
+                    <span className="font-mono text-xs">{topUp.paymentSourceId}</span>
+                  )}
+                </td>
+                <td className="whitespace-nowrap max-md:contents md:px-3 md:py-3">
+                  <span className={BADGE_CELL}>
                     <StatusBadge status={topUp.status} attention={needsAttention(topUp, now)} />
-                    <AfterPaymentNotes topUp={topUp} />
-                  </td>
-                  <td className="whitespace-nowrap px-3 py-3">
-                    <SourceBadge source={topUp.source} />
-                  </td>
-                  <td className="whitespace-nowrap px-5 py-3 text-right">
-                    <Link
-                      href={`/dashboard/history/${topUp.id}`}
-                      className="font-medium text-indigo-700 hover:text-indigo-900 hover:underline focus-visible:outline-2 focus-visible:outline-indigo-600"
-                    >
-                      {actionLabel(topUp.status)}
-                      <span className="sr-only"> for {topUp.reference}</span>
-                    </Link>
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      </div>
-    </>
+                  </span>
+                  <AfterPaymentNotes topUp={topUp} />
+                </td>
+                <td className={SOURCE}>
+                  <SourceBadge source={topUp.source} />
+                </td>
+                <td className="whitespace-nowrap text-right max-md:row-start-5 max-md:col-start-3 max-md:mt-0.5 max-md:text-xs md:px-5 md:py-3">
+                  {/* On a phone the row is a card and its link covers all of it. */}
+                  <Link
+                    href={`/dashboard/history/${topUp.id}`}
+                    className="font-medium text-indigo-700 hover:text-indigo-900 hover:underline focus-visible:outline-2 focus-visible:outline-indigo-600 max-md:after:absolute max-md:after:inset-0 max-md:after:content-['']"
+                  >
+                    {actionLabel(topUp.status)}
+                    <span className="sr-only"> for {topUp.reference}</span>
+                    <span className="md:hidden" aria-hidden="true">
+                      {" "}
+                      →
+                    </span>
+                  </Link>
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
   );
 }
+
+/*
+ * One table for every screen. From `md` up it is a table; on a phone each row is a card, a grid of
+ * three columns: Points and the status; the amount, the card and the source; the reference; the
+ * time and the link. Built once, the page renders each row once.
+ */
+const ROW =
+  "hover:bg-slate-50 max-md:relative max-md:grid max-md:grid-cols-[auto_minmax(0,1fr)_auto] max-md:items-center max-md:px-5 max-md:py-3";
+const TIME = "whitespace-nowrap text-slate-600 max-md:mt-0.5 max-md:text-xs max-md:text-slate-500 md:px-5 md:py-3";
+const REFERENCE =
+  "max-w-[14rem] truncate font-mono text-xs text-slate-800 max-md:col-span-3 max-md:mt-1 max-md:max-w-none max-md:text-slate-500 md:px-3 md:py-3";
+const POINTS =
+  "whitespace-nowrap text-right font-medium tabular-nums max-md:row-start-1 max-md:col-span-2 max-md:text-left max-md:text-base max-md:font-semibold max-md:text-slate-900 md:px-3 md:py-3";
+const BADGE_CELL = "max-md:row-start-1 max-md:pl-3 max-md:col-start-3 max-md:justify-self-end";
+const SOURCE =
+  "whitespace-nowrap max-md:row-start-2 max-md:pl-3 max-md:col-start-3 max-md:justify-self-end md:px-3 md:py-3";
 
 /** Points taken, as a person reads them: "−120" (a minus sign, not a hyphen). */
 function spentPoints(spend: Spend): string {
   return `\u2212${formatPoints(spend.points)}`;
 }
 
-/** A spend on a phone: no page of its own to open, so a plain card. */
-function SpendCard({ spend }: { spend: Spend }) {
-  return (
-    <li className="px-5 py-3" data-testid="spend-card" data-reference={spend.reference}>
-      <span className="flex items-center justify-between gap-3">
-        <span className="font-semibold tabular-nums text-slate-900">{spentPoints(spend)} Points</span>
-        <SpentBadge />
-      </span>
-      <span className="mt-1 flex items-center justify-between gap-3 text-sm text-slate-600">
-        <span className="min-w-0 truncate">{spend.description}</span>
-        <SourceBadge source={spend.source} />
-      </span>
-      <span className="mt-1 block truncate font-mono text-xs text-slate-500">{spend.reference}</span>
-      <span className="mt-0.5 block text-xs text-slate-500">
-        <time dateTime={spend.createdAt.toISOString()}>{formatDateTime(spend.createdAt)}</time>
-      </span>
-    </li>
-  );
-}
-
 /** A spend in the table: Points taken, its reference and description; no money, card or page. */
 function SpendRow({ spend }: { spend: Spend }) {
   return (
-    <tr data-testid="spend-row" data-reference={spend.reference} className="hover:bg-slate-50">
-      <td className="whitespace-nowrap px-5 py-3 text-slate-600">
+    <tr data-testid="spend-row" data-reference={spend.reference} className={ROW}>
+      <td className={`${TIME} max-md:row-start-4 max-md:col-span-3`}>
         <time dateTime={spend.createdAt.toISOString()} title={spend.createdAt.toISOString()}>
           {formatDateTime(spend.createdAt).replace(" UTC", "")}
+          <span className="md:hidden"> UTC</span>
         </time>
       </td>
-      <td className="max-w-[14rem] px-3 py-3">
-        <span className="block truncate font-mono text-xs text-slate-800" title={spend.reference}>
+      <td className="max-w-[14rem] max-md:contents md:px-3 md:py-3">
+        <span
+          className="block truncate font-mono text-xs text-slate-800 max-md:row-start-3 max-md:col-span-3 max-md:mt-1 max-md:text-slate-500"
+          title={spend.reference}
+        >
           {spend.reference}
         </span>
         {spend.description && (
-          <span className="mt-0.5 block truncate text-xs text-slate-600" title={spend.description}>
+          <span
+            className="mt-0.5 block truncate text-xs text-slate-600 max-md:row-start-2 max-md:col-span-2 max-md:mt-0 max-md:text-sm"
+            title={spend.description}
+          >
             {spend.description}
           </span>
         )}
       </td>
-      <td className="whitespace-nowrap px-3 py-3 text-right font-medium tabular-nums">{spentPoints(spend)}</td>
-      <td className="px-3 py-3" />
-      <td className="px-3 py-3" />
-      <td className="whitespace-nowrap px-3 py-3">
+      <td className={POINTS}>
+        {spentPoints(spend)}
+        <span className="md:hidden"> Points</span>
+      </td>
+      <td className="max-md:hidden md:px-3 md:py-3" />
+      <td className="max-md:hidden md:px-3 md:py-3" />
+      <td className="whitespace-nowrap md:px-3 md:py-3 max-md:row-start-1 max-md:col-start-3 max-md:justify-self-end max-md:pl-3">
         <SpentBadge />
       </td>
-      <td className="whitespace-nowrap px-3 py-3">
+      <td className={SOURCE}>
         <SourceBadge source={spend.source} />
       </td>
-      <td className="px-5 py-3" />
+      <td className="max-md:hidden md:px-5 md:py-3" />
     </tr>
   );
 }
@@ -218,7 +194,10 @@ function AfterPaymentNotes({ topUp }: { topUp: TopUp }) {
   const notes = afterPaymentNotes(topUp);
   if (notes.length === 0) return null;
   return (
-    <span className="mt-1 block space-y-0.5 text-xs text-slate-600" data-testid="after-payment-notes">
+    <span
+      className="mt-1 block space-y-0.5 text-xs text-slate-600 max-md:row-start-4 max-md:col-span-3"
+      data-testid="after-payment-notes"
+    >
       {notes.map((note) => (
         <span key={note} className="block">
           {note}

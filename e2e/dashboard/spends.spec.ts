@@ -148,7 +148,8 @@ test("a spend shows in History as Spent beside the top-ups, in the kind filter a
 
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto("/dashboard/history");
-  const card = page.locator(`[data-testid="spend-card"][data-reference="${reference}"]`);
+  const card = page.locator(`[data-testid="spend-row"][data-reference="${reference}"]`);
+  await expect(card).toBeVisible();
   await expect(card).toContainText("\u2212120 Points");
   await expect(card).toContainText("Spent");
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);

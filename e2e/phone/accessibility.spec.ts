@@ -2,7 +2,7 @@ import { axeViolations, dashboardPages, makePurchases, PUBLIC_PAGES } from "../a
 import { accountFixtures, signIn } from "../dashboard/journey-helpers";
 import { expect, test } from "../fixtures";
 
-/* The same axe check as e2e/dashboard/accessibility.spec.ts on a phone, where History is a list and the
+/* The same axe check as e2e/dashboard/accessibility.spec.ts on a phone, where History's rows are cards and the
  * tabs open from a menu: every page, public and (as an admin) dashboard, with no WCAG 2.1 A or AA violation; the
  * two sets are two tests, so that each has its own time and they run side by side. */
 

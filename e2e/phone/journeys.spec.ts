@@ -102,8 +102,8 @@ test("buy a bundle: choose, review, pay; the balance and History follow", async 
   await page.getByRole("link", { name: "Clear" }).tap();
   await expect(row).toHaveCount(1);
   // The purchase's own page, under History: its state, without the buy steps.
-  // Newest first: the purchase just made is the list's first card.
-  await page.getByTestId("history-list").getByRole("link").first().tap();
+  // On a phone each row is a card, and all of the card opens the purchase.
+  await row.tap({ position: { x: 12, y: 12 } });
   await expect(page).toHaveURL(/\/dashboard\/history\/tu_\w+$/);
   await expect(outcome.getByRole("heading", { name: "Paid", exact: true })).toBeVisible();
   await expect(page.getByRole("list", { name: "Purchase steps" })).toHaveCount(0);
