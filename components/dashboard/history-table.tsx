@@ -7,8 +7,8 @@ import { needsAttention } from "@/lib/points/attention";
 import { type HistoryItem, purchaseCardLabel } from "@/lib/points/history";
 
 /**
- * Top-ups and spends, newest first, as a table that scrolls sideways on narrow screens. Purchases
- * still waiting for the cardholder or the issuer link to the page where they can be finished.
+ * Top-ups and spends, newest first: a table from `md` up, and on a phone the same rows as cards.
+ * Purchases still waiting for the cardholder or the issuer link to the page where they can be finished.
  */
 export function HistoryTable({
   items,
@@ -122,9 +122,8 @@ export function HistoryTable({
 }
 
 /*
- * One table for every screen. From `md` up it is a table; on a phone each row is a card, a grid of
- * three columns: Points and the status; the amount, the card and the source; the reference; the
- * time and the link. Built once, the page renders each row once.
+ * On a phone each row is a grid of three columns: Points and the status; the amount, the card and
+ * the source; the reference; any after-payment notes; the time and the link.
  */
 const ROW =
   "hover:bg-slate-50 max-md:relative max-md:grid max-md:grid-cols-[auto_minmax(0,1fr)_auto] max-md:items-center max-md:px-5 max-md:py-3";
