@@ -33,30 +33,11 @@ export function HistoryTable({
         <caption className="sr-only">{caption}</caption>
         <thead className="border-b border-slate-200 text-xs uppercase tracking-wide text-slate-500 max-md:hidden">
           <tr>
-            <th scope="col" className="px-5 py-2 font-medium">
-              Time (UTC)
-            </th>
-            <th scope="col" className="px-3 py-2 font-medium">
-              Reference
-            </th>
-            <th scope="col" className="px-3 py-2 text-right font-medium">
-              Points
-            </th>
-            <th scope="col" className="px-3 py-2 text-right font-medium">
-              Amount
-            </th>
-            <th scope="col" className="px-3 py-2 font-medium">
-              Payment method
-            </th>
-            <th scope="col" className="px-3 py-2 font-medium">
-              Status
-            </th>
-            <th scope="col" className="px-3 py-2 font-medium">
-              Source
-            </th>
-            <th scope="col" className="px-5 py-2 font-medium">
-              <span className="sr-only">Actions</span>
-            </th>
+            {COLUMNS.map(([label, align]) => (
+              <th key={label} scope="col" className={`${align} py-2 font-medium`}>
+                {label === "Actions" ? <span className="sr-only">{label}</span> : label}
+              </th>
+            ))}
           </tr>
         </thead>
         <tbody className="divide-y divide-slate-100 max-md:block">
@@ -66,10 +47,7 @@ export function HistoryTable({
             return (
               <tr key={topUp.id} data-testid="top-up-row" data-reference={topUp.reference} className={ROW}>
                 <td className={`${TIME} max-md:row-start-5 max-md:col-span-2`}>
-                  <time dateTime={topUp.createdAt.toISOString()} title={topUp.createdAt.toISOString()}>
-                    {formatDateTime(topUp.createdAt).replace(" UTC", "")}
-                    <span className="md:hidden"> UTC</span>
-                  </time>
+                  <UtcTime date={topUp.createdAt} />
                 </td>
                 <td className={`${REFERENCE} max-md:row-start-3`} title={topUp.reference}>
                   {topUp.reference}
@@ -121,6 +99,29 @@ export function HistoryTable({
   );
 }
 
+/** The table's columns from `md` up: each header's text and its padding and alignment. */
+const COLUMNS = [
+  ["Time (UTC)", "px-5"],
+  ["Reference", "px-3"],
+  ["Points", "px-3 text-right"],
+  ["Amount", "px-3 text-right"],
+  ["Payment method", "px-3"],
+  ["Status", "px-3"],
+  ["Source", "px-3"],
+  ["Actions", "px-5"],
+] as const;
+
+/** When a row happened: the column's header says UTC on a wide screen, the time itself on a phone. */
+function UtcTime({ date }: { date: Date }) {
+  const iso = date.toISOString();
+  return (
+    <time dateTime={iso} title={iso}>
+      {formatDateTime(date).replace(" UTC", "")}
+      <span className="md:hidden"> UTC</span>
+    </time>
+  );
+}
+
 /*
  * On a phone each row is a grid of three columns: Points and the status; the amount, the card and
  * the source; the reference; any after-payment notes; the time and the link.
@@ -146,10 +147,7 @@ function SpendRow({ spend }: { spend: Spend }) {
   return (
     <tr data-testid="spend-row" data-reference={spend.reference} className={ROW}>
       <td className={`${TIME} max-md:row-start-4 max-md:col-span-3`}>
-        <time dateTime={spend.createdAt.toISOString()} title={spend.createdAt.toISOString()}>
-          {formatDateTime(spend.createdAt).replace(" UTC", "")}
-          <span className="md:hidden"> UTC</span>
-        </time>
+        <UtcTime date={spend.createdAt} />
       </td>
       <td className="max-w-[14rem] max-md:contents md:px-3 md:py-3">
         <span
