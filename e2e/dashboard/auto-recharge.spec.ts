@@ -88,8 +88,11 @@ test("an admin turns auto-recharge on; a spend crosses the level and the Overvie
 
   // 1,000 - 800 = 200, below 300: auto-recharge buys 500, after the spend's answer.
   expect(await spend(request, org.purchaseKey, 800)).toBe(200);
-  await overviewUntil(page, "overview-auto-recharge", "Auto-recharge: 500 of 1,000 Points bought this month");
-  await expect(page.getByTestId("overview-balance")).toHaveText("700");
+  // The month counts the purchase from the moment it is sent; the balance, once it is paid.
+  await overviewUntil(page, "overview-balance", "700");
+  await expect(page.getByTestId("overview-auto-recharge")).toContainText(
+    "Auto-recharge: 500 of 1,000 Points bought this month",
+  );
   const recharge = page.locator('[data-testid="top-up-row"][data-reference="auto-recharge:1"]');
   await expect(recharge).toContainText("Auto-recharge");
   await expect(recharge).toContainText("500");
