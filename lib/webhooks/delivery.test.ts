@@ -190,6 +190,33 @@ describe.each(backendsAndProviders())("Webhook delivery (%s, %s provider)", (bac
     expect(receiver.received).toEqual([]);
   });
 
+  it("fans out a page of events at a time for every endpoint behind, each from its own mark", async () => {
+    const { organization, endpoint, buy } = await setup(["visa"]);
+    const { endpoint: failedOnly } = await addEndpoint(ctx, organization.id, {
+      url: receiver.url,
+      events: ["top_up.failed"],
+      allowPrivate: true,
+    });
+    const other = await setup(["visa"]);
+    for (const reference of ["page-1", "page-2", "page-3"]) {
+      await buy(reference);
+      await other.buy(reference);
+    }
+    const { fanOut } = await import("./delivery");
+    const made = async () =>
+      Promise.all(
+        [endpoint, failedOnly, other.endpoint].map(async (each) =>
+          (await listDeliveries(ctx.db, each)).map((delivery) => delivery.eventSequence).sort((a, b) => a - b),
+        ),
+      );
+    await fanOut(ctx, 2);
+    expect(await made()).toEqual([[1, 2], [], [1, 2]]);
+    await fanOut(ctx, 2);
+    expect(await made()).toEqual([[1, 2, 3], [], [1, 2, 3]]);
+    await fanOut(ctx, 2);
+    expect(await made()).toEqual([[1, 2, 3], [], [1, 2, 3]]);
+  });
+
   it("a sender that dies after claiming leaves its deliveries to another once the claim runs out, never at once", async () => {
     const { endpoint, buy } = await setup();
     await buy("orphan-1");

@@ -49,55 +49,50 @@ interface DeliveryServices {
 }
 
 /**
- * Turns committed events into deliveries, for every enabled endpoint that has events past its mark:
- * each endpoint is taken with SKIP LOCKED (one instance does it at a time), its deliveries inserted
- * (one per event of a type it wants; the unique key makes a repeat a no-op), its mark moved.
- * Returns how many deliveries were made.
+ * Turns committed events into deliveries, in one statement for every enabled endpoint that has
+ * events past its mark: the endpoints are taken with SKIP LOCKED (one instance does each at a
+ * time), a page of each one's events read, a delivery inserted per event of a type it wants (the
+ * unique key makes a repeat a no-op), and each mark moved to its page's end. Returns how many
+ * deliveries were made.
  */
 export async function fanOut(services: DeliveryServices, batch = 1000): Promise<number> {
   const now = services.clock.now();
-  const behind = rowsOf<{ organization_id: string; id: string }>(
+  const [row] = rowsOf<{ made: number }>(
     await services.db.execute(sql`
-      select e.organization_id, e.id from webhook_endpoints e join organizations o on o.id = e.organization_id
-      where e.status = 'enabled' and o.event_sequence > e.fanned_out_through
-      limit 200`),
+      with ep as (
+        select e.organization_id, e.id, e.fanned_out_through, e.event_types
+        from webhook_endpoints e join organizations o on o.id = e.organization_id
+        where e.status = 'enabled' and o.event_sequence > e.fanned_out_through
+        limit 200
+        for update of e skip locked
+      ),
+      page as (
+        select ep.organization_id, ep.id as endpoint_id, ev.sequence, ev.id, ev.type, ep.event_types
+        from ep cross join lateral (
+          select sequence, id, type from events
+          where organization_id = ep.organization_id and sequence > ep.fanned_out_through
+          order by sequence limit ${batch}
+        ) ev
+      ),
+      inserted as (
+        insert into webhook_deliveries
+          (organization_id, id, endpoint_id, event_sequence, event_id, status, next_attempt_at, give_up_at, created_at, updated_at)
+        select p.organization_id, 'wd_' || replace(gen_random_uuid()::text, '-', ''), p.endpoint_id, p.sequence, p.id,
+          'pending', ${now.toISOString()}, ${new Date(now.getTime() + RETRY_FOR_MS).toISOString()},
+          ${now.toISOString()}, ${now.toISOString()}
+        from page p
+        where p.event_types is null or p.type = any(p.event_types)
+        on conflict do nothing
+        returning 1
+      ),
+      moved as (
+        update webhook_endpoints e set fanned_out_through = m.through
+        from (select organization_id, endpoint_id, max(sequence) as through from page group by 1, 2) m
+        where e.organization_id = m.organization_id and e.id = m.endpoint_id
+      )
+      select count(*)::int as made from inserted`),
   );
-  let made = 0;
-  for (const endpoint of behind) {
-    // One statement: the endpoint locked (skipped if another instance has it), a page of the events
-    // past its mark, a delivery for each of a type it wants, the mark moved to the page's end.
-    const [row] = rowsOf<{ made: number }>(
-      await services.db.execute(sql`
-        with ep as (
-          select organization_id, id, fanned_out_through, event_types from webhook_endpoints
-          where organization_id = ${endpoint.organization_id} and id = ${endpoint.id} and status = 'enabled'
-          for update skip locked
-        ),
-        page as (
-          select ev.organization_id, ev.sequence, ev.id, ev.type from events ev join ep
-            on ev.organization_id = ep.organization_id and ev.sequence > ep.fanned_out_through
-          order by ev.sequence limit ${batch}
-        ),
-        inserted as (
-          insert into webhook_deliveries
-            (organization_id, id, endpoint_id, event_sequence, event_id, status, next_attempt_at, give_up_at, created_at, updated_at)
-          select p.organization_id, 'wd_' || replace(gen_random_uuid()::text, '-', ''), ep.id, p.sequence, p.id,
-            'pending', ${now.toISOString()}, ${new Date(now.getTime() + RETRY_FOR_MS).toISOString()},
-            ${now.toISOString()}, ${now.toISOString()}
-          from page p cross join ep
-          where ep.event_types is null or p.type = any(ep.event_types)
-          on conflict do nothing
-          returning 1
-        ),
-        moved as (
-          update webhook_endpoints e set fanned_out_through = (select max(sequence) from page)
-          from ep where e.organization_id = ep.organization_id and e.id = ep.id and exists (select 1 from page)
-        )
-        select count(*)::int as made from inserted`),
-    );
-    made += Number(row?.made ?? 0);
-  }
-  return made;
+  return Number(row?.made ?? 0);
 }
 
 /** A text[] literal of ids and type names (letters, digits, `_` and `.` only: anything else is left out). */
