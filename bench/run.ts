@@ -37,6 +37,7 @@ import { performance } from "node:perf_hooks";
 import postgres from "postgres";
 import { APPLICATION_NAME as APP_APPLICATION_NAME, openDatabase, redactUrl } from "@/lib/db/client";
 import { randomString } from "@/lib/ids";
+import { logToStderr } from "@/lib/observability/log";
 import { createOrganization } from "@/lib/points/organizations";
 import { purchasePoints } from "@/lib/points/purchase";
 import { createScratchDatabase, simulatedServices } from "@/lib/testing/scratch-database";
@@ -164,6 +165,8 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
 
 async function main(): Promise<number> {
   const config = parseConfig(process.argv.slice(2));
+  // The bench's own calls into lib/ (organisations made, funding purchases) log warnings only, on stderr.
+  logToStderr();
   const began = performance.now();
   fs.mkdirSync(resultsDir, { recursive: true });
   if (config.cpuProf) {
