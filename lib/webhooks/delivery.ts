@@ -49,11 +49,12 @@ interface DeliveryServices {
 }
 
 /**
- * Turns committed events into deliveries, in one statement for every enabled endpoint that has
- * events past its mark: the endpoints are taken with SKIP LOCKED (one instance does each at a
- * time), a page of each one's events read, a delivery inserted per event of a type it wants (the
- * unique key makes a repeat a no-op), and each mark moved to its page's end. Returns how many
- * deliveries were made.
+ * Turns committed events into deliveries, in one statement for the enabled endpoints that have
+ * events past their mark: the endpoints are taken with SKIP LOCKED (one instance does each at a
+ * time), and at most `batch` of their events read, shared out evenly (each endpoint's first event,
+ * then each one's second, ...), so each endpoint's share is the start of what it is owed. A delivery
+ * is inserted per event of a type its endpoint wants (the unique key makes a repeat a no-op), and
+ * each mark moved to the end of its share. Returns how many deliveries were made.
  */
 export async function fanOut(services: DeliveryServices, batch = 1000): Promise<number> {
   const now = services.clock.now();
@@ -66,13 +67,18 @@ export async function fanOut(services: DeliveryServices, batch = 1000): Promise<
         limit 200
         for update of e skip locked
       ),
-      page as (
-        select ep.organization_id, ep.id as endpoint_id, ev.sequence, ev.id, ev.type, ep.event_types
-        from ep cross join lateral (
-          select sequence, id, type from events
-          where organization_id = ep.organization_id and sequence > ep.fanned_out_through
-          order by sequence limit ${batch}
-        ) ev
+      page as materialized (
+        select * from (
+          select ep.organization_id, ep.id as endpoint_id, ev.sequence, ev.id, ev.type, ep.event_types,
+            row_number() over (partition by ep.organization_id, ep.id order by ev.sequence) as place
+          from ep cross join lateral (
+            select sequence, id, type from events
+            where organization_id = ep.organization_id and sequence > ep.fanned_out_through
+            order by sequence limit ${batch}
+          ) ev
+        ) owed
+        order by place, organization_id, endpoint_id
+        limit ${batch}
       ),
       inserted as (
         insert into webhook_deliveries
