@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatDateTime, formatMoney, formatPoints } from "./format";
+import { formatDateTime, formatMoney, formatPoints, formatUtcDateTime } from "./format";
 
 describe("formatters, built once and reused", () => {
   it("formats money, Points and times as a formatter built for each call would", () => {
@@ -15,6 +15,7 @@ describe("formatters, built once and reused", () => {
     expect(formatPoints(7500)).toBe("7,500");
     expect(formatPoints(1234567)).toBe("1,234,567");
     expect(formatDateTime(new Date("2026-11-22T12:05:59.999Z"))).toBe("22 Nov 2026, 12:05 UTC");
+    expect(formatUtcDateTime(new Date("2026-11-22T23:59:00.000+01:00"))).toBe("22 Nov 2026, 22:59");
   });
 
   it("still refuses a currency Intl does not know, every time", () => {

@@ -22,7 +22,12 @@ export function formatPoints(points: number): string {
 
 /** Times are shown in UTC, labelled, so every admin reads the same time. */
 export function formatDateTime(date: Date): string {
-  return `${dateTimeFormat.format(date)} UTC`;
+  return `${formatUtcDateTime(date)} UTC`;
+}
+
+/** The same time without its label, for a place that says UTC once (a column's header). */
+export function formatUtcDateTime(date: Date): string {
+  return dateTimeFormat.format(date);
 }
 
 /**

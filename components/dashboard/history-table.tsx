@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { Badge, StatusBadge } from "@/components/ui/badge";
 import type { Spend, TopUp } from "@/lib/db/schema";
-import { formatDateTime, formatMoney, formatPoints } from "@/lib/format";
+import { formatMoney, formatPoints, formatUtcDateTime } from "@/lib/format";
 import { afterPaymentNotes } from "@/lib/points/after-payment/view";
 import { needsAttention } from "@/lib/points/attention";
 import { type HistoryItem, purchaseCardLabel } from "@/lib/points/history";
@@ -33,9 +33,9 @@ export function HistoryTable({
         <caption className="sr-only">{caption}</caption>
         <thead className="border-b border-slate-200 text-xs uppercase tracking-wide text-slate-500 max-md:hidden">
           <tr>
-            {COLUMNS.map(([label, align]) => (
+            {COLUMNS.map(([label, align, heard]) => (
               <th key={label} scope="col" className={`${align} py-2 font-medium`}>
-                {label === "Actions" ? <span className="sr-only">{label}</span> : label}
+                {heard ? <span className="sr-only">{label}</span> : label}
               </th>
             ))}
           </tr>
@@ -99,8 +99,11 @@ export function HistoryTable({
   );
 }
 
-/** The table's columns from `md` up: each header's text and its padding and alignment. */
-const COLUMNS = [
+/**
+ * The table's columns from `md` up: each header's text, its padding and alignment, and whether it is
+ * for screen readers only (the links' column has no visible header).
+ */
+const COLUMNS: ReadonlyArray<readonly [label: string, align: string, heard?: boolean]> = [
   ["Time (UTC)", "px-5"],
   ["Reference", "px-3"],
   ["Points", "px-3 text-right"],
@@ -108,15 +111,15 @@ const COLUMNS = [
   ["Payment method", "px-3"],
   ["Status", "px-3"],
   ["Source", "px-3"],
-  ["Actions", "px-5"],
-] as const;
+  ["Actions", "px-5", true],
+];
 
 /** When a row happened: the column's header says UTC on a wide screen, the time itself on a phone. */
 function UtcTime({ date }: { date: Date }) {
   const iso = date.toISOString();
   return (
     <time dateTime={iso} title={iso}>
-      {formatDateTime(date).replace(" UTC", "")}
+      {formatUtcDateTime(date)}
       <span className="md:hidden"> UTC</span>
     </time>
   );
