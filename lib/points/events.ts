@@ -1,5 +1,6 @@
-import { and, asc, desc, eq, gt, or, sql } from "drizzle-orm";
+import { and, desc, eq, or, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
+import { hotQuery, rowReader, selectColumns } from "@/lib/db/hot";
 import { rowsOf } from "@/lib/db/rows";
 import { auditLog, type EventRow, events, type Organization, organizations } from "@/lib/db/schema";
 import { newId } from "@/lib/ids";
@@ -110,30 +111,36 @@ export interface EventsPage {
 }
 
 /**
+ * The feed's one statement: the page of events after `after` and the organisation's counter, read
+ * from one snapshot. Counter and event are written in one transaction, so in that snapshot every
+ * event numbered up to the counter is either there or deleted: a gap means pruned, never "not yet".
+ */
+const EVENTS_PAGE_SQL = `select o.event_sequence as "counter", ${selectColumns(events, "e", "e_")}
+from organizations o
+left join lateral (
+  select * from events where organization_id = o.id and sequence > $2 order by sequence limit $3
+) e on true
+where o.id = $1
+order by e.sequence`;
+const readEvent = rowReader(events, "e_");
+
+/**
  * The organisation's events after a sequence number, oldest first. When events after `after` were
  * already deleted (older than 30 days), the receiver cannot fill its gap from here: 410
- * events_expired, with the oldest sequence still kept.
+ * events_expired, with the oldest sequence still kept. Page and counter come from one statement,
+ * so an event committed meanwhile is never mistaken for one that expired (on a replica too).
  */
 export async function listEvents(
   db: Db,
   organizationId: string,
   query: { after: number; limit: number },
 ): Promise<EventsPage> {
-  const rows = await db
-    .select()
-    .from(events)
-    .where(and(eq(events.organizationId, organizationId), gt(events.sequence, query.after)))
-    .orderBy(asc(events.sequence))
-    .limit(query.limit + 1);
+  const raw = await hotQuery(db, EVENTS_PAGE_SQL, [organizationId, query.after, query.limit + 1]);
+  const counter = Number(raw[0]?.counter ?? 0);
+  const rows = raw.filter((row) => row.e_sequence !== null && row.e_sequence !== undefined).map(readEvent);
   const first = rows[0];
   if (first && first.sequence > query.after + 1) throw eventsExpired(first.sequence);
-  if (!first) {
-    const [org] = await db
-      .select({ eventSequence: organizations.eventSequence })
-      .from(organizations)
-      .where(eq(organizations.id, organizationId));
-    if (org && org.eventSequence > query.after) throw eventsExpired(org.eventSequence + 1);
-  }
+  if (!first && counter > query.after) throw eventsExpired(counter + 1);
   return { events: rows.slice(0, query.limit), hasMore: rows.length > query.limit };
 }
 
