@@ -7,6 +7,8 @@ export type Currency = (typeof CURRENCIES)[number];
 
 export const REFERENCE_PATTERN = /^[A-Za-z0-9._:-]+$/;
 export const REFERENCE_MAX_LENGTH = 100;
+/** The start of the references the service derives for auto-recharge's purchases; a client's may not begin with it. */
+export const RECHARGE_REFERENCE_PREFIX = "auto-recharge:";
 
 export function isBundle(value: unknown): value is Bundle {
   return typeof value === "number" && (BUNDLES as readonly number[]).includes(value);

@@ -1,17 +1,25 @@
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import type { Bundle } from "@/lib/catalog";
-import { auditLog, organizations, topUps } from "@/lib/db/schema";
+import { auditLog, organizations, type TopUp, topUps } from "@/lib/db/schema";
 import { randomString } from "@/lib/ids";
+import { deliverEvents } from "@/lib/testing/after-payment";
 import { backendsAndProviders, expectPointsError, type ProviderTestContext } from "@/lib/testing/harness";
 import { serviceSuite } from "@/lib/testing/invariants";
-import { monthStart, rechargeDueOrganizations, rechargedThisMonth, runDueRecharge } from "./auto-recharge";
+import {
+  monthStart,
+  RECHARGES_PER_HOUR,
+  rechargeDueOrganizations,
+  rechargedThisMonth,
+  runDueRecharge,
+} from "./auto-recharge";
 import { type BalanceSettings, NO_BALANCE_SETTINGS, saveBalanceSettings } from "./balance-settings";
 import { toEventJson } from "./event-json";
 import { listEvents } from "./events";
 import { createOrganization } from "./organizations";
 import { purchasePoints } from "./purchase";
 import { spendPoints } from "./spends";
+import { toTopUpJson } from "./top-up-json";
 
 describe.each(backendsAndProviders())("Low balance and auto-recharge (%s, %s provider)", (backend, provider) => {
   let ctx: ProviderTestContext;
@@ -185,6 +193,90 @@ describe.each(backendsAndProviders())("Low balance and auto-recharge (%s, %s pro
     await purchasePoints(ctx, { organization, request: { points: 500, reference: "next-month" }, source: "api" });
     expect(await crossAndRecharge(400)).toMatchObject({ kind: "bought" });
     expect(await rechargedThisMonth(ctx.db, organization.id, ctx.clock.now())).toBe(250);
+  });
+
+  it("keeps its references to itself: a client's earlier `auto-recharge:1` neither answers nor blocks crossing 1", async () => {
+    const { organization, spend, recharges, org } = await setup(on(900, 500));
+    // A purchase made before clients were refused the prefix (purchasePoints takes any reference).
+    await purchasePoints(ctx, { organization, request: { points: 500, reference: "auto-recharge:1" }, source: "api" });
+    expect((await spend(700)).rechargeDue).toBe(true);
+    expect(await runDueRecharge(ctx, organization.id)).toMatchObject({
+      kind: "bought",
+      topUp: { source: "auto_recharge", reference: "auto-recharge:1:recharge", status: "paid" },
+    });
+    expect((await org())?.pointsBalance).toBe(1000 + 500 - 700 + 500);
+    expect(await runDueRecharge(ctx, organization.id)).toEqual({ kind: "none" });
+    expect(await recharges()).toHaveLength(1);
+  });
+
+  it(`recharges at most ${RECHARGES_PER_HOUR} times in an hour, whatever the cap; the next waits for the hour, then buys`, async () => {
+    const { organization, spend, recharges, org } = await setup(on(900, 250));
+    // Each spend takes the balance from 1,000 or 1,050 to 800, below the level; each recharge back above it.
+    for (let n = 0; n < RECHARGES_PER_HOUR; n++) {
+      expect((await spend(n === 0 ? 200 : 250)).rechargeDue).toBe(true);
+      expect(await runDueRecharge(ctx, organization.id)).toMatchObject({ kind: "bought" });
+    }
+    expect((await spend(250)).rechargeDue).toBe(true);
+    expect(await runDueRecharge(ctx, organization.id)).toEqual({ kind: "pending", why: "hourly_limit" });
+    await rechargeDueOrganizations(ctx);
+    expect(await recharges()).toHaveLength(RECHARGES_PER_HOUR);
+    ctx.clock.advance(60 * 60 * 1000);
+    await rechargeDueOrganizations(ctx);
+    expect(await recharges()).toHaveLength(RECHARGES_PER_HOUR + 1);
+    expect(await runDueRecharge(ctx, organization.id)).toEqual({ kind: "none" });
+    expect((await org())?.pointsBalance).toBe(1000 - 200 - 3 * 250 + 4 * 250);
+  });
+
+  it("pauses when a recharge is disputed, and charges that card no more until the setting is saved again", async () => {
+    const { organization, paymentMethods } = await createOrganization(ctx, {
+      name: `Recharge dispute ${randomString(4)}`,
+      settings: { currency: "USD", apiPurchasesEnabled: true },
+      cards: ["visa", "dispute"],
+      defaultCardIndex: 1,
+    });
+    track(organization.id);
+    const visa = paymentMethods.find((method) => method.kind === "visa");
+    await purchasePoints(ctx, {
+      organization,
+      request: { points: 1000, reference: "fund-visa", paymentSourceId: visa?.id },
+      source: "api",
+    });
+    await saveBalanceSettings(ctx, organization.id, {
+      lowBalanceThreshold: null,
+      autoRecharge: { enabled: true, below: 500, points: 500, monthlyMax: null },
+    });
+    await ctx.probe.takeEvents();
+    const crossed = await spendPoints(ctx, {
+      organizationId: organization.id,
+      request: { points: 600, reference: "below" },
+      source: "api",
+    });
+    expect(crossed.rechargeDue).toBe(true);
+    const bought = await runDueRecharge(ctx, organization.id);
+    expect(bought).toMatchObject({ kind: "bought", topUp: { status: "paid" } });
+    // The cardholder disputes the recharge: its Points leave the balance, below the level again.
+    await deliverEvents(ctx);
+    const [now] = await ctx.db.select().from(organizations).where(eq(organizations.id, organization.id));
+    expect(now?.pointsBalance).toBe(400);
+    expect(now?.autoRechargePausedReason).toBe("disputed");
+    expect(await runDueRecharge(ctx, organization.id)).toEqual({ kind: "none" });
+    await rechargeDueOrganizations(ctx);
+    const recharges = await ctx.db
+      .select()
+      .from(topUps)
+      .where(and(eq(topUps.organizationId, organization.id), eq(topUps.source, "auto_recharge")));
+    expect(recharges).toHaveLength(1);
+    const failed = (await listEvents(ctx.db, organization.id, { after: 0, limit: 100 })).events
+      .map(toEventJson)
+      .filter((event) => event.type === "auto_recharge.failed");
+    const [disputed] = await ctx.db
+      .select()
+      .from(topUps)
+      .where(eq(topUps.id, recharges[0]?.id ?? ""));
+    expect(disputed?.disputeStatus).toBe("open");
+    expect(failed.map((event) => event.data)).toEqual([{ reason: "disputed", top_up: toTopUpJson(disputed as TopUp) }]);
+    const audit = await ctx.db.select().from(auditLog).where(eq(auditLog.organizationId, organization.id));
+    expect(audit.filter((entry) => entry.action === "auto_recharge.paused")).toHaveLength(1);
   });
 
   it("refuses settings that could not work, naming each field, and saves nothing", async () => {

@@ -1,15 +1,13 @@
 import { and, eq, gt, gte, inArray, lt, sql } from "drizzle-orm";
-import type { Bundle } from "@/lib/catalog";
+import { type Bundle, RECHARGE_REFERENCE_PREFIX } from "@/lib/catalog";
 import type { Db } from "@/lib/db/client";
 import { type Organization, organizations, type TopUp, topUps } from "@/lib/db/schema";
 import { log } from "@/lib/observability/log";
-import { recordAudit } from "./audit";
+import { pauseAutoRecharge } from "./auto-recharge-pause";
 import { PointsError } from "./errors";
-import { emitEvent } from "./events";
 import { getOrganization } from "./organizations";
 import { purchasePoints } from "./purchase";
 import type { Services } from "./services";
-import { toTopUpJson } from "./top-up-json";
 
 /**
  * Auto-recharge (docs/contract.md §9): when a spend, a refund or a dispute takes the spendable
@@ -25,9 +23,21 @@ import { toTopUpJson } from "./top-up-json";
 /** Statuses that count toward the month's cap: bought, or possibly being bought. */
 const COUNTED_STATUSES = ["paid", "processing", "awaiting_payment"] as const;
 
-/** The reference of the purchase that answers crossing `n`. */
-export function rechargeReference(crossing: number): string {
-  return `auto-recharge:${crossing}`;
+/**
+ * Recharges one organisation may make in any rolling hour, whatever its monthly cap: a backstop
+ * against a card charged again and again (docs/contract.md §9). A crossing past it waits, and is
+ * bought by the reconciler once the hour allows.
+ */
+export const RECHARGES_PER_HOUR = 3;
+const HOUR_MS = 60 * 60 * 1000;
+
+/**
+ * The reference of the purchase that answers crossing `n`. Clients may not write this prefix
+ * (top-up-request.ts); a client's purchase made before that rule holds `auto-recharge:N` in some
+ * databases, and the recharge then takes `auto-recharge:N:recharge` instead.
+ */
+export function rechargeReference(crossing: number, clientHoldsIt = false): string {
+  return `${RECHARGE_REFERENCE_PREFIX}${crossing}${clientHoldsIt ? ":recharge" : ""}`;
 }
 
 /** The start of the calendar month (UTC) that `now` is in. */
@@ -54,6 +64,21 @@ export async function rechargedThisMonth(db: Db, organizationId: string, now: Da
   return Number(row?.points ?? 0);
 }
 
+/** Recharges made in the hour before `now`, whatever became of them. */
+async function rechargesInLastHour(db: Db, organizationId: string, now: Date): Promise<number> {
+  const [row] = await db
+    .select({ count: sql<string>`count(*)` })
+    .from(topUps)
+    .where(
+      and(
+        eq(topUps.organizationId, organizationId),
+        eq(topUps.source, "auto_recharge"),
+        gt(topUps.createdAt, new Date(now.getTime() - HOUR_MS)),
+      ),
+    );
+  return Number(row?.count ?? 0);
+}
+
 export type RechargeOutcome =
   | { kind: "none" }
   | { kind: "bought"; topUp: TopUp }
@@ -62,11 +87,42 @@ export type RechargeOutcome =
   | { kind: "pending"; why: string }
   | { kind: "skipped" };
 
+/** A recharge its guard refused, with what runDueRecharge answers for it. */
+class RechargeRefused extends Error {
+  constructor(readonly outcome: Extract<RechargeOutcome, { kind: "capped" | "pending" | "skipped" }>) {
+    super(`Auto-recharge refused: ${outcome.kind}.`);
+  }
+}
+
+/**
+ * The rules of a new recharge, checked on the organisation's locked row in the transaction that
+ * records it (purchase/start.ts), so two crossings on two instances cannot both pass the cap: the
+ * second counts the first's purchase, `processing` from its commit. Still on and not paused (a
+ * dispute may have paused it meanwhile), within the month's cap, and within the hour's limit.
+ */
+function rechargeGuard(bundle: Bundle) {
+  return async (tx: Db, org: Organization, now: Date): Promise<void> => {
+    if (!org.autoRechargeEnabled || org.autoRechargePausedReason !== null) {
+      throw new RechargeRefused({ kind: "skipped" });
+    }
+    if (org.autoRechargeMonthlyMax !== null) {
+      const bought = await rechargedThisMonth(tx, org.id, now);
+      if (bought + bundle > org.autoRechargeMonthlyMax) {
+        throw new RechargeRefused({ kind: "capped", boughtThisMonth: bought });
+      }
+    }
+    if ((await rechargesInLastHour(tx, org.id, now)) >= RECHARGES_PER_HOUR) {
+      throw new RechargeRefused({ kind: "pending", why: "hourly_limit" });
+    }
+  };
+}
+
 /**
  * Answers the organisation's latest crossing, if it has not been answered: buys its bundle, or
  * finds the purchase an earlier attempt made. Earlier crossings still unanswered (the balance went
  * up and down again before a recharge ran) are answered by the same one purchase. A purchase whose
- * outcome is not known yet leaves the crossing pending, for the next attempt or the reconciler.
+ * outcome is not known yet, or one the hour's limit holds back, leaves the crossing pending, for
+ * the next attempt or the reconciler.
  */
 export async function runDueRecharge(services: Services, organizationId: string): Promise<RechargeOutcome> {
   const organization = await getOrganization(services.db, organizationId);
@@ -77,28 +133,17 @@ export async function runDueRecharge(services: Services, organizationId: string)
     await markHandled(services.db, organizationId, crossing);
     return { kind: "skipped" };
   }
-  const reference = rechargeReference(crossing);
-  const now = services.clock.now();
-  const existing = await findRecharge(services.db, organizationId, reference);
-  if (!existing && organization.autoRechargeMonthlyMax !== null) {
-    const bought = await rechargedThisMonth(services.db, organizationId, now);
-    if (bought + bundle > organization.autoRechargeMonthlyMax) {
-      await markHandled(services.db, organizationId, crossing);
-      log().info(
-        { event: "auto_recharge_capped", organization_id: organizationId, bought_this_month: bought },
-        "Auto-recharge skipped: the month's cap is reached.",
-      );
-      return { kind: "capped", boughtThisMonth: bought };
-    }
-  }
+  const reference = await referenceFor(services.db, organizationId, crossing);
   let result: Awaited<ReturnType<typeof purchasePoints>>;
   try {
     result = await purchasePoints(services, {
       organization,
       request: { points: bundle, reference },
       source: "auto_recharge",
+      guard: rechargeGuard(bundle),
     });
   } catch (error) {
+    if (error instanceof RechargeRefused) return refused(services, organizationId, crossing, error.outcome);
     if (!(error instanceof PointsError)) throw error;
     if (isPassing(error)) return { kind: "pending", why: error.code };
     return pause(services, organization, crossing, error.code);
@@ -119,6 +164,30 @@ export async function runDueRecharge(services: Services, organizationId: string)
   }
 }
 
+/** What a refused recharge leaves: the crossing answered (capped, or off meanwhile), or pending. */
+async function refused(
+  services: Services,
+  organizationId: string,
+  crossing: number,
+  outcome: RechargeRefused["outcome"],
+): Promise<RechargeOutcome> {
+  if (outcome.kind === "pending") {
+    log().info(
+      { event: "auto_recharge_waiting", organization_id: organizationId, per_hour: RECHARGES_PER_HOUR },
+      "Auto-recharge waits: the hour's recharges are made; the reconciler buys once the hour allows.",
+    );
+    return outcome;
+  }
+  await markHandled(services.db, organizationId, crossing);
+  if (outcome.kind === "capped") {
+    log().info(
+      { event: "auto_recharge_capped", organization_id: organizationId, bought_this_month: outcome.boughtThisMonth },
+      "Auto-recharge skipped: the month's cap is reached.",
+    );
+  }
+  return outcome;
+}
+
 /** Refusals that pass by themselves: the crossing stays pending for the next attempt. */
 function isPassing(error: PointsError): boolean {
   return [
@@ -130,12 +199,13 @@ function isPassing(error: PointsError): boolean {
   ].includes(error.code);
 }
 
-async function findRecharge(db: Db, organizationId: string, reference: string): Promise<TopUp | undefined> {
+/** The crossing's reference: its own, unless a client's purchase from before the prefix was refused holds it. */
+async function referenceFor(db: Db, organizationId: string, crossing: number): Promise<string> {
   const [found] = await db
-    .select()
+    .select({ source: topUps.source })
     .from(topUps)
-    .where(and(eq(topUps.organizationId, organizationId), eq(topUps.reference, reference)));
-  return found;
+    .where(and(eq(topUps.organizationId, organizationId), eq(topUps.reference, rechargeReference(crossing))));
+  return rechargeReference(crossing, found !== undefined && found.source !== "auto_recharge");
 }
 
 async function markHandled(db: Db, organizationId: string, crossing: number): Promise<boolean> {
@@ -147,11 +217,7 @@ async function markHandled(db: Db, organizationId: string, crossing: number): Pr
   return updated.length > 0;
 }
 
-/**
- * Pauses auto-recharge once for this crossing: `auto_recharge.failed` and an audit entry, in the
- * transaction that marks the crossing answered, so however many attempts meet the failure, one
- * event is written. Only an admin saving the setting again resumes it.
- */
+/** Pauses auto-recharge for this crossing's failed recharge, once however many attempts meet it. */
 async function pause(
   services: Services,
   organization: Organization,
@@ -160,32 +226,8 @@ async function pause(
   topUp?: TopUp,
 ): Promise<RechargeOutcome> {
   const now = services.clock.now();
-  await services.db.transaction(async (tx) => {
-    const [paused] = await tx
-      .update(organizations)
-      .set({ autoRechargeHandled: crossing, autoRechargePausedReason: reason, updatedAt: now })
-      .where(and(eq(organizations.id, organization.id), lt(organizations.autoRechargeHandled, crossing)))
-      .returning({ id: organizations.id });
-    if (!paused) return;
-    await emitEvent(
-      tx,
-      organization.id,
-      "auto_recharge.failed",
-      topUp ? { top_up: toTopUpJson(topUp), reason } : { reason },
-      now,
-    );
-    await recordAudit(tx, {
-      organizationId: organization.id,
-      action: "auto_recharge.paused",
-      target: organization.id,
-      before: { auto_recharge_paused_reason: null },
-      after: { auto_recharge_paused_reason: reason, top_up_id: topUp?.id ?? null },
-      at: now,
-    });
-  });
-  log().warn(
-    { event: "auto_recharge_paused", organization_id: organization.id, reason, top_up_id: topUp?.id ?? null },
-    "Auto-recharge paused until an admin saves the setting again.",
+  await services.db.transaction((tx) =>
+    pauseAutoRecharge(tx, { organizationId: organization.id, reason, topUp, crossing, now }),
   );
   return { kind: "paused", reason, topUp };
 }

@@ -1,8 +1,8 @@
-import { and, desc, eq, or, sql } from "drizzle-orm";
+import { and, desc, eq, getTableColumns, or, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
 import { hotQuery, rowReader, selectColumns } from "@/lib/db/hot";
 import { rowsOf } from "@/lib/db/rows";
-import { auditLog, type EventRow, events, type Organization, organizations } from "@/lib/db/schema";
+import { auditLog, type EventRow, events, type Organization, organizations, type TopUp, topUps } from "@/lib/db/schema";
 import { newId } from "@/lib/ids";
 import { type AuditInput, recordAudit } from "./audit";
 import { PointsError } from "./errors";
@@ -77,6 +77,19 @@ export async function emitEvent(
   const [row] = rowsOf<{ sequence: string | number }>(result);
   if (!row) throw new Error(`Organisation ${organizationId} vanished while writing an event.`);
   return Number(row.sequence);
+}
+
+/**
+ * A purchase's row as an event stores it (as `to_jsonb` writes it, for topUpEventDataSql's
+ * readers): toEventJson turns it into the API's TopUp when the event is read.
+ */
+export function storedTopUp(topUp: TopUp): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(getTableColumns(topUps)).map(([key, column]) => {
+      const value = topUp[key as keyof TopUp];
+      return [column.name, value instanceof Date ? value.toISOString() : value];
+    }),
+  );
 }
 
 /** A top-up's event, in the caller's transaction: the purchase as this transaction has written it, and the balance. */

@@ -2,9 +2,15 @@ import { and, eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { events, organizations, pointsLedger, spends, topUps } from "@/lib/db/schema";
 import { randomString } from "@/lib/ids";
-import { createTestContext, openInstance, type ProviderTestContext, providers } from "@/lib/testing/harness";
+import {
+  createTestContext,
+  openInstance,
+  type ProviderTestContext,
+  patchProvider,
+  providers,
+} from "@/lib/testing/harness";
 import { expectInvariants } from "@/lib/testing/invariants";
-import { rechargeAfterSpend, rechargeDueOrganizations } from "./auto-recharge";
+import { rechargeAfterSpend, rechargeDueOrganizations, runDueRecharge } from "./auto-recharge";
 import { saveBalanceSettings } from "./balance-settings";
 import { PointsError } from "./errors";
 import { createOrganization } from "./organizations";
@@ -109,6 +115,49 @@ describe.each(providers())("concurrent spends on Postgres across two instances (
     expect(low).toHaveLength(1);
     const [org] = await first.db.select().from(organizations).where(eq(organizations.id, organizationId));
     expect(org?.pointsBalance).toBe(1000 - 600 + 500);
+  });
+
+  it("two crossings whose recharges race on two instances buy within the monthly cap: one charge", async () => {
+    const organizationId = await organizationWith1000();
+    await saveBalanceSettings(first, organizationId, {
+      lowBalanceThreshold: null,
+      autoRecharge: { enabled: true, below: 500, points: 1000, monthlyMax: 1000 },
+    });
+    const spend = (reference: string, points: number) =>
+      spendPoints(first, { organizationId, request: { points, reference }, source: "api" });
+    expect((await spend("cross-1", 600)).rechargeDue).toBe(true);
+    // Crossing 1's recharge starts on the second instance, and its card listing is slow (on Stripe,
+    // the test server delays it): the recharge has decided to buy but recorded nothing yet.
+    let listing: () => void = () => {};
+    const listed = new Promise<void>((resolve) => {
+      listing = resolve;
+    });
+    const fake = first.stripe?.fake;
+    fake?.control.fault({ method: "GET", path: "/v1/payment_methods", kind: "delay", delayMs: 1500, times: 1 });
+    const slow = patchProvider(second.provider, {
+      listPaymentMethods: async (customerId) => {
+        listing();
+        if (!fake) await new Promise((resolve) => setTimeout(resolve, 1500));
+        return second.provider.listPaymentMethods(customerId);
+      },
+    });
+    const firstRecharge = runDueRecharge({ ...second, provider: slow }, organizationId);
+    await listed;
+    // Meanwhile, on the first instance, the client buys and spends below the level again: crossing 2.
+    const [org] = await first.db.select().from(organizations).where(eq(organizations.id, organizationId));
+    await purchasePoints(first, {
+      organization: org as NonNullable<typeof org>,
+      request: { points: 1000, reference: "more" },
+      source: "api",
+    });
+    expect((await spend("cross-2", 1000)).rechargeDue).toBe(true);
+    const outcomes = await Promise.all([runDueRecharge(first, organizationId), firstRecharge]);
+    expect(outcomes.map((outcome) => outcome.kind).sort()).toEqual(["bought", "capped"]);
+    const recharges = await first.db
+      .select()
+      .from(topUps)
+      .where(and(eq(topUps.organizationId, organizationId), eq(topUps.source, "auto_recharge")));
+    expect(recharges.map((topUp) => [topUp.points, topUp.status])).toEqual([[1000, "paid"]]);
   });
 
   it("20 requests with one reference at once make one spend, and all answer it", async () => {

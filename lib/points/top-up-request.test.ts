@@ -132,6 +132,18 @@ describe("parseTopUpRequest", () => {
       expect(fields.reference).toMatch(/1 to 100/);
     });
 
+    it("starting with 'auto-recharge:', the references the service gives its own recharges", () => {
+      for (const reference of ["auto-recharge:1", "auto-recharge:2", "auto-recharge:"]) {
+        expect(refusedFields({ ...valid, reference })).toEqual({
+          reference: "must not start with 'auto-recharge:': the service names its auto-recharges so",
+        });
+      }
+      // Only that prefix, exactly: references are case-sensitive.
+      for (const reference of ["Auto-Recharge:1", "auto-recharge-1", "my-auto-recharge:1"]) {
+        expect(parseTopUpRequest({ ...valid, reference }).reference).toBe(reference);
+      }
+    });
+
     it("saying it is required only when it was left out, and what is wrong with one that was sent", () => {
       expect(refusedFields({ points: 100 }).reference).toMatch(/^is required: 1 to 100 /);
       for (const reference of [null, "", "order 1", "a".repeat(101), 12345]) {

@@ -4,6 +4,7 @@ import {
   type Bundle,
   CURRENCIES,
   type Currency,
+  RECHARGE_REFERENCE_PREFIX,
   REFERENCE_MAX_LENGTH,
   REFERENCE_PATTERN,
 } from "@/lib/catalog";
@@ -51,10 +52,18 @@ export const quoteRequestSchema = z
 /** POST /v3/points/top-ups's body. */
 export const topUpRequestSchema = quoteRequestSchema
   .extend({
-    reference: z.string().min(1).max(REFERENCE_MAX_LENGTH).regex(REFERENCE_PATTERN).meta({
-      description: "Your id for this purchase, unique per organisation: retrying with it never charges twice.",
-      example: "order-1042",
-    }),
+    reference: z
+      .string()
+      .min(1)
+      .max(REFERENCE_MAX_LENGTH)
+      .regex(REFERENCE_PATTERN)
+      .refine((reference) => !reference.startsWith(RECHARGE_REFERENCE_PREFIX), {
+        message: `must not start with '${RECHARGE_REFERENCE_PREFIX}': the service names its auto-recharges so`,
+      })
+      .meta({
+        description: `Your id for this purchase, unique per organisation: retrying with it never charges twice. References starting with \`${RECHARGE_REFERENCE_PREFIX}\` are the service's own auto-recharges.`,
+        example: "order-1042",
+      }),
   })
   .meta({ id: "TopUpRequest" });
 
@@ -100,7 +109,8 @@ function parseStrictly<T>(schema: z.ZodType<T>, body: unknown): T {
     }
     const field = String(issue.path[0] ?? "body") as keyof typeof fieldMessages;
     const missing = (body as Record<string, unknown>)[field] === undefined ? missingMessages[field] : undefined;
-    fields[field] ??= missing ?? fieldMessages[field] ?? "is invalid";
+    const own = issue.code === "custom" ? issue.message : undefined;
+    fields[field] ??= missing ?? own ?? fieldMessages[field] ?? "is invalid";
   }
   throw invalidRequest(fields);
 }

@@ -3,6 +3,7 @@ import type { ProviderDispute } from "@/lib/billing/provider";
 import type { Db } from "@/lib/db/client";
 import { pointsLedger, type TopUp, topUps } from "@/lib/db/schema";
 import { log } from "@/lib/observability/log";
+import { pauseAutoRecharge } from "@/lib/points/auto-recharge-pause";
 import { recordMovement } from "@/lib/points/ledger";
 import type { Services } from "@/lib/points/services";
 import { emitTopUpEvent } from "../events";
@@ -136,7 +137,7 @@ export async function syncDispute(
       );
     }
     const closed = facts.status !== "open";
-    await tx
+    const [disputed] = await tx
       .update(topUps)
       .set({
         disputeId,
@@ -149,8 +150,14 @@ export async function syncDispute(
         disputeClosedAt: closed ? (topUp.disputeClosedAt ?? now) : null,
         updatedAt: now,
       })
-      .where(eq(topUps.id, topUp.id));
+      .where(eq(topUps.id, topUp.id))
+      .returning();
     if (known === null) await emitTopUpEvent(tx, topUp, "top_up.dispute_opened", now);
+    // The cardholder refuses the recharge's charge: auto-recharge stops charging that card. A
+    // crossing the hold made in this transaction is then answered without a purchase.
+    if (known === null && disputed && topUp.source === "auto_recharge") {
+      await pauseAutoRecharge(tx, { organizationId: topUp.organizationId, reason: "disputed", topUp: disputed, now });
+    }
     if (closed && (known === null || known.status === "open")) {
       await emitTopUpEvent(tx, topUp, "top_up.dispute_closed", now);
     }

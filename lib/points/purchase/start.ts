@@ -24,6 +24,12 @@ export interface PurchaseInput {
   source: TopUpSource;
   /** The API key an API purchase is made with: recorded on the purchase, and its cap applies. */
   apiKey?: KeyCap;
+  /**
+   * The caller's own rule for a new purchase (auto-recharge's caps): run on the organisation's
+   * locked row in the transaction that records the purchase, so no concurrent purchase passes it
+   * between the check and the insert. What it throws rolls the recording back and reaches the caller.
+   */
+  guard?: (tx: Db, org: Organization, now: Date) => Promise<void>;
 }
 
 export type Started =
@@ -68,6 +74,7 @@ export async function startPurchase(
       return { kind: "work", topUp: leased, replayed: true } satisfies Started;
     }
 
+    await input.guard?.(tx, org, now);
     const amount = await checkNewPurchase(tx, org, request.points, terms.currency, priced, now, apiKey);
     const [created] = await tx
       .insert(topUps)
@@ -224,8 +231,14 @@ async function recordAtOnce(
   priced: Priced,
   lease: { now: Date; leaseMs: number; lockToken: string },
 ): Promise<Started | null> {
-  // A purchase made in the dashboard is audited in the transaction that records it, below.
-  if ("error" in priced || input.source === "dashboard" || (input.apiKey && input.apiKey.dailyPointsCap !== null))
+  // A purchase made in the dashboard is audited in the transaction that records it, below; a
+  // guard runs there too.
+  if (
+    "error" in priced ||
+    input.source === "dashboard" ||
+    input.guard ||
+    (input.apiKey && input.apiKey.dailyPointsCap !== null)
+  )
     return null;
   const amount = priced.table[terms.currency]?.[input.request.points];
   if (amount === undefined) return null;
