@@ -10,7 +10,8 @@ import type { Services } from "@/lib/points/services";
 import { backendsAndProviders, expectPointsError, type ProviderTestContext } from "@/lib/testing/harness";
 import { serviceSuite } from "@/lib/testing/invariants";
 import { startReceiver } from "@/lib/testing/webhook-receiver";
-import { CLAIM_MS, claimDeliveries, RETRY_DELAYS_MS } from "./delivery";
+import { RETRY_DELAYS_MS } from "./attempt";
+import { CLAIM_MS, claimDeliveries } from "./claim";
 import { addEndpoint, listAttempts, listDeliveries, redeliver, rotateSecret, setEndpointStatus } from "./endpoints";
 import { WebhookSender } from "./sender";
 
@@ -202,7 +203,7 @@ describe.each(backendsAndProviders())("Webhook delivery (%s, %s provider)", (bac
       await buy(reference);
       await other.buy(reference);
     }
-    const { fanOut } = await import("./delivery");
+    const { fanOut } = await import("./fan-out");
     const made = async () =>
       Promise.all(
         [endpoint, failedOnly, other.endpoint].map(async (each) =>
@@ -236,7 +237,7 @@ describe.each(backendsAndProviders())("Webhook delivery (%s, %s provider)", (bac
     const { endpoint, buy } = await setup();
     await buy("orphan-1");
     await buy("orphan-2");
-    const { fanOut } = await import("./delivery");
+    const { fanOut } = await import("./fan-out");
     await fanOut(ctx);
     const claimed = await claimDeliveries(ctx, { max: 10, perEndpoint: 10 }); // then it dies
     expect(claimed).toHaveLength(2);

@@ -2,14 +2,10 @@ import type { Clock } from "@/lib/clock";
 import type { Db } from "@/lib/db/client";
 import { log } from "@/lib/observability/log";
 import { errorSummary } from "@/lib/points/purchase/outcome";
-import {
-  type ClaimedDelivery,
-  claimDeliveries,
-  type DeliveryResult,
-  fanOut,
-  type SendOptions,
-  sendClaimed,
-} from "./delivery";
+import { type DeliveryResult, sendClaimed } from "./attempt";
+import { type ClaimedDelivery, claimDeliveries } from "./claim";
+import { fanOut } from "./fan-out";
+import type { SendOptions } from "./request";
 
 export interface SenderOptions extends SendOptions {
   /** Sends in flight at once from this sender. */

@@ -5,7 +5,6 @@ import { z } from "zod";
 import type { ActionState } from "@/lib/dashboard/action-state";
 import { adminAction } from "@/lib/dashboard/admin-action";
 import { EVENT_TYPES } from "@/lib/points/events";
-import { sendTestEvent } from "@/lib/webhooks/delivery";
 import {
   addEndpoint,
   allowPrivateTargets,
@@ -15,6 +14,7 @@ import {
   rotateSecret,
   setEndpointStatus,
 } from "@/lib/webhooks/endpoints";
+import { sendTestEvent } from "@/lib/webhooks/request";
 
 const PAGE = "/dashboard/webhooks";
 const endpointId = z.string().min(1).max(100);
