@@ -15,10 +15,11 @@ export interface Received {
   at: number;
 }
 
-/** A receiving HTTP server on loopback; `answer` decides each response's status. */
+/** A receiving HTTP server on loopback; `answer` decides each response's status (and headers). */
 export async function startReceiver() {
   const received: Received[] = [];
-  let answer: (request: Received) => number | "hang" = () => 200;
+  let answer: (request: Received) => number | "hang" | { status: number; headers: Record<string, string> } = () =>
+    200;
   const server = http.createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on("data", (chunk: Buffer) => chunks.push(chunk));
@@ -31,9 +32,10 @@ export async function startReceiver() {
         at: Date.now(),
       };
       received.push(got);
-      const status = answer(got);
-      if (status === "hang") return;
-      response.writeHead(status).end("ok");
+      const answered = answer(got);
+      if (answered === "hang") return;
+      if (typeof answered === "number") response.writeHead(answered).end("ok");
+      else response.writeHead(answered.status, answered.headers).end("slow down");
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

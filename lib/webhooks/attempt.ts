@@ -2,31 +2,12 @@ import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
 import { webhookAttempts, webhookDeliveries, webhookEndpoints } from "@/lib/db/schema";
 import { log } from "@/lib/observability/log";
+import { decideAttempt, isDelivered } from "./attempt-outcome";
 import type { ClaimedDelivery } from "./claim";
-import { disableEndpoint, RETRY_FOR_MS } from "./endpoints";
+import { disableEndpoint } from "./endpoints";
 import { deliveryRequest, type SendOptions, sendSigned } from "./request";
 import type { WebhookResponse } from "./send";
 import type { DeliveryServices } from "./services";
-
-/**
- * After the nth failed attempt, the wait before the next: the first retry within 10 s, then
- * growing (as Standard Webhooks' reference schedule), every 12 hours at the end, until the
- * delivery is three days old.
- */
-export const RETRY_DELAYS_MS = [
-  5_000,
-  60_000,
-  5 * 60_000,
-  30 * 60_000,
-  2 * 3_600_000,
-  5 * 3_600_000,
-  10 * 3_600_000,
-  12 * 3_600_000,
-] as const;
-
-export function retryDelayMs(attemptsMade: number): number {
-  return RETRY_DELAYS_MS[Math.min(attemptsMade, RETRY_DELAYS_MS.length) - 1] ?? RETRY_DELAYS_MS[0];
-}
 
 export type DeliveryResult = "delivered" | "retrying" | "given_up" | "endpoint_disabled";
 
@@ -48,11 +29,7 @@ export async function sendClaimed(
     },
     "webhook sent",
   );
-  return recordAttempt(services, claimed, response);
-}
-
-function isDelivered(response: WebhookResponse): boolean {
-  return response.status !== null && response.status >= 200 && response.status < 300;
+  return recordAttempt(services, claimed, response, (options.random ?? Math.random)());
 }
 
 /**
@@ -84,22 +61,22 @@ async function recordDelivered(db: Db, claimed: ClaimedDelivery, response: Webho
 }
 
 /**
- * One attempt, recorded in one transaction: its row in the delivery log; the delivery delivered,
- * scheduled again, or given up after three days; the endpoint's failing streak, and the endpoint
- * disabled on a 410 or after three days of nothing but failures.
+ * One failed attempt, recorded in one transaction: its row in the delivery log, the endpoint's
+ * failing streak (read and extended under the endpoint row's lock), then what decideAttempt makes
+ * of it: the delivery scheduled again or given up, the endpoint disabled.
  */
 export async function recordAttempt(
   services: DeliveryServices,
   claimed: ClaimedDelivery,
   response: WebhookResponse,
+  random: number = Math.random(),
 ): Promise<DeliveryResult> {
   const now = services.clock.now();
   const { delivery, endpoint } = claimed;
-  if (isDelivered(response)) {
+  if (isDelivered(response.status)) {
     await recordDelivered(services.db, claimed, response, now);
     return "delivered";
   }
-  const gone = response.status === 410;
   const error = response.error ?? `answered ${response.status}`;
   log().info(
     {
@@ -125,13 +102,31 @@ export async function recordAttempt(
         error: error.slice(0, 500),
       })
       .onConflictDoNothing();
-    const givenUp = gone || now >= delivery.giveUpAt;
-    const nextAttemptAt = givenUp ? null : new Date(now.getTime() + retryDelayMs(delivery.attempts));
+    const gone = response.status === 410;
+    const [streak] = gone
+      ? []
+      : await tx
+          .update(webhookEndpoints)
+          .set({ failingSince: sql`coalesce(${webhookEndpoints.failingSince}, ${now.toISOString()}::timestamptz)` })
+          .where(
+            and(eq(webhookEndpoints.organizationId, endpoint.organizationId), eq(webhookEndpoints.id, endpoint.id)),
+          )
+          .returning();
+    const outcome = decideAttempt({
+      status: response.status,
+      timedOut: response.timedOut,
+      retryAfter: response.retryAfter,
+      attempts: delivery.attempts,
+      now,
+      giveUpAt: delivery.giveUpAt,
+      failingSince: streak?.failingSince ?? null,
+      random,
+    });
     await tx
       .update(webhookDeliveries)
       .set({
-        status: givenUp ? "failed" : "pending",
-        nextAttemptAt,
+        status: outcome.kind === "retry" ? "pending" : "failed",
+        nextAttemptAt: outcome.kind === "retry" ? outcome.at : null,
         deliveredAt: null,
         lastResponseStatus: response.status,
         lastError: error.slice(0, 500),
@@ -146,27 +141,10 @@ export async function recordAttempt(
           eq(webhookDeliveries.lockToken, claimed.lockToken),
         ),
       );
-    const where = and(
-      eq(webhookEndpoints.organizationId, endpoint.organizationId),
-      eq(webhookEndpoints.id, endpoint.id),
-    );
-    if (gone) {
-      await disableEndpoint(tx, endpoint, "the endpoint answered 410 Gone", now);
+    if (outcome.kind === "disable" && (gone || streak?.status === "enabled")) {
+      await disableEndpoint(tx, endpoint, outcome.reason, now);
       return "endpoint_disabled";
     }
-    const [current] = await tx
-      .update(webhookEndpoints)
-      .set({ failingSince: sql`coalesce(${webhookEndpoints.failingSince}, ${now.toISOString()}::timestamptz)` })
-      .where(where)
-      .returning();
-    if (
-      current?.status === "enabled" &&
-      current.failingSince &&
-      now.getTime() - current.failingSince.getTime() >= RETRY_FOR_MS
-    ) {
-      await disableEndpoint(tx, endpoint, "every delivery failed for 3 days", now);
-      return "endpoint_disabled";
-    }
-    return givenUp ? "given_up" : "retrying";
+    return outcome.kind === "retry" ? "retrying" : "given_up";
   });
 }

@@ -10,7 +10,7 @@ import type { Services } from "@/lib/points/services";
 import { backendsAndProviders, expectPointsError, type ProviderTestContext } from "@/lib/testing/harness";
 import { serviceSuite } from "@/lib/testing/invariants";
 import { startReceiver } from "@/lib/testing/webhook-receiver";
-import { RETRY_DELAYS_MS } from "./attempt";
+import { RETRY_DELAYS_MS } from "./attempt-outcome";
 import { CLAIM_MS, claimDeliveries } from "./claim";
 import { addEndpoint, listAttempts, listDeliveries, redeliver, rotateSecret, setEndpointStatus } from "./endpoints";
 import { WebhookSender } from "./sender";
@@ -28,8 +28,9 @@ describe.each(backendsAndProviders())("Webhook delivery (%s, %s provider)", (bac
     await receiver.close();
   });
 
+  // The jitter's draw fixed at its middle: each retry waits the schedule's time exactly.
   const sender = (services: Services = ctx, options = {}) =>
-    new WebhookSender(services, { allowPrivate: true, timeoutMs: 2_000, ...options });
+    new WebhookSender(services, { allowPrivate: true, timeoutMs: 2_000, random: () => 0.5, ...options });
 
   async function setup(cards: string[] = ["visa"], events?: string[]) {
     receiver.received.length = 0;
@@ -110,6 +111,23 @@ describe.each(backendsAndProviders())("Webhook delivery (%s, %s provider)", (bac
       [3, 200],
     ]);
     expect(new Set(receiver.received.map((got) => got.id)).size).toBe(1); // the same webhook-id every time
+  });
+
+  it("waits as a 429's Retry-After asks, within reason, and a minute at least after a timeout", async () => {
+    const { endpoint, buy } = await setup();
+    receiver.answerWith(() => ({ status: 429, headers: { "retry-after": "90" } }));
+    await buy("too-many");
+    await sender().drain();
+    let [delivery] = await listDeliveries(ctx.db, endpoint);
+    expect(delivery).toMatchObject({ status: "pending", attempts: 1, lastResponseStatus: 429 });
+    expect(delivery?.nextAttemptAt?.getTime()).toBe(ctx.clock.now().getTime() + 90_000);
+
+    receiver.answerWith(() => "hang");
+    ctx.clock.advance(90_000);
+    await sender(ctx, { timeoutMs: 200, random: () => 0 }).drain();
+    [delivery] = await listDeliveries(ctx.db, endpoint);
+    expect(delivery).toMatchObject({ status: "pending", attempts: 2, lastResponseStatus: null });
+    expect(delivery?.nextAttemptAt?.getTime()).toBe(ctx.clock.now().getTime() + 60_000);
   });
 
   it("gives a delivery up after 3 days of failures and disables the endpoint; an admin enables it again", async () => {

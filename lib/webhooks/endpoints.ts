@@ -15,15 +15,13 @@ import { newId } from "@/lib/ids";
 import { recordAudit } from "@/lib/points/audit";
 import { PointsError } from "@/lib/points/errors";
 import { EVENT_TYPES, type EventType } from "@/lib/points/events";
+import { RETRY_FOR_MS } from "./attempt-outcome";
 import { newWebhookSecret } from "./signing";
 import { checkWebhookUrl } from "./target";
 
 /** After a rotation, the old secret signs beside the new one this long, so receivers can switch. */
 export const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
 export const MAX_ENDPOINTS_PER_ORGANIZATION = 16;
-/** A delivery failing this long is given up; an endpoint whose deliveries all failed this long is disabled. */
-export const RETRY_FOR_MS = 3 * 24 * 60 * 60 * 1000;
-
 interface WebhookServices {
   db: Db;
   clock: Clock;

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { rowsOf } from "@/lib/db/rows";
-import { RETRY_FOR_MS } from "./endpoints";
+import { RETRY_FOR_MS } from "./attempt-outcome";
 import type { DeliveryServices } from "./services";
 
 /**

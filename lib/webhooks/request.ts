@@ -12,6 +12,8 @@ export interface SendOptions {
   allowPrivate: boolean;
   resolver?: Resolver;
   timeoutMs?: number;
+  /** The jitter's draw for a retry's wait, in [0, 1) (default Math.random). */
+  random?: () => number;
   /** The wall clock the signature's timestamp is taken from (receivers compare it with theirs). */
   wallClock?: () => number;
 }

@@ -31,6 +31,10 @@ export interface WebhookResponse {
    * holds the answer's status if it had arrived before its body was cut short).
    */
   error: string | null;
+  /** True when the deadline ran out before the exchange ended. */
+  timedOut: boolean;
+  /** The answer's `Retry-After` header as sent (seconds or an HTTP date), or null. */
+  retryAfter: string | null;
 }
 
 const DEFAULT_TIMEOUT_MS = 15_000;
@@ -74,7 +78,8 @@ export async function sendWebhook(request: WebhookRequest): Promise<WebhookRespo
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   const checked = checkWebhookUrl(request.url, { allowPrivate: request.allowPrivate });
-  if (!checked.ok) return { status: null, durationMs: elapsed(), body: "", error: checked.reason };
+  if (!checked.ok)
+    return { status: null, durationMs: elapsed(), body: "", error: checked.reason, timedOut: false, retryAfter: null };
   const { url } = checked;
   const timeoutMs = request.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const maxBytes = request.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
@@ -88,17 +93,18 @@ export async function sendWebhook(request: WebhookRequest): Promise<WebhookRespo
 
   return new Promise<WebhookResponse>((resolve) => {
     let status: number | null = null;
+    let retryAfter: string | null = null;
     const chunks: string[] = [];
     const decoder = new StringDecoder("utf8");
     let done = false;
     let timer: NodeJS.Timeout | undefined;
     let outgoing: http.ClientRequest | undefined;
 
-    const finish = (error: string | null) => {
+    const finish = (error: string | null, timedOut = false) => {
       if (done) return;
       done = true;
       clearTimeout(timer);
-      resolve({ status, durationMs: elapsed(), body: chunks.join(""), error });
+      resolve({ status, durationMs: elapsed(), body: chunks.join(""), error, timedOut, retryAfter });
     };
 
     try {
@@ -116,13 +122,15 @@ export async function sendWebhook(request: WebhookRequest): Promise<WebhookRespo
     const req = outgoing;
 
     timer = setTimeout(() => {
-      finish(`timed out after ${timeoutMs / 1000} s`);
+      finish(`timed out after ${timeoutMs / 1000} s`, true);
       req.destroy();
     }, timeoutMs);
 
     req.on("error", (error) => finish(describeError(error)));
     req.on("response", (response) => {
       status = response.statusCode ?? null;
+      const header = response.headers["retry-after"];
+      retryAfter = typeof header === "string" ? header : null;
       let received = 0;
       response.on("data", (chunk: Buffer) => {
         if (done) return;
