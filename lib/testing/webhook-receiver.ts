@@ -18,9 +18,17 @@ export interface Received {
 /** A receiving HTTP server on loopback; `answer` decides each response's status (and headers). */
 export async function startReceiver() {
   const received: Received[] = [];
-  let answer: (request: Received) => number | "hang" | { status: number; headers: Record<string, string> } = () =>
-    200;
+  let answer: (
+    request: Received,
+  ) => number | "hang" | { status: number; headers?: Record<string, string>; afterMs?: number } = () => 200;
+  /** Requests open now (received, not yet answered), and the most ever open at once. */
+  const open = { now: 0, most: 0 };
   const server = http.createServer((request, response) => {
+    open.now += 1;
+    open.most = Math.max(open.most, open.now);
+    response.on("close", () => {
+      open.now -= 1;
+    });
     const chunks: Buffer[] = [];
     request.on("data", (chunk: Buffer) => chunks.push(chunk));
     request.on("end", () => {
@@ -35,7 +43,7 @@ export async function startReceiver() {
       const answered = answer(got);
       if (answered === "hang") return;
       if (typeof answered === "number") response.writeHead(answered).end("ok");
-      else response.writeHead(answered.status, answered.headers).end("slow down");
+      else setTimeout(() => response.writeHead(answered.status, answered.headers).end("later"), answered.afterMs ?? 0);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -43,6 +51,7 @@ export async function startReceiver() {
   return {
     url: `http://127.0.0.1:${port}/hooks`,
     received,
+    open,
     answerWith(next: typeof answer) {
       answer = next;
     },

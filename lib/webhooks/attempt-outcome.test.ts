@@ -100,5 +100,4 @@ describe("Retry-After", () => {
     expect(retryAfterMs("Sun, 29 Nov 2026 11:00:00 GMT", now)).toBe(0);
     for (const header of [null, "", "-5", "1e3", "tomorrow", "0x10"]) expect(retryAfterMs(header, now)).toBeNull();
   });
-
 });

@@ -257,7 +257,7 @@ describe.each(backendsAndProviders())("Webhook delivery (%s, %s provider)", (bac
     await buy("orphan-2");
     const { fanOut } = await import("./fan-out");
     await fanOut(ctx);
-    const claimed = await claimDeliveries(ctx, { max: 10, perEndpoint: 10 }); // then it dies
+    const claimed = await claimDeliveries(ctx, { max: 10, perEndpoint: 10, perOrganization: 10 }); // then it dies
     expect(claimed).toHaveLength(2);
     await sender().drain();
     expect(receiver.received).toEqual([]); // claimed by the dead sender: nobody else sends them yet
@@ -298,6 +298,67 @@ describe.each(backendsAndProviders())("Webhook delivery (%s, %s provider)", (bac
     const [slowDelivery] = await listDeliveries(ctx.db, slow.endpoint);
     expect(slowDelivery).toMatchObject({ status: "pending", attempts: 1, lastResponseStatus: null });
     expect(slowDelivery?.lastError).toMatch(/timed out/);
+  });
+
+  it("one organisation's 16 hanging endpoints hold at most its share: another's delivery goes at once", async () => {
+    const bad = await setup();
+    for (let more = 1; more < 16; more++) {
+      await addEndpoint(ctx, bad.organization.id, { url: receiver.url, allowPrivate: true });
+    }
+    const organizationOf = (got: { body: string }) => JSON.parse(got.body).organization_id as string;
+    receiver.answerWith((got) => (organizationOf(got) === bad.organization.id ? "hang" : 200));
+    for (let index = 0; index < 6; index++) await bad.buy(`backlog-${index}`); // 96 deliveries, all older
+    const { organization: other } = await createOrganization(ctx, {
+      name: `Healthy ${randomString(4)}`,
+      settings: { currency: "USD", apiPurchasesEnabled: true },
+      cards: ["visa"],
+      defaultCardIndex: 0,
+    });
+    track(other.id);
+    await addEndpoint(ctx, other.id, { url: receiver.url, allowPrivate: true });
+    await purchasePoints(ctx, { organization: other, request: { points: 100, reference: "healthy" }, source: "api" });
+    receiver.open.most = 0;
+    const running = sender(ctx, { timeoutMs: 1_500 });
+    const started = Date.now();
+    await running.tick();
+    await expect.poll(() => receiver.received.filter((got) => organizationOf(got) === other.id).length).toBe(1);
+    expect(Date.now() - started).toBeLessThan(1_000);
+    // Of the 32 slots, the hanging organisation holds its 8 and no more.
+    expect(receiver.received.filter((got) => organizationOf(got) === bad.organization.id)).toHaveLength(8);
+    expect(receiver.open.most).toBeLessThanOrEqual(9);
+    await running.stop();
+  });
+
+  it("never has more sends in flight than its capacity, however its claims overlap", async () => {
+    const { organization, buy } = await setup();
+    receiver.answerWith(() => ({ status: 200, afterMs: 25 }));
+    for (let index = 0; index < 24; index++) await buy(`busy-${index}`);
+    const ours = () => receiver.received.filter((got) => JSON.parse(got.body).organization_id === organization.id);
+    receiver.open.most = 0;
+    const running = sender(ctx, { capacity: 3, perEndpoint: 10, perOrganization: 10 });
+    const deadline = Date.now() + 10_000;
+    while (ours().length < 24 && Date.now() < deadline) {
+      await running.tick();
+      await new Promise((resolve) => setTimeout(resolve, 3));
+    }
+    await running.idle();
+    expect(ours()).toHaveLength(24);
+    expect(receiver.open.most).toBeLessThanOrEqual(3);
+  });
+
+  it("sends to a failing endpoint one at a time, so it is slowed rather than given every free slot", async () => {
+    const { endpoint, buy } = await setup();
+    for (let index = 0; index < 5; index++) await buy(`failing-${index}`);
+    await ctx.db
+      .update(webhookEndpoints)
+      .set({ failingSince: ctx.clock.now() })
+      .where(eq(webhookEndpoints.id, endpoint.id));
+    receiver.answerWith(() => ({ status: 200, afterMs: 300 }));
+    const running = sender();
+    await running.tick();
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(receiver.received).toHaveLength(1);
+    await running.stop();
   });
 
   it("sends again by hand a delivery that was given up", async () => {

@@ -104,6 +104,10 @@ export const webhookDeliveries = pgTable(
     primaryKey({ name: "webhook_deliveries_pkey", columns: [t.organizationId, t.id] }),
     uniqueIndex("webhook_deliveries_event_idx").on(t.organizationId, t.endpointId, t.eventSequence),
     index("webhook_deliveries_due_idx").on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
+    /** The claim's walk: each endpoint with deliveries pending, then its first due ones (lib/webhooks/claim.ts). */
+    index("webhook_deliveries_endpoint_due_idx")
+      .on(t.organizationId, t.endpointId, t.nextAttemptAt, t.eventSequence)
+      .where(sql`${t.status} = 'pending'`),
     foreignKey({
       name: "webhook_deliveries_endpoint_fk",
       columns: [t.organizationId, t.endpointId],

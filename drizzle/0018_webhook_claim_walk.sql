@@ -1,0 +1,1 @@
+CREATE INDEX "webhook_deliveries_endpoint_due_idx" ON "webhook_deliveries" USING btree ("organization_id","endpoint_id","next_attempt_at","event_sequence") WHERE "webhook_deliveries"."status" = 'pending';
