@@ -189,6 +189,26 @@ describe.each(backendsAndProviders())("Webhook delivery (%s, %s provider)", (bac
     expect(() => receiver.verified(oldSecret)).toThrow();
   });
 
+  it("keeps every secret rotated in the last 24 hours signing: rotating twice does not drop the first", async () => {
+    const { endpoint, secret: first, buy } = await setup();
+    const { secret: second } = await rotateSecret(ctx, endpoint.id);
+    ctx.clock.advance(3_600_000);
+    const { secret: third } = await rotateSecret(ctx, endpoint.id);
+    await buy("twice-1");
+    await sender().drain();
+    for (const secret of [first, second, third]) expect(receiver.verified(secret)).toHaveLength(1);
+    expect(receiver.received[0]?.signature.split(" ")).toHaveLength(3);
+
+    // A day after the first rotation the first secret stops; the second signs an hour more.
+    ctx.clock.advance(23 * 3_600_000 + 1);
+    receiver.received.length = 0;
+    await buy("twice-2");
+    await sender().drain();
+    expect(receiver.verified(third)).toHaveLength(1);
+    expect(receiver.verified(second)).toHaveLength(1);
+    expect(() => receiver.verified(first)).toThrow();
+  });
+
   it("sends nothing for a change that rolled back", async () => {
     const { organization, buy } = await setup();
     const paid = await buy("kept");

@@ -3,6 +3,7 @@ import type { Clock } from "@/lib/clock";
 import type { Db } from "@/lib/db/client";
 import {
   organizations,
+  type RetiredSecret,
   type WebhookAttempt,
   type WebhookDelivery,
   type WebhookEndpoint,
@@ -152,32 +153,49 @@ export async function getEndpoint(db: Db, endpointId: string, organizationId?: s
   return row;
 }
 
-/** A new secret; the old one keeps signing beside it for 24 hours. Returned once. */
+/** Secrets that sign at once at most: the current one and the newest rotated away. */
+export const MAX_SIGNING_SECRETS = 10;
+
+/**
+ * A new secret, returned once. Every secret rotated away in the last 24 hours keeps signing beside
+ * it (up to MAX_SIGNING_SECRETS in all, the oldest dropped first). The endpoint's row is locked
+ * while its secrets are read and written, so concurrent rotations each retire the secret the
+ * one before it made, and no secret printed to someone is lost.
+ */
 export async function rotateSecret(
   services: WebhookServices,
   endpointId: string,
   organizationId?: string,
 ): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
-  const current = await getEndpoint(services.db, endpointId, organizationId);
   const secret = newWebhookSecret();
-  const now = services.clock.now();
   const endpoint = await services.db.transaction(async (tx) => {
+    const [current] = await tx
+      .select()
+      .from(webhookEndpoints)
+      .where(
+        organizationId
+          ? and(eq(webhookEndpoints.id, endpointId), eq(webhookEndpoints.organizationId, organizationId))
+          : eq(webhookEndpoints.id, endpointId),
+      )
+      .for("update");
+    if (!current) throw new PointsError("not_found", `No webhook endpoint ${endpointId}.`);
+    const now = services.clock.now();
+    const signsUntil = new Date(now.getTime() + ROTATION_OVERLAP_MS).toISOString();
+    const retiredSecrets = [{ secret: current.secret, signs_until: signsUntil }, ...stillSigning(current, now)].slice(
+      0,
+      MAX_SIGNING_SECRETS - 1,
+    );
     const [row] = await tx
       .update(webhookEndpoints)
-      .set({
-        secret,
-        previousSecret: current.secret,
-        previousSecretExpiresAt: new Date(now.getTime() + ROTATION_OVERLAP_MS),
-        updatedAt: now,
-      })
-      .where(and(eq(webhookEndpoints.organizationId, current.organizationId), eq(webhookEndpoints.id, endpointId)))
+      .set({ secret, retiredSecrets, updatedAt: now })
+      .where(and(eq(webhookEndpoints.organizationId, current.organizationId), eq(webhookEndpoints.id, current.id)))
       .returning();
     if (!row) throw new PointsError("not_found", `No webhook endpoint ${endpointId}.`);
     await recordAudit(tx, {
       organizationId: row.organizationId,
       action: "webhook_endpoint.secret_rotated",
       target: row.id,
-      after: { previous_secret_signs_until: row.previousSecretExpiresAt?.toISOString() ?? null },
+      after: { previous_secret_signs_until: signsUntil, secrets_signing: retiredSecrets.length + 1 },
       at: now,
     });
     return row;
@@ -185,13 +203,14 @@ export async function rotateSecret(
   return { endpoint, secret };
 }
 
-/** The secrets that sign a delivery now: the current one, and the one before it during its 24 hours. */
+/** The rotated-away secrets still within their 24 hours. */
+function stillSigning(endpoint: WebhookEndpoint, now: Date): RetiredSecret[] {
+  return endpoint.retiredSecrets.filter((retired) => new Date(retired.signs_until) > now);
+}
+
+/** The secrets that sign a delivery now: the current one, and each rotated away in the last 24 hours. */
 export function signingSecrets(endpoint: WebhookEndpoint, now: Date): string[] {
-  const previous =
-    endpoint.previousSecret && endpoint.previousSecretExpiresAt && endpoint.previousSecretExpiresAt > now
-      ? [endpoint.previousSecret]
-      : [];
-  return [endpoint.secret, ...previous];
+  return [endpoint.secret, ...stillSigning(endpoint, now).map((retired) => retired.secret)];
 }
 
 /**

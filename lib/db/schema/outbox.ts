@@ -45,6 +45,12 @@ export const events = pgTable(
   ],
 );
 
+/** A secret rotated away, still signing until `signs_until` (ISO 8601). */
+export interface RetiredSecret {
+  secret: string;
+  signs_until: string;
+}
+
 export const webhookEndpoints = pgTable(
   "webhook_endpoints",
   {
@@ -60,9 +66,11 @@ export const webhookEndpoints = pgTable(
     disabledReason: text("disabled_reason"),
     /** whsec_…: signs every delivery. Needed in clear to sign, so kept like a password to a partner's system. */
     secret: text("secret").notNull(),
-    /** The secret before the last rotation, which also signs until previous_secret_expires_at. */
+    /** Unused since migration 0019 (retired_secrets replaced them); kept so instances still running the release before it read on. */
     previousSecret: text("previous_secret"),
     previousSecretExpiresAt: timestamp("previous_secret_expires_at", { withTimezone: true, mode: "date" }),
+    /** Secrets rotated away that still sign beside `secret` until their time, newest first. */
+    retiredSecrets: jsonb("retired_secrets").$type<RetiredSecret[]>().notNull().default([]),
     /** The last event sequence turned into deliveries for this endpoint (events after it are not yet). */
     fannedOutThrough: bigint("fanned_out_through", { mode: "number" }).notNull(),
     /** Since when every attempt failed (null while the last one succeeded): three days of it disable the endpoint. */
