@@ -158,3 +158,44 @@ test("an admin adds an endpoint, tests it, sees deliveries, rotates, disables, e
   expect(lines).toHaveLength(2);
   expect(lines[1]).toContain(`,user,${org().admin.userId},webhook_endpoint.added,`);
 });
+
+test("an admin sends an endpoint what it missed while it was disabled, once", async ({ page, request }) => {
+  await signIn(page, org().admin);
+  await page.goto("/dashboard/webhooks");
+  await page.getByLabel("Endpoint URL").fill(url);
+  await page.getByRole("button", { name: "Add endpoint" }).click();
+  const secret = (await page.getByTestId("new-webhook-secret-value").textContent()) ?? "";
+  await endpoint(page).getByRole("button", { name: "Disable" }).click();
+  await expect(endpoint(page).getByText("Nothing is sent to this endpoint")).toBeVisible();
+
+  const since = new Date().toISOString().slice(0, 16);
+  const reference = `missed-${Date.now()}`;
+  const bought = await request.post(TOP_UPS, {
+    headers: { Authorization: `Bearer ${org().apiKey}` },
+    data: { points: 100, reference },
+  });
+  expect(bought.status()).toBe(201);
+  const ofIt = () => received.filter((got) => got.body.includes(reference));
+  await endpoint(page).getByRole("button", { name: "Enable" }).click();
+  await expect(page.getByText("Enabled", { exact: true })).toBeVisible();
+  expect(ofIt()).toEqual([]);
+
+  const sinceField = endpoint(page).getByLabel("Send again what it missed since (UTC)");
+  await sinceField.fill(since);
+  await endpoint(page).getByRole("button", { name: "Send missed events" }).click();
+  await expect(endpoint(page).getByText("Queued 1 event: each is sent once, in order")).toBeVisible();
+  await expect.poll(() => ofIt().length, { timeout: 15_000 }).toBe(1);
+  expect(verify(secret, ofIt()[0] as (typeof received)[number])).toMatchObject({
+    type: "top_up.paid",
+    data: { top_up: { reference } },
+  });
+  await sinceField.fill(since);
+  await endpoint(page).getByRole("button", { name: "Send missed events" }).click();
+  await expect(endpoint(page).getByText("It missed nothing since then")).toBeVisible();
+  expect(await axeViolations(page)).toEqual([]);
+  expect(ofIt()).toHaveLength(1);
+
+  await endpoint(page).getByRole("button", { name: "Delete" }).click();
+  await endpoint(page).getByRole("button", { name: "Yes, delete" }).click();
+  await expect(page.getByText("No endpoints yet.")).toBeVisible();
+});

@@ -67,6 +67,9 @@ ${cardKindLines()}
                                         signed (Standard Webhooks); its secret is printed once
   webhook list ORG_ID [--json]
   webhook rotate ENDPOINT_ID [--json]   a new secret, printed once; the old one signs for 24 hours
+  webhook recover ENDPOINT_ID --since ISO [--json]
+                                        sends again what it missed since then (while disabled, or
+                                        given up), each once, in sequence order
   webhook disable|enable|delete ENDPOINT_ID [--json]
   webhook deliveries ENDPOINT_ID [--json]
                                         each event's delivery: status, attempts, answer, next try

@@ -88,6 +88,28 @@ describe.each(backends())("npm run points -- webhook against %s", { timeout: SPA
       ],
     });
 
+    // Nothing missed yet; then an event while it is disabled, recovered once.
+    const since = "2000-01-01T00:00:00Z";
+    expect(parseJsonOutput(await points("webhook", "recover", endpointId, "--since", since, "--json"))).toEqual({
+      endpoint_id: endpointId,
+      queued: 0,
+    });
+    await points("webhook", "disable", endpointId, "--json");
+    await target.withDb(async (services) => {
+      const [organization] = await services.db.select().from(organizations).where(eq(organizations.id, organizationId));
+      if (!organization) throw new Error("no organisation");
+      await purchasePoints(services, { organization, request: { points: 100, reference: "cli-off" }, source: "api" });
+    });
+    expectRefused(await points("webhook", "recover", endpointId, "--since", since), /enable it first/);
+    await points("webhook", "enable", endpointId, "--json");
+    expect(parseJsonOutput(await points("webhook", "recover", endpointId, "--since", since, "--json"))).toEqual({
+      endpoint_id: endpointId,
+      queued: 1,
+    });
+    expect((await points("webhook", "recover", endpointId, "--since", since)).stdout).toContain("nothing queued");
+    await target.withDb((services) => new WebhookSender(services, { allowPrivate: true }).drain());
+    expect(receiver.verified(added.secret as string).map((got) => got.sequence)).toEqual([1, 2]);
+
     const rotated = parseJsonOutput(await points("webhook", "rotate", endpointId, "--json"));
     expect(sortedKeys(rotated)).toEqual(["endpoint_id", "secret"]);
     expect(rotated.secret).not.toBe(added.secret);
@@ -122,6 +144,11 @@ describe.each(backends())("npm run points -- webhook against %s", { timeout: SPA
       "webhook_endpoint.enabled",
       "webhook_endpoint.disabled",
       "webhook_endpoint.secret_rotated",
+      "webhook_endpoint.recovered",
+      "webhook_endpoint.recovered",
+      "webhook_endpoint.enabled",
+      "webhook_endpoint.disabled",
+      "webhook_endpoint.recovered",
       "webhook_endpoint.added",
       "api_key.created",
       "organization.created",
@@ -133,6 +160,10 @@ describe.each(backends())("npm run points -- webhook against %s", { timeout: SPA
   it("refuses a wrong command line before opening the database", async () => {
     const missing = await points("webhook", "add", "org_x");
     expect([missing.code, missing.stderr]).toEqual([2, expect.stringContaining("--url URL")]);
+    const noSince = await points("webhook", "recover", "we_x");
+    expect([noSince.code, noSince.stderr]).toEqual([2, expect.stringContaining("--since ISO")]);
+    const badSince = await points("webhook", "recover", "we_x", "--since", "yesterday");
+    expect([badSince.code, badSince.stderr]).toEqual([2, expect.stringContaining("ISO 8601")]);
     const unknown = await points("webhook", "frobnicate", "we_x");
     expect([unknown.code, unknown.stderr]).toEqual([
       2,

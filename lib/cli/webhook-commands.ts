@@ -4,6 +4,7 @@ import { expectPositionals, type FlagSpec, flagValue, parseArgs, UsageError } fr
 export type WebhookCommand =
   | { kind: "webhook-add"; organizationId: string; url: string; events: string[] | null; json: boolean }
   | { kind: "webhook-list"; organizationId: string; json: boolean }
+  | { kind: "webhook-recover"; endpointId: string; since: Date; json: boolean }
   | {
       kind: "webhook-rotate" | "webhook-disable" | "webhook-enable" | "webhook-delete" | "webhook-deliveries";
       endpointId: string;
@@ -12,7 +13,10 @@ export type WebhookCommand =
 
 const json: FlagSpec = { name: "json", kind: "switch" };
 const BY_ENDPOINT = ["rotate", "disable", "enable", "delete", "deliveries"] as const;
-export const WEBHOOK_SUBCOMMANDS = ["add", "list", ...BY_ENDPOINT] as const;
+export const WEBHOOK_SUBCOMMANDS = ["add", "list", "recover", ...BY_ENDPOINT] as const;
+
+/** An ISO 8601 time with a date and a time, in UTC unless it names an offset. */
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})?$/;
 
 /** `webhook SUBCOMMAND …`, or null when the subcommand is not one of them. */
 export function parseWebhookCommand(subcommand: string | undefined, args: string[]): WebhookCommand | null {
@@ -44,6 +48,17 @@ export function parseWebhookCommand(subcommand: string | undefined, args: string
     const parsed = parseArgs(args, [json], "webhook list");
     const [organizationId = ""] = expectPositionals(parsed, ["ORG_ID"], "webhook list");
     return { kind: "webhook-list", organizationId, json: parsed.switches.has("json") };
+  }
+  if (subcommand === "recover") {
+    const parsed = parseArgs(args, [json, { name: "since", kind: "value" }], "webhook recover");
+    const [endpointId = ""] = expectPositionals(parsed, ["ENDPOINT_ID"], "webhook recover");
+    const text = flagValue(parsed, "since");
+    if (text === undefined) throw new UsageError('"webhook recover" needs --since ISO, e.g. 2026-11-28T09:00:00Z.');
+    const since = new Date(ISO_TIME.test(text) && !/(Z|[+-]\d{2}:\d{2})$/.test(text) ? `${text}Z` : text);
+    if (!ISO_TIME.test(text) || Number.isNaN(since.getTime())) {
+      throw new UsageError(`--since takes an ISO 8601 time such as 2026-11-28T09:00:00Z, not "${text}".`);
+    }
+    return { kind: "webhook-recover", endpointId, since, json: parsed.switches.has("json") };
   }
   const verb = BY_ENDPOINT.find((name) => name === subcommand);
   if (!verb) return null;

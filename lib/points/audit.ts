@@ -29,6 +29,7 @@ export const AUDIT_ACTIONS = [
   "webhook_endpoint.disabled",
   "webhook_endpoint.enabled",
   "webhook_endpoint.deleted",
+  "webhook_endpoint.recovered",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

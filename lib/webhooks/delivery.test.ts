@@ -13,6 +13,7 @@ import { startReceiver } from "@/lib/testing/webhook-receiver";
 import { RETRY_DELAYS_MS } from "./attempt-outcome";
 import { CLAIM_MS, claimDeliveries } from "./claim";
 import { addEndpoint, listAttempts, listDeliveries, redeliver, rotateSecret, setEndpointStatus } from "./endpoints";
+import { recoverEndpoint } from "./recover";
 import { WebhookSender } from "./sender";
 
 describe.each(backendsAndProviders())("Webhook delivery (%s, %s provider)", (backend, provider) => {
@@ -393,6 +394,51 @@ describe.each(backendsAndProviders())("Webhook delivery (%s, %s provider)", (bac
     await sender().drain();
     const [delivery] = await listDeliveries(ctx.db, endpoint);
     expect(delivery).toMatchObject({ status: "delivered", attempts: 2 });
+  });
+
+  it("recovers what an endpoint missed since a time: while disabled, and given up; each once, in sequence order", async () => {
+    const { endpoint, buy } = await setup();
+    const since = ctx.clock.now();
+    await buy("before"); // 1, delivered
+    await sender().drain();
+    await setEndpointStatus(ctx, endpoint.id, "disabled");
+    await buy("while-off-1"); // 2 and 3: no delivery while disabled
+    await buy("while-off-2");
+    await setEndpointStatus(ctx, endpoint.id, "enabled");
+    receiver.answerWith(() => 410);
+    await buy("gone"); // 4: given up, and the endpoint disabled by the 410
+    await sender().drain();
+    await setEndpointStatus(ctx, endpoint.id, "enabled");
+    receiver.answerWith(() => 200);
+    receiver.received.length = 0;
+
+    expect((await recoverEndpoint(ctx, endpoint.id, since)).queued).toBe(3);
+    await sender(ctx, { perEndpoint: 1 }).drain();
+    const sent = () => receiver.received.map((got) => JSON.parse(got.body).sequence as number);
+    expect(sent()).toEqual([2, 3, 4]);
+    // Again: nothing is missed any more, so nothing is sent twice.
+    expect((await recoverEndpoint(ctx, endpoint.id, since)).queued).toBe(0);
+    await sender().drain();
+    expect(sent()).toEqual([2, 3, 4]);
+    const deliveries = await listDeliveries(ctx.db, endpoint);
+    expect(deliveries.map((delivery) => [delivery.eventSequence, delivery.status]).sort()).toEqual([
+      [1, "delivered"],
+      [2, "delivered"],
+      [3, "delivered"],
+      [4, "delivered"],
+    ]);
+  });
+
+  it("recovers only from a time in the past, and only to an enabled endpoint", async () => {
+    const { endpoint } = await setup();
+    const future = await expectPointsError(() =>
+      recoverEndpoint(ctx, endpoint.id, new Date(ctx.clock.now().getTime() + 60_000)),
+    );
+    expect([future.code, future.details.fields]).toEqual(["invalid_request", { since: expect.any(String) }]);
+    await setEndpointStatus(ctx, endpoint.id, "disabled");
+    const disabled = await expectPointsError(() => recoverEndpoint(ctx, endpoint.id, new Date(0)));
+    expect(disabled.message).toMatch(/enable it first/);
+    expect((await expectPointsError(() => recoverEndpoint(ctx, "we_nope", new Date(0)))).code).toBe("not_found");
   });
 
   it("refuses a private or plain-http target unless private targets are allowed", async () => {

@@ -11,11 +11,12 @@ import {
   toDeliveryJson,
   toEndpointJson,
 } from "@/lib/webhooks/endpoints";
+import { recoverEndpoint } from "@/lib/webhooks/recover";
 import { type CliIo, printJson } from "../output";
 import type { WebhookCommand } from "../webhook-commands";
 import { CommandRefused } from "./shared";
 
-/** `webhook add|list|rotate|disable|enable|delete|deliveries` (docs/contract.md §8); a secret is printed once. */
+/** `webhook add|list|rotate|recover|disable|enable|delete|deliveries` (docs/contract.md §8); a secret is printed once. */
 export async function webhook(command: WebhookCommand, runtime: Runtime, io: CliIo): Promise<void> {
   switch (command.kind) {
     case "webhook-add": {
@@ -62,6 +63,15 @@ export async function webhook(command: WebhookCommand, runtime: Runtime, io: Cli
       if (command.json) return printJson(io, { endpoint_id: endpoint.id, secret });
       return io.stdout(
         `New secret for ${endpoint.id}: ${secret}\n  shown only now. The old secret also signs for 24 hours, so receivers can switch.\n`,
+      );
+    }
+    case "webhook-recover": {
+      const { endpoint, queued } = await recoverEndpoint(runtime, command.endpointId, command.since);
+      if (command.json) return printJson(io, { endpoint_id: endpoint.id, queued });
+      return io.stdout(
+        queued === 0
+          ? `${endpoint.id} missed nothing since ${command.since.toISOString()}: nothing queued.\n`
+          : `Queued ${queued} event${queued === 1 ? "" : "s"} for ${endpoint.id}, missed since ${command.since.toISOString()}: each is sent once, in sequence order.\n`,
       );
     }
     case "webhook-disable":

@@ -14,6 +14,7 @@ import {
   rotateSecret,
   setEndpointStatus,
 } from "@/lib/webhooks/endpoints";
+import { recoverEndpoint } from "@/lib/webhooks/recover";
 import { sendTestEvent } from "@/lib/webhooks/request";
 
 const PAGE = "/dashboard/webhooks";
@@ -90,3 +91,23 @@ export const redeliverAction = adminAction(
     return { ok: true, message: "Queued: it is sent again within a second." };
   },
 );
+
+/** The datetime-local field: a UTC time to the minute (or second), as the form says. */
+const utcTime = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/, { error: "Choose a date and a time." })
+  .transform((text) => new Date(`${text}Z`))
+  .refine((date) => !Number.isNaN(date.getTime()), { error: "Choose a date and a time." });
+
+/** Webhooks → Send missed events: what the endpoint missed since then, each sent once. */
+export const recoverAction = adminAction(z.object({ endpointId, since: utcTime }), async (form, { user, runtime }) => {
+  const { queued } = await recoverEndpoint(runtime, form.endpointId, form.since, user.organizationId);
+  revalidatePath(PAGE);
+  return {
+    ok: true,
+    message:
+      queued === 0
+        ? "It missed nothing since then: nothing to send."
+        : `Queued ${queued} event${queued === 1 ? "" : "s"}: each is sent once, in order, within seconds.`,
+  };
+});

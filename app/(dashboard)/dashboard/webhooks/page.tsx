@@ -3,6 +3,7 @@ import Link from "next/link";
 import { ReadOnlyNotice } from "@/components/dashboard/account/read-only-notice";
 import { AddEndpointForm } from "@/components/dashboard/webhooks/add-endpoint-form";
 import { EndpointActions, RedeliverButton } from "@/components/dashboard/webhooks/endpoint-actions";
+import { RecoverForm } from "@/components/dashboard/webhooks/recover-form";
 import { Alert } from "@/components/ui/alert";
 import { Badge, type BadgeTone } from "@/components/ui/badge";
 import { Card, PageHeader } from "@/components/ui/card";
@@ -16,6 +17,7 @@ import {
   addEndpointAction,
   deleteEndpointAction,
   endpointStatusAction,
+  recoverAction,
   redeliverAction,
   rotateSecretAction,
   sendTestAction,
@@ -91,6 +93,9 @@ export default async function WebhooksPage() {
                   canEdit={canEdit}
                   actions={actions}
                 />
+                {endpoint.status === "enabled" && (
+                  <RecoverForm endpointId={endpoint.id} canEdit={canEdit} action={recoverAction} />
+                )}
                 <div>
                   <h3 className="text-sm font-semibold text-slate-900">Deliveries</h3>
                   {(logs[index] ?? []).length === 0 ? (
