@@ -19,119 +19,83 @@ export const systemResolver: Resolver = async (hostname) => {
 
 const MAX_URL_LENGTH = 2048;
 
-/** A dotted-quad IPv4 address as four bytes, or null. */
-function parseIPv4(text: string): number[] | null {
-  if (!net.isIPv4(text)) return null;
-  return text.split(".").map(Number);
+/** IPv4 ranges that are not the public internet (RFC 6890's special-purpose registry). */
+const PRIVATE_V4: Array<[string, number]> = [
+  ["0.0.0.0", 8], // "this network"
+  ["10.0.0.0", 8], // private
+  ["100.64.0.0", 10], // carrier-grade NAT
+  ["127.0.0.0", 8], // loopback
+  ["169.254.0.0", 16], // link-local, cloud metadata (169.254.169.254)
+  ["172.16.0.0", 12], // private
+  ["192.0.0.0", 24], // IETF protocol assignments
+  ["192.0.2.0", 24], // documentation
+  ["192.88.99.0", 24], // 6to4 relay anycast (deprecated)
+  ["192.168.0.0", 16], // private
+  ["198.18.0.0", 15], // benchmarking
+  ["198.51.100.0", 24], // documentation
+  ["203.0.113.0", 24], // documentation
+  ["224.0.0.0", 3], // multicast, reserved, broadcast: 224.0.0.0 and above
+];
+
+/** Within 2000::/3, the only global unicast IPv6, the ranges that are still refused. */
+const REFUSED_GLOBAL_V6: Array<[string, number]> = [
+  ["2001::", 32], // Teredo: its client's IPv4 address is hidden
+  ["2001:10::", 28], // ORCHID
+  ["2001:20::", 28], // ORCHIDv2
+  ["2001:db8::", 32], // documentation
+  ["3fff::", 20], // documentation (RFC 9637)
+];
+
+function blockList(ranges: Array<[string, number, "ipv4" | "ipv6"]>): net.BlockList {
+  const list = new net.BlockList();
+  for (const [address, prefix, type] of ranges) list.addSubnet(address, prefix, type);
+  return list;
+}
+
+/** The IPv4 address `a.b.c.d` as the two IPv6 groups that carry it, e.g. `a00:0` for 10.0.0.0. */
+function asGroups(v4: string): string {
+  const [a = 0, b = 0, c = 0, d = 0] = v4.split(".").map(Number);
+  return `${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
 }
 
 /**
- * An IPv6 address in any written form (compressed, expanded, with a dotted IPv4 tail, with a zone
- * after `%`) as sixteen bytes, or null.
+ * Private IPv4, also as the IPv6 addresses a socket would reach it by: Node's BlockList matches
+ * IPv4-mapped addresses (::ffff:a.b.c.d) against IPv4 rules itself; IPv4-compatible ones
+ * (::a.b.c.d, which covers :: and ::1) and 6to4 (2002:aabb:ccdd::/48) get rules of their own.
  */
-function parseIPv6(text: string): number[] | null {
-  const address = text.split("%")[0] ?? "";
-  if (!net.isIPv6(address)) return null;
-  const halves = address.split("::");
-  if (halves.length > 2) return null;
-  const groupsOf = (part: string | undefined): number[] | null => {
-    if (!part) return [];
-    const groups: number[] = [];
-    const pieces = part.split(":");
-    for (const [index, piece] of pieces.entries()) {
-      if (piece.includes(".")) {
-        const v4 = index === pieces.length - 1 ? parseIPv4(piece) : null;
-        if (!v4) return null;
-        groups.push(((v4[0] ?? 0) << 8) | (v4[1] ?? 0), ((v4[2] ?? 0) << 8) | (v4[3] ?? 0));
-      } else {
-        if (!/^[0-9a-f]{1,4}$/i.test(piece)) return null;
-        groups.push(Number.parseInt(piece, 16));
-      }
-    }
-    return groups;
-  };
-  const head = groupsOf(halves[0]);
-  const tail = groupsOf(halves[1]);
-  if (!head || !tail) return null;
-  const missing = 8 - head.length - tail.length;
-  if (halves.length === 2 ? missing < 1 : missing !== 0) return null;
-  const groups = [...head, ...new Array<number>(missing).fill(0), ...tail];
-  return groups.flatMap((group) => [group >> 8, group & 0xff]);
-}
-
-/** Whether the 32-bit IPv4 address falls in `base`/`bits`. */
-function inV4(bytes: number[], base: [number, number, number, number], bits: number): boolean {
-  const value = (bytes[0] ?? 0) * 2 ** 24 + (bytes[1] ?? 0) * 2 ** 16 + (bytes[2] ?? 0) * 2 ** 8 + (bytes[3] ?? 0);
-  const start = base[0] * 2 ** 24 + base[1] * 2 ** 16 + base[2] * 2 ** 8 + base[3];
-  const size = 2 ** (32 - bits);
-  return Math.floor(value / size) === Math.floor(start / size);
-}
-
-/** IPv4 ranges that are not the public internet (RFC 6890's special-purpose registry). */
-const PRIVATE_V4: Array<[[number, number, number, number], number]> = [
-  [[0, 0, 0, 0], 8], // "this network"
-  [[10, 0, 0, 0], 8], // private
-  [[100, 64, 0, 0], 10], // carrier-grade NAT
-  [[127, 0, 0, 0], 8], // loopback
-  [[169, 254, 0, 0], 16], // link-local, cloud metadata (169.254.169.254)
-  [[172, 16, 0, 0], 12], // private
-  [[192, 0, 0, 0], 24], // IETF protocol assignments
-  [[192, 0, 2, 0], 24], // documentation
-  [[192, 88, 99, 0], 24], // 6to4 relay anycast (deprecated)
-  [[192, 168, 0, 0], 16], // private
-  [[198, 18, 0, 0], 15], // benchmarking
-  [[198, 51, 100, 0], 24], // documentation
-  [[203, 0, 113, 0], 24], // documentation
-  [[224, 0, 0, 0], 3], // multicast, reserved, broadcast: 224.0.0.0 and above
-];
-
-function isPublicV4(bytes: number[]): boolean {
-  return !PRIVATE_V4.some(([base, bits]) => inV4(bytes, base, bits));
-}
-
-/** Whether the first `bits` bits of the sixteen bytes equal those of `prefix`. */
-function inV6(bytes: number[], prefix: number[], bits: number): boolean {
-  for (let bit = 0; bit < bits; bit += 8) {
-    const left = Math.min(8, bits - bit);
-    const mask = (0xff << (8 - left)) & 0xff;
-    if (((bytes[bit / 8] ?? 0) & mask) !== ((prefix[bit / 8] ?? 0) & mask)) return false;
-  }
-  return true;
-}
-
-function isPublicV6(bytes: number[]): boolean {
-  const zeros = (count: number) => bytes.slice(0, count).every((byte) => byte === 0);
-  // ::ffff:a.b.c.d (IPv4-mapped) and ::a.b.c.d (IPv4-compatible, which also covers :: and ::1):
-  // the socket would reach the embedded IPv4 address, so that is what is judged.
-  if (zeros(10) && bytes[10] === 0xff && bytes[11] === 0xff) return isPublicV4(bytes.slice(12));
-  if (zeros(12)) return isPublicV4(bytes.slice(12));
-  // 2002::/16 (6to4) carries an IPv4 address in its next 32 bits.
-  if (bytes[0] === 0x20 && bytes[1] === 0x02) return isPublicV4(bytes.slice(2, 6));
-  // Only 2000::/3 is global unicast: this refuses ::/8 (64:ff9b::/96 NAT64, ::ffff:0:a.b.c.d),
-  // 100::/64 (discard), fc00::/7 (unique local), fe80::/10 (link-local), fec0::/10, ff00::/8 (multicast).
-  if (!inV6(bytes, [0x20], 3)) return false;
-  const refused: Array<[number[], number]> = [
-    [[0x20, 0x01, 0x00, 0x00], 32], // Teredo: its client's IPv4 address is hidden
-    [[0x20, 0x01, 0x00, 0x10], 28], // ORCHID
-    [[0x20, 0x01, 0x00, 0x20], 28], // ORCHIDv2
-    [[0x20, 0x01, 0x0d, 0xb8], 32], // documentation
-    [[0x3f, 0xff], 20], // documentation (RFC 9637)
-  ];
-  return !refused.some(([prefix, bits]) => inV6(bytes, prefix, bits));
-}
+const privateAnywhere = blockList(
+  PRIVATE_V4.flatMap(
+    ([base, bits]): Array<[string, number, "ipv4" | "ipv6"]> => [
+      [base, bits, "ipv4"],
+      [`::${asGroups(base)}`, 96 + bits, "ipv6"],
+      [`2002:${asGroups(base)}::`, 16 + bits, "ipv6"],
+    ],
+  ),
+);
+const refusedGlobalV6 = blockList(REFUSED_GLOBAL_V6.map(([base, bits]) => [base, bits, "ipv6"]));
+/** IPv6 addresses judged by the IPv4 address they carry: IPv4-mapped and IPv4-compatible. */
+const carriesV4 = blockList([
+  ["::ffff:0:0", 96, "ipv6"],
+  ["::", 96, "ipv6"],
+]);
+const globalUnicastV6 = blockList([["2000::", 3, "ipv6"]]);
 
 /**
  * Whether an IP address is on the public internet: false for loopback, private, link-local (cloud
  * metadata), carrier-grade NAT, documentation, benchmarking, multicast and reserved ranges, in IPv4
- * and IPv6 alike (IPv4-mapped and IPv4-compatible IPv6 addresses are judged by their IPv4 part),
- * and false for anything that is not an IP address.
+ * and IPv6 alike (IPv4-mapped, IPv4-compatible and 6to4 IPv6 addresses are judged by their IPv4
+ * part; otherwise only 2000::/3 is global, which refuses NAT64, unique local, link-local and
+ * multicast), and false for anything that is not an IP address.
  */
 export function isPublicAddress(address: string): boolean {
-  const bare = address.startsWith("[") && address.endsWith("]") ? address.slice(1, -1) : address;
-  const v4 = parseIPv4(bare);
-  if (v4) return isPublicV4(v4);
-  const v6 = parseIPv6(bare);
-  return v6 ? isPublicV6(v6) : false;
+  const unbracketed = address.startsWith("[") && address.endsWith("]") ? address.slice(1, -1) : address;
+  const bare = unbracketed.split("%")[0] ?? "";
+  const family = net.isIP(bare);
+  if (family === 4) return !privateAnywhere.check(bare, "ipv4");
+  if (family !== 6) return false;
+  if (privateAnywhere.check(bare, "ipv6")) return false;
+  if (carriesV4.check(bare, "ipv6")) return true;
+  return globalUnicastV6.check(bare, "ipv6") && !refusedGlobalV6.check(bare, "ipv6");
 }
 
 /** The host of a parsed URL without IPv6 brackets. */
