@@ -24,7 +24,7 @@ export function RecoverForm({
   const fields = state && !state.ok ? (state.fields ?? {}) : {};
   const id = `recover-since-${endpointId}`;
   return (
-    <form onSubmit={onSubmit} noValidate className="flex flex-wrap items-end gap-2">
+    <form onSubmit={onSubmit} noValidate className="flex flex-wrap items-start gap-x-2 gap-y-1">
       <input type="hidden" name="endpointId" value={endpointId} />
       <Field
         id={id}
@@ -42,9 +42,11 @@ export function RecoverForm({
           aria-describedby={fields.since ? `${id}-error` : `${id}-hint`}
         />
       </Field>
-      <Button type="submit" variant="secondary" disabled={!canEdit || pending}>
-        {pending ? "Queuing…" : "Send missed events"}
-      </Button>
+      <div className="sm:pt-[1.625rem]">
+        <Button type="submit" variant="secondary" disabled={!canEdit || pending}>
+          {pending ? "Queuing…" : "Send missed events"}
+        </Button>
+      </div>
       {state && (
         <p
           role={state.ok ? "status" : "alert"}
