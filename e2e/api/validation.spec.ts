@@ -68,6 +68,11 @@ const fieldCases: FieldCase[] = [
   { name: "reference with SQL", change: set("reference", "x'; drop table top_ups; --"), fields: ["reference"] },
   { name: "reference as a number", change: set("reference", 12345), fields: ["reference"] },
   { name: "reference null", change: set("reference", null), fields: ["reference"] },
+  {
+    name: "reference in auto-recharge's own space",
+    change: set("reference", "auto-recharge:1"),
+    fields: ["reference"],
+  },
   { name: "reference missing", change: remove("reference"), fields: ["reference"] },
   { name: "a price", change: set("price", 1), fields: ["price"] },
   { name: "an amount", change: set("amount", 1000), fields: ["amount"] },

@@ -182,7 +182,7 @@ export type components = {
              */
             payment_source_id?: string | null;
             /**
-             * @description Your id for this purchase, unique per organisation: retrying with it never charges twice.
+             * @description Your id for this purchase, unique per organisation: retrying with it never charges twice. References starting with `auto-recharge:` are the service's own auto-recharges.
              * @example order-1042
              */
             reference: string;
