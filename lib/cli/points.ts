@@ -66,9 +66,13 @@ export async function runPointsCli(
     return EXIT_REFUSED;
   }
   try {
-    await runWithRequestContext({ requestId: newId("request"), actor: operator() }, () =>
-      execute(command, runtime, io),
-    );
+    // What a change defers (a recharge it made due) runs before the command exits.
+    const deferred: Promise<void>[] = [];
+    const services: Runtime = { ...runtime, defer: (task) => void deferred.push(task()) };
+    await runWithRequestContext({ requestId: newId("request"), actor: operator() }, async () => {
+      await execute(command, services, io);
+      await Promise.all(deferred);
+    });
     return EXIT_OK;
   } catch (error) {
     if (error instanceof ProvisioningError || error instanceof CommandRefused || error instanceof PointsError) {

@@ -6,6 +6,7 @@ import { randomString } from "@/lib/ids";
 import { deliverEvents } from "@/lib/testing/after-payment";
 import { backendsAndProviders, expectPointsError, type ProviderTestContext } from "@/lib/testing/harness";
 import { serviceSuite } from "@/lib/testing/invariants";
+import { refundTopUp } from "./after-payment/refunds";
 import {
   monthStart,
   RECHARGES_PER_HOUR,
@@ -277,6 +278,32 @@ describe.each(backendsAndProviders())("Low balance and auto-recharge (%s, %s pro
     expect(failed.map((event) => event.data)).toEqual([{ reason: "disputed", top_up: toTopUpJson(disputed as TopUp) }]);
     const audit = await ctx.db.select().from(auditLog).where(eq(auditLog.organizationId, organization.id));
     expect(audit.filter((entry) => entry.action === "auto_recharge.paused")).toHaveLength(1);
+  });
+
+  it("starts the recharge a spend's or a refund's crossing calls for through defer, with no reconciler", async () => {
+    const { organization, recharges, org } = await setup(on(500, 250));
+    const deferred: Promise<void>[] = [];
+    const services = { ...ctx, defer: (task: () => Promise<void>) => void deferred.push(task()) };
+    const [fund] = await ctx.db
+      .select()
+      .from(topUps)
+      .where(and(eq(topUps.organizationId, organization.id), eq(topUps.reference, "fund")));
+    // A refund of 600 of the 1,000 Points bought takes the balance to 400, below the level.
+    await refundTopUp(services, { topUpId: fund?.id ?? "", points: 600 });
+    await deliverEvents(ctx, services);
+    await Promise.all(deferred.splice(0));
+    expect((await recharges()).map((topUp) => [topUp.points, topUp.status])).toEqual([[250, "paid"]]);
+    expect((await org())?.pointsBalance).toBe(650);
+    // A spend below the level again: its recharge too, from the spend itself.
+    const crossed = await spendPoints(services, {
+      organizationId: organization.id,
+      request: { points: 200, reference: "deferred-spend" },
+      source: "api",
+    });
+    expect(crossed.rechargeDue).toBe(true);
+    await Promise.all(deferred.splice(0));
+    expect(await recharges()).toHaveLength(2);
+    expect((await org())?.pointsBalance).toBe(700);
   });
 
   it("refuses settings that could not work, naming each field, and saves nothing", async () => {

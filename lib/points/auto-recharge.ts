@@ -244,6 +244,14 @@ export async function rechargeDueOrganizations(services: Services, batch = 50): 
 }
 
 /**
+ * Hands the recharge a crossing calls for to `services.defer`, to run once the change that crossed
+ * has committed (after the answer is sent); without one, the reconciler runs it within a minute.
+ */
+export function deferRecharge(services: Services, organizationId: string): void {
+  services.defer?.(() => rechargeAfterSpend(services, organizationId));
+}
+
+/**
  * The recharge a spend's crossing calls for, run after its answer is sent: failures are logged and
  * left to the reconciler, which finds the crossing still unanswered.
  */

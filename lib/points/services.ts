@@ -13,6 +13,12 @@ export interface Services {
   readDb?: Db;
   provider: BillingProvider;
   clock: Clock;
+  /**
+   * Work that follows a commit and need not hold up the answer: the recharge a spend, a refund or a
+   * dispute made due. A route runs it with after(), the operator command before it exits. Without
+   * it, the reconciler finds the work within a minute.
+   */
+  defer?: (task: () => Promise<void>) => void;
 }
 
 /** Where the reads that may lag go: the replica when there is one, else the primary. */

@@ -7,6 +7,7 @@ import { hotQuery, type RawRow, rowReader, sqlTime } from "@/lib/db/hot";
 import { type Spend, spends } from "@/lib/db/schema";
 import { newId, newOrderedId } from "@/lib/ids";
 import { auditSource } from "./audit";
+import { deferRecharge } from "./auto-recharge";
 import { PointsError } from "./errors";
 import { crossingSql } from "./ledger";
 import { invalidQuery, limitParameter, oneCursor, parseStrictQuery, referenceParameter } from "./query-params";
@@ -209,7 +210,9 @@ export async function spendPoints(
   }
   const spend = readSpend(row);
   if (row.outcome === "replay") return replay(spend, request, pointsBalance);
-  return { spend, pointsBalance, replayed: false, rechargeDue: row.recharge === true };
+  const rechargeDue = row.recharge === true;
+  if (rechargeDue) deferRecharge(services, organizationId);
+  return { spend, pointsBalance, replayed: false, rechargeDue };
 }
 
 /** The same reference again: the same spend when the terms match, else a conflict. */

@@ -1,5 +1,4 @@
 import { randomString } from "@/lib/ids";
-import { rechargeAfterSpend } from "@/lib/points/auto-recharge";
 import {
   balanceSettingsOf,
   checkBalanceSettings,
@@ -27,13 +26,12 @@ export async function orgSpend(
     reference: command.reference ?? `operator-${randomString(20)}`,
     ...(command.description !== undefined ? { description: command.description } : {}),
   });
-  const { spend, pointsBalance, replayed, rechargeDue } = await spendPoints(runtime, {
+  // The recharge its crossing calls for is deferred to the command's end, as after an API spend's answer.
+  const { spend, pointsBalance, replayed } = await spendPoints(runtime, {
     organizationId: command.organizationId,
     request,
     source: "operator",
   });
-  // After the spend committed, as after an API spend's answer: the recharge its crossing calls for.
-  if (rechargeDue) await rechargeAfterSpend(runtime, command.organizationId);
   if (command.json) {
     printJson(io, {
       organization_id: command.organizationId,

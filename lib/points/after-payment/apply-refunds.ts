@@ -6,6 +6,7 @@ import { newId } from "@/lib/ids";
 import { log } from "@/lib/observability/log";
 import { recordMovement } from "@/lib/points/ledger";
 import type { Services } from "@/lib/points/services";
+import { deferRecharge } from "../auto-recharge";
 import { emitTopUpEvent } from "../events";
 import { pointsForRefundedAmount } from "./proportion";
 
@@ -24,14 +25,17 @@ export async function applyRefunds(
 ): Promise<{ applied: number; shortfall: number }> {
   let applied = 0;
   let shortfall = 0;
+  let rechargeDue: string | null = null;
   const now = services.clock.now();
   for (const refund of [...provided].sort((a, b) => a.created.getTime() - b.created.getTime())) {
     const moved = await services.db.transaction((tx) => applyRefund(tx, topUpId, refund, eventId, now));
     if (moved) {
       applied += 1;
       shortfall += moved.shortfall;
+      if (moved.rechargeDue) rechargeDue = moved.organizationId;
     }
   }
+  if (rechargeDue) deferRecharge(services, rechargeDue);
   return { applied, shortfall };
 }
 
@@ -45,7 +49,7 @@ async function applyRefund(
   refund: ProviderRefund,
   eventId: string | null,
   now: Date,
-): Promise<{ shortfall: number } | null> {
+): Promise<{ shortfall: number; rechargeDue: boolean; organizationId: string } | null> {
   const [topUp] = await tx.select().from(topUps).where(eq(topUps.id, topUpId)).for("update");
   if (!topUp) throw new Error(`Top-up ${topUpId} vanished while refunding.`);
   const known = await knownRefund(tx, topUpId, refund);
@@ -81,7 +85,7 @@ async function applyRefund(
       `points: refund ${refund.refundId} of top-up ${topUp.id} (organisation ${topUp.organizationId}) took ${points - moved.shortfall} of ${points} Points: ${moved.shortfall} had been spent already (shortfall).`,
     );
   }
-  return { shortfall: moved.shortfall };
+  return { shortfall: moved.shortfall, rechargeDue: moved.rechargeDue, organizationId: topUp.organizationId };
 }
 
 /** Our record of a refund the provider reports: matched by the provider's id, or by the request id an operator's refund carries. */

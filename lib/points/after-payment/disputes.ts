@@ -3,6 +3,7 @@ import type { ProviderDispute } from "@/lib/billing/provider";
 import type { Db } from "@/lib/db/client";
 import { pointsLedger, type TopUp, topUps } from "@/lib/db/schema";
 import { log } from "@/lib/observability/log";
+import { deferRecharge } from "@/lib/points/auto-recharge";
 import { pauseAutoRecharge } from "@/lib/points/auto-recharge-pause";
 import { recordMovement } from "@/lib/points/ledger";
 import type { Services } from "@/lib/points/services";
@@ -81,7 +82,8 @@ export async function syncDispute(
   if (!dispute) return { result: "unmatched", detail: `the provider has no dispute ${disputeId}` };
   const found = await paidTopUpOfPayment(services, dispute.paymentId, options);
   if (found.kind !== "paid") return { result: found.kind, detail: found.reason };
-  return services.db.transaction(async (tx) => {
+  let rechargeDue = false;
+  const synced = await services.db.transaction(async (tx) => {
     const [topUp] = await tx.select().from(topUps).where(eq(topUps.id, found.topUp.id)).for("update");
     if (!topUp) throw new Error(`Top-up ${found.topUp.id} vanished while applying a dispute.`);
     if (topUp.disputeId && topUp.disputeId !== disputeId) {
@@ -116,6 +118,7 @@ export async function syncDispute(
         const moved = await recordMovement(tx, { ...base, take: points, toHeld: true });
         stillHeld = moved.heldDelta;
         shortfall = moved.shortfall;
+        rechargeDue = moved.rechargeDue;
       } else if (step === "dispute_loss") {
         await recordMovement(tx, { ...base, unhold: stillHeld });
       } else {
@@ -166,6 +169,8 @@ export async function syncDispute(
       detail: `top-up ${topUp.id}: dispute ${facts.status}, ${points} Points ${to}`,
     };
   });
+  if (rechargeDue) deferRecharge(services, found.topUp.organizationId);
+  return synced;
 }
 
 function factsOf(dispute: ProviderDispute): DisputeFacts {

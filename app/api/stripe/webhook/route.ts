@@ -1,4 +1,5 @@
 // POST /api/stripe/webhook – Stripe's events about payments and saved cards, verified by signature
+import { after } from "next/server";
 import { stripeEnv } from "@/lib/env";
 import { log } from "@/lib/observability/log";
 import { metrics } from "@/lib/observability/metrics";
@@ -21,7 +22,8 @@ export async function POST(request: Request): Promise<Response> {
   }
   const { event } = verdict;
   try {
-    const receipt = await handleBillingEvent(runtime, event);
+    // A recharge a refund or a dispute made due runs once Stripe has its answer.
+    const receipt = await handleBillingEvent({ ...runtime, defer: (task) => after(task) }, event);
     return Response.json({
       received: true,
       event_id: receipt.eventId,

@@ -3,7 +3,6 @@
 import { after } from "next/server";
 import { handleApi, otherMethods, readJsonBody, successResponse } from "@/lib/http/api";
 import { authenticateApiRequest, authenticateApiSpend } from "@/lib/points/api-keys";
-import { rechargeAfterSpend } from "@/lib/points/auto-recharge";
 import { readerOf } from "@/lib/points/services";
 import { listSpends, parseSpendListQuery, parseSpendRequest, spendPoints, toSpendJson } from "@/lib/points/spends";
 import { getRuntime } from "@/lib/server/runtime";
@@ -19,14 +18,11 @@ export function POST(request: Request): Promise<Response> {
       runtime.clock,
     );
     const spendRequest = parseSpendRequest(await readJsonBody(request));
-    const result = await spendPoints(runtime, {
-      organizationId: organization.id,
-      request: spendRequest,
-      source: "api",
-      apiKeyId: key.id,
-    });
     // The recharge a crossing calls for runs once the answer is sent, never inside this request.
-    if (result.rechargeDue) after(() => rechargeAfterSpend(runtime, organization.id));
+    const result = await spendPoints(
+      { ...runtime, defer: (task) => after(task) },
+      { organizationId: organization.id, request: spendRequest, source: "api", apiKeyId: key.id },
+    );
     return successResponse(
       result.replayed ? 200 : 201,
       { spend: toSpendJson(result.spend), points_balance: result.pointsBalance },
