@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { PointsError } from "@/lib/points/errors";
+import { captureLog, quietLogger } from "@/lib/testing/observability";
 import { errorResponse, readJsonBody } from "./api";
 
 const post = (text: string) => new Request("http://localhost/v3/points/top-ups", { method: "POST", body: text });
@@ -67,5 +68,36 @@ describe("a database that cannot be reached", () => {
     const response = errorResponse(driverError("42P01", 'relation "x" does not exist'), "req_test");
     expect(response.status).toBe(500);
     expect(((await response.json()) as { error: { code: string } }).error.code).toBe("internal_error");
+  });
+});
+
+describe("an error with a cause", () => {
+  it("logs the cause with the request's id, and sends only the error's own words", async () => {
+    const lines = captureLog();
+    try {
+      const cause = new Error("connect ETIMEDOUT 10.0.0.7:443 (api.stripe.com)");
+      const response = errorResponse(
+        new PointsError("payment_methods_unavailable", "Payment methods are temporarily unavailable.", {
+          retryAfterSeconds: 30,
+          cause,
+        }),
+        "req_cause",
+      );
+      expect(response.status).toBe(502);
+      expect(JSON.stringify(await response.json())).not.toContain("ETIMEDOUT");
+      expect(lines()).toContainEqual(
+        expect.objectContaining({
+          event: "error_cause",
+          request_id: "req_cause",
+          code: "payment_methods_unavailable",
+          cause: "Error: connect ETIMEDOUT 10.0.0.7:443 (api.stripe.com)",
+        }),
+      );
+      // Without a cause, nothing is logged for a refusal.
+      errorResponse(new PointsError("invalid_request", "Bad."), "req_plain");
+      expect(lines().filter((line) => line.request_id === "req_plain")).toEqual([]);
+    } finally {
+      quietLogger();
+    }
   });
 });

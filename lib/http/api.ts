@@ -100,6 +100,12 @@ export function errorResponse(thrown: unknown, requestId: string): Response {
       requestId,
     );
   }
+  if (error.cause !== undefined) {
+    log().warn(
+      { event: "error_cause", request_id: requestId, code: error.code, cause: describeCause(error.cause) },
+      `Answered ${error.code}: ${describeCause(error.cause)}`,
+    );
+  }
   const headers: Record<string, string> = {};
   if (error.retryAfterSeconds !== undefined) headers["Retry-After"] = String(error.retryAfterSeconds);
   const body: Record<string, unknown> = {
@@ -111,6 +117,11 @@ export function errorResponse(thrown: unknown, requestId: string): Response {
     headers["Idempotent-Replayed"] = "true";
   }
   return json(error.status, body, requestId, headers);
+}
+
+/** An error's cause for the log, in one line: its name and message, not its stack. */
+function describeCause(cause: unknown): string {
+  return cause instanceof Error ? `${cause.name}: ${cause.message}` : String(cause);
 }
 
 export function apiError(code: ErrorCode, message: string, requestId: string): Response {

@@ -50,6 +50,8 @@ export interface PointsErrorOptions {
   /** For errors about an existing purchase: it goes into the body's `data`. */
   topUp?: TopUp;
   pointsBalance?: number;
+  /** What went wrong underneath (a provider's error): logged with the answer, never sent. */
+  cause?: unknown;
 }
 
 const pointsErrorBrand = brandOf("PointsError");
@@ -67,7 +69,7 @@ export class PointsError extends Error {
   readonly pointsBalance?: number;
 
   constructor(code: ErrorCode, message: string, options: PointsErrorOptions = {}) {
-    super(message);
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = "PointsError";
     this.code = code;
     this.details = options.details ?? {};

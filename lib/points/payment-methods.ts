@@ -39,11 +39,11 @@ export function isExpired(method: Pick<ProviderPaymentMethod, "expMonth" | "expY
   return method.expYear < year || (method.expYear === year && method.expMonth < month);
 }
 
-function paymentMethodsUnavailable(): PointsError {
+function paymentMethodsUnavailable(cause: unknown): PointsError {
   return new PointsError(
     "payment_methods_unavailable",
     "Payment methods are temporarily unavailable from the billing provider; wait a moment and try again.",
-    { retryAfterSeconds: 30 },
+    { retryAfterSeconds: 30, cause },
   );
 }
 
@@ -66,7 +66,7 @@ export async function listUsablePaymentMethods(
     if (problem) throw problem;
     if (!(error instanceof ProviderUnavailableError))
       log().error({ event: "list_payment_methods_failed", err: error }, "Listing payment methods failed");
-    throw paymentMethodsUnavailable();
+    throw paymentMethodsUnavailable(error);
   }
   forgetBillingProblems(organization.billingCustomerId);
   const now = services.clock.now();

@@ -29,7 +29,7 @@ export async function getPriceTable(services: Services): Promise<PriceTable> {
     throw new PointsError(
       "payment_methods_unavailable",
       "Prices are temporarily unavailable from the billing provider; wait a moment and try again.",
-      { retryAfterSeconds: 30 },
+      { retryAfterSeconds: 30, cause: error },
     );
   }
 }
