@@ -19,7 +19,7 @@ export function createBillingProvider(
     const client = createStripeClient(stripe);
     // Stripe's id of each request, for the provider call's log line (lib/billing/instrumented.ts).
     client.on("response", (event: Stripe.ResponseEvent) => noteProviderRequestId(event.request_id));
-    return new StripeBillingProvider(client, clock, testServer);
+    return new StripeBillingProvider(client, clock, testServer, stripe.webhookSecret);
   }
   return new SimulatedBillingProvider(db, clock);
 }

@@ -353,13 +353,14 @@ export interface BillingProvider {
   finishCardSetup?(customerId: string, sessionId: string): Promise<FinishedCardSetup | null>;
 
   /**
-   * Verifies a webhook delivery (its signature, size, age and shape) and turns it into a
+   * Verifies a webhook delivery (its signature under the provider's own webhook secret, its size,
+   * age and shape) and turns it into a
    * BillingEvent, dropping whatever the provider itself caches that the event says changed.
    * Absent for a provider that sends none. Callers ask for it by what it does, never by class (nor
    * catch its errors by class): Next bundles the startup hook apart from the routes, so a class
    * can exist twice.
    */
-  verifyWebhook?(request: Request, secret: string | undefined, now: Date): Promise<WebhookVerdict>;
+  verifyWebhook?(request: Request, now: Date): Promise<WebhookVerdict>;
 
   /*
    * Provisioning, for the operator command and the dashboard. Like every provider call, made before

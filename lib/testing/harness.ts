@@ -183,7 +183,8 @@ async function stripeParts(clock: TestClock): Promise<ProviderParts> {
   return {
     provider: recordingCharges(started.provider, log),
     // Another instance has an SDK client and caches of its own, on the same Stripe.
-    instanceProvider: () => recordingCharges(new StripeBillingProvider(started.newClient(), clock, true), log),
+    instanceProvider: () =>
+      recordingCharges(new StripeBillingProvider(started.newClient(), clock, true, started.webhookSecret), log),
     probe: stripeProbe(fake, started.stripe, started.provider, log),
     stripe: { fake, client: started.stripe },
     close: () => started.close(),
@@ -273,12 +274,18 @@ export async function expectThrown<T extends Error>(
 
 export const expectPointsError = (run: () => unknown): Promise<PointsError> => expectThrown(PointsError, run);
 
+/** The webhook secret a Stripe test context's provider verifies with, and its test server signs with. */
+export const TEST_STRIPE_WEBHOOK_SECRET = "whsec_test_suite_secret_value";
+
 /**
  * The Stripe provider, through the official SDK, against a fresh Stripe-compatible test server
  * (lib/testing/fake-stripe) with the product's prices set up, as `npm run points -- stripe
  * setup-prices` would. No SDK retries, so each fault a test injects is seen exactly once.
  */
-export async function startStripeTestProvider(clock: Clock, options: { maxNetworkRetries?: number } = {}) {
+export async function startStripeTestProvider(
+  clock: Clock,
+  options: { maxNetworkRetries?: number; webhookSecret?: string } = {},
+) {
   const { startFakeStripe } = await import("./fake-stripe/server");
   const { default: Stripe } = await import("stripe");
   const { StripeBillingProvider } = await import("@/lib/billing/stripe/provider");
@@ -295,8 +302,9 @@ export async function startStripeTestProvider(clock: Clock, options: { maxNetwor
     });
   const stripe = newClient();
   await setupStripePrices(stripe, SIMULATED_PRICES);
-  const provider = new StripeBillingProvider(stripe, clock, true);
-  return { fake, stripe, provider, newClient, close: () => fake.close() };
+  const webhookSecret = options.webhookSecret ?? TEST_STRIPE_WEBHOOK_SECRET;
+  const provider = new StripeBillingProvider(stripe, clock, true, webhookSecret);
+  return { fake, stripe, provider, newClient, webhookSecret, close: () => fake.close() };
 }
 
 /**

@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import { type BillingEventReceipt, handleBillingEvent } from "@/lib/points/billing-events";
 import type { Services } from "@/lib/points/services";
 import type { FakeStripe } from "./fake-stripe/server";
+import { TEST_STRIPE_WEBHOOK_SECRET } from "./harness";
 
 export interface StripeWebhookEndpoint {
   /** Each event handled, in the order its handling finished. */
@@ -21,7 +22,7 @@ export async function startStripeWebhookEndpoint(
   fake: FakeStripe,
   options: { secret?: string; now?: () => Date } = {},
 ): Promise<StripeWebhookEndpoint> {
-  const secret = options.secret ?? "whsec_test_suite_secret_value";
+  const secret = options.secret ?? TEST_STRIPE_WEBHOOK_SECRET;
   const now = options.now ?? (() => services.clock.now());
   const verify = services.provider.verifyWebhook?.bind(services.provider);
   if (!verify) throw new Error(`The ${services.provider.name} provider takes no webhooks.`);
@@ -35,7 +36,7 @@ export async function startStripeWebhookEndpoint(
       headers: { "Stripe-Signature": String(request.headers["stripe-signature"] ?? "") },
     });
     try {
-      const verdict = await verify(webRequest, secret, now());
+      const verdict = await verify(webRequest, now());
       if (verdict.kind === "refused") return response.writeHead(verdict.status).end();
       if (verdict.kind === "ignored") return response.writeHead(200).end();
       const receipt = await handleBillingEvent(services, verdict.event);

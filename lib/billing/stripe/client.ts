@@ -15,6 +15,8 @@ export interface StripeSettings {
   secretKey: string;
   /** STRIPE_API_URL (docs/contract.md): another Stripe-compatible server (a test server, stripe-mock). */
   apiUrl?: string;
+  /** STRIPE_WEBHOOK_SECRET: verifies Stripe's webhooks (several, comma-separated, during a rotation). */
+  webhookSecret?: string;
 }
 
 /** Stripe's own API: the only place a live key may go. */

@@ -233,9 +233,9 @@ describe("Stripe events as billing events", () => {
       body: payload,
       headers: { "Stripe-Signature": header },
     });
-    const provider = new StripeBillingProvider(stripe, systemClock);
+    const provider = new StripeBillingProvider(stripe, systemClock, false, secret);
     const drop = vi.spyOn(provider, "invalidatePaymentMethods");
-    expect(await provider.verifyWebhook(request, secret, new Date())).toMatchObject({
+    expect(await provider.verifyWebhook(request, new Date())).toMatchObject({
       kind: "event",
       event: { kind: "payment_methods_changed", customerId: "cus_5" },
     });

@@ -90,6 +90,8 @@ export class StripeBillingProvider implements BillingProvider {
     private readonly clock: Clock,
     /** True when STRIPE_API_URL points at a Stripe-compatible test server, which offers more test cards. */
     private readonly testServer = false,
+    /** STRIPE_WEBHOOK_SECRET: without it, every webhook is refused. */
+    private readonly webhookSecret?: string,
   ) {}
 
   async listPaymentMethods(customerId: string): Promise<ProviderPaymentMethod[]> {
@@ -267,10 +269,10 @@ export class StripeBillingProvider implements BillingProvider {
     return toProviderRefund(await this.stripe.refunds.create({ payment_intent: paymentId, amount }), paymentId);
   }
 
-  async verifyWebhook(request: Request, secret: string | undefined, now: Date): Promise<WebhookVerdict> {
+  async verifyWebhook(request: Request, now: Date): Promise<WebhookVerdict> {
     let event: Stripe.Event;
     try {
-      event = await verifyStripeWebhook(this.stripe, request, secret, now);
+      event = await verifyStripeWebhook(this.stripe, request, this.webhookSecret, now);
     } catch (error) {
       if (error instanceof WebhookRefusal) return { kind: "refused", status: error.status, message: error.message };
       throw error;

@@ -113,7 +113,7 @@ describe("verifying a webhook delivery", () => {
   });
 
   it("acknowledges a signed event of no usable shape as ignored, saying why, instead of failing", async () => {
-    const provider = new StripeBillingProvider(stripe, systemClock);
+    const provider = new StripeBillingProvider(stripe, systemClock, false, SECRET);
     const shapes: [string, string][] = [
       ["[1, 2]", "the event is not a JSON object"],
       ['{"object": "event", "type": "payment_intent.succeeded"}', "the event has no id"],
@@ -127,13 +127,13 @@ describe("verifying a webhook delivery", () => {
       ],
     ];
     for (const [body, reason] of shapes) {
-      expect(await provider.verifyWebhook(signedRequest(body), SECRET, now)).toEqual({ kind: "ignored", reason });
+      expect(await provider.verifyWebhook(signedRequest(body), now)).toEqual({ kind: "ignored", reason });
     }
-    expect(await provider.verifyWebhook(signedRequest(payload), SECRET, now)).toMatchObject({
+    expect(await provider.verifyWebhook(signedRequest(payload), now)).toMatchObject({
       kind: "event",
       event: { id: "evt_1" },
     });
-    expect(await provider.verifyWebhook(signedRequest(payload, null), SECRET, now)).toMatchObject({
+    expect(await provider.verifyWebhook(signedRequest(payload, null), now)).toMatchObject({
       kind: "refused",
       status: 400,
     });
@@ -154,7 +154,7 @@ describe("webhooks delivered by the Stripe-compatible server", () => {
 
   beforeAll(async () => {
     ctx = await createTestContext("pglite");
-    started = await startStripeTestProvider(ctx.clock);
+    started = await startStripeTestProvider(ctx.clock, { webhookSecret: SECRET });
     services = { db: ctx.db, clock: ctx.clock, provider: started.provider };
     // The test server keeps the real time here, not the context's clock.
     endpoint = await startStripeWebhookEndpoint(services, started.fake, { secret: SECRET, now: () => new Date() });

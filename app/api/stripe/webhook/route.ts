@@ -1,6 +1,5 @@
 // POST /api/stripe/webhook – Stripe's events about payments and saved cards, verified by signature
 import { after } from "next/server";
-import { stripeEnv } from "@/lib/env";
 import { log } from "@/lib/observability/log";
 import { metrics } from "@/lib/observability/metrics";
 import { handleBillingEvent, isDeferredEvent } from "@/lib/points/billing-events";
@@ -13,7 +12,7 @@ export async function POST(request: Request): Promise<Response> {
   if (!runtime.provider.verifyWebhook) {
     return Response.json({ error: "Stripe is not this service's billing provider." }, { status: 404 });
   }
-  const verdict = await runtime.provider.verifyWebhook(request, stripeEnv()?.webhookSecret, runtime.clock.now());
+  const verdict = await runtime.provider.verifyWebhook(request, runtime.clock.now());
   if (verdict.kind === "refused") return Response.json({ error: verdict.message }, { status: verdict.status });
   if (verdict.kind === "ignored") {
     // Signed by Stripe, so a redelivery would fail the same way: acknowledge it, and leave a trace.
