@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
  * the files directly in lib/ (catalog.ts, body.ts, ids.ts…) are the leaves at the bottom.
  * lib/testing sits on top of everything and nothing else in lib/ imports it.
  *
- * Bottom to top (the README's "Layout" shows the same stack, top to bottom):
+ * Bottom to top (docs/architecture.md's "The layers of lib/" shows the same stack, top to bottom):
  */
 const LAYERS = [
   "(leaves)",
