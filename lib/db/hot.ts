@@ -1,4 +1,4 @@
-import { getTableColumns, type InferSelectModel, type Table } from "drizzle-orm";
+import { getTableColumns, type InferSelectModel, type SQL, sql, type Table } from "drizzle-orm";
 import type { Db } from "./client";
 
 /** A row as the driver returns it: columns by their database names. */
@@ -61,4 +61,22 @@ export function selectColumns(table: Table, alias: string, prefix = ""): string 
   return Object.values(getTableColumns(table))
     .map((column) => `${alias}."${column.name}" as "${prefix}${column.name}"`)
     .join(", ");
+}
+
+/**
+ * A statement written as text with `$1`, `$2`… placeholders, as drizzle SQL with those values as
+ * its parameters: so a fragment written once as text (an append-only table's one insert) runs in a
+ * transaction too, where hotQuery cannot.
+ */
+export function textSql(text: string, params: readonly unknown[]): SQL {
+  const chunks: SQL[] = [];
+  let last = 0;
+  for (const match of text.matchAll(/\$(\d+)/g)) {
+    const index = Number(match[1]) - 1;
+    if (index < 0 || index >= params.length) throw new Error(`textSql: no parameter ${match[0]}.`);
+    chunks.push(sql.raw(text.slice(last, match.index)), sql`${params[index]}`);
+    last = (match.index ?? 0) + match[0].length;
+  }
+  chunks.push(sql.raw(text.slice(last)));
+  return sql.join(chunks);
 }

@@ -1,6 +1,6 @@
 import { and, desc, eq, getTableColumns, or, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
-import { hotQuery, rowReader, selectColumns } from "@/lib/db/hot";
+import { hotQuery, rowReader, selectColumns, textSql } from "@/lib/db/hot";
 import { rowsOf } from "@/lib/db/rows";
 import { auditLog, type EventRow, events, type Organization, organizations, type TopUp, topUps } from "@/lib/db/schema";
 import { newId } from "@/lib/ids";
@@ -54,6 +54,49 @@ export function nextSequenceSql(when = "true"): string {
   return `event_sequence = o.event_sequence + case when ${when} then 1 else 0 end`;
 }
 
+/** An event's row as SQL expressions, selected `from` a statement's sources (`where` it applies). */
+export interface EventRowSql {
+  organizationId: string;
+  sequence: string;
+  id: string;
+  type: string;
+  data: string;
+  createdAt: string;
+  from: string;
+  where?: string;
+}
+
+/**
+ * The one insert into `events`, as SQL: each row a select over the statement's sources. Every
+ * writer of an event uses it (emitEvent and emitTopUpEvent below, the purchase's outcome, the
+ * one-statement spend), so an event's columns are written in one place.
+ */
+export function insertEventsSql(rows: EventRowSql[]): string {
+  const selects = rows.map(
+    (row) =>
+      `select ${row.organizationId}, ${row.sequence}, ${row.id}, ${row.type}, ${row.data}, ${row.createdAt}
+  from ${row.from}${row.where ? ` where ${row.where}` : ""}`,
+  );
+  return `insert into events (organization_id, sequence, id, type, data, created_at)
+  ${selects.join("\n  union all\n  ")}`;
+}
+
+const EMIT_EVENT_SQL = `with o as (
+  update organizations o set ${nextSequenceSql()} where id = $1 returning event_sequence
+)
+${insertEventsSql([
+  {
+    organizationId: "$1",
+    sequence: "o.event_sequence",
+    id: "$2",
+    type: "$3",
+    data: "$4::jsonb",
+    createdAt: "$5",
+    from: "o",
+  },
+])}
+returning sequence`;
+
 /**
  * Appends an event in the caller's transaction: the organisation's row is updated first (its
  * counter bumped, which takes its lock as every other writer does first), then the event written
@@ -66,14 +109,9 @@ export async function emitEvent(
   data: Record<string, unknown>,
   now: Date,
 ): Promise<number> {
-  const result = await tx.execute(sql`
-    with o as (
-      update organizations o set ${sql.raw(nextSequenceSql())} where id = ${organizationId} returning event_sequence
-    )
-    insert into events (organization_id, sequence, id, type, data, created_at)
-    select ${organizationId}, o.event_sequence, ${newId("event")}, ${type}, ${JSON.stringify(data)}::jsonb, ${now.toISOString()}
-    from o
-    returning sequence`);
+  const result = await tx.execute(
+    textSql(EMIT_EVENT_SQL, [organizationId, newId("event"), type, JSON.stringify(data), now.toISOString()]),
+  );
   const [row] = rowsOf<{ sequence: string | number }>(result);
   if (!row) throw new Error(`Organisation ${organizationId} vanished while writing an event.`);
   return Number(row.sequence);
@@ -92,6 +130,25 @@ export function storedTopUp(topUp: TopUp): Record<string, unknown> {
   );
 }
 
+const EMIT_TOP_UP_EVENT_SQL = `with o as (
+  update organizations o set ${nextSequenceSql()}
+  where id = $1 and exists (select 1 from top_ups where id = $2)
+  returning event_sequence, points_balance
+)
+${insertEventsSql([
+  {
+    organizationId: "$1",
+    sequence: "o.event_sequence",
+    id: "$3",
+    type: "$4",
+    data: topUpEventDataSql("t", "o.points_balance"),
+    createdAt: "$5",
+    from: "o cross join top_ups t",
+    where: "t.id = $2",
+  },
+])}
+returning sequence`;
+
 /** A top-up's event, in the caller's transaction: the purchase as this transaction has written it, and the balance. */
 export async function emitTopUpEvent(
   tx: Db,
@@ -99,17 +156,9 @@ export async function emitTopUpEvent(
   type: TopUpEventType,
   now: Date,
 ): Promise<number> {
-  const result = await tx.execute(sql`
-    with o as (
-      update organizations o set ${sql.raw(nextSequenceSql())}
-      where id = ${topUp.organizationId} and exists (select 1 from top_ups where id = ${topUp.id})
-      returning event_sequence, points_balance
-    )
-    insert into events (organization_id, sequence, id, type, data, created_at)
-    select ${topUp.organizationId}, o.event_sequence, ${newId("event")}, ${type},
-      ${sql.raw(topUpEventDataSql("t", "o.points_balance"))}, ${now.toISOString()}
-    from o cross join top_ups t where t.id = ${topUp.id}
-    returning sequence`);
+  const result = await tx.execute(
+    textSql(EMIT_TOP_UP_EVENT_SQL, [topUp.organizationId, topUp.id, newId("event"), type, now.toISOString()]),
+  );
   const [row] = rowsOf<{ sequence: string | number }>(result);
   if (!row) throw new Error(`Top-up ${topUp.id} vanished while writing its event.`);
   return Number(row.sequence);

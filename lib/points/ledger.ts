@@ -1,7 +1,8 @@
 import { eq, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
+import { textSql } from "@/lib/db/hot";
 import { rowsOf } from "@/lib/db/rows";
-import { organizations, pointsLedger } from "@/lib/db/schema";
+import { organizations } from "@/lib/db/schema";
 import { newId } from "@/lib/ids";
 import { emitEvent } from "./events";
 
@@ -44,6 +45,54 @@ export interface MovementResult {
   heldPoints: number;
 }
 
+/** A ledger row as SQL expressions, selected `from` a statement's sources (`where` it applies). */
+export interface LedgerRowSql {
+  id: string;
+  organizationId: string;
+  topUpId: string;
+  kind: string;
+  delta: string;
+  heldDelta: string;
+  balanceAfter: string;
+  shortfall: string;
+  causeId: string;
+  eventId: string;
+  reason: string;
+  createdAt: string;
+  from?: string;
+  where?: string;
+}
+
+/**
+ * The one insert into `points_ledger`, as SQL: a select over the statement's sources. Every
+ * writer of the ledger uses it (recordMovement, a purchase's credit, the one-statement spend), so a
+ * row's columns are written in one place.
+ */
+export function insertLedgerSql(row: LedgerRowSql): string {
+  return `insert into points_ledger (id, organization_id, top_up_id, kind, delta, held_delta, balance_after, shortfall, cause_id, event_id, reason, created_at)
+  select ${row.id}, ${row.organizationId}, ${row.topUpId}, ${row.kind}, ${row.delta}, ${row.heldDelta}, ${row.balanceAfter}, ${row.shortfall}, ${row.causeId}, ${row.eventId}, ${row.reason}, ${row.createdAt}${
+    row.from
+      ? `
+  from ${row.from}`
+      : ""
+  }${row.where ? ` where ${row.where}` : ""}`;
+}
+
+const RECORD_MOVEMENT_SQL = insertLedgerSql({
+  id: "$1",
+  organizationId: "$2",
+  topUpId: "$3",
+  kind: "$4",
+  delta: "$5::bigint",
+  heldDelta: "$6::bigint",
+  balanceAfter: "$7::bigint",
+  shortfall: "$8::int",
+  causeId: "$9",
+  eventId: "$10",
+  reason: "$4",
+  createdAt: "$11::timestamptz",
+});
+
 /**
  * Writes one movement: the organisation's row locked, its balances changed and the ledger row
  * appended, in the caller's transaction, so the balances always equal the ledger's sums.
@@ -74,20 +123,21 @@ export async function recordMovement(tx: Db, movement: Movement): Promise<Moveme
       returning ${bind(crossing.low)} as low, ${bind(crossing.recharge)} as recharge,
         o.low_balance_threshold as threshold`),
   );
-  await tx.insert(pointsLedger).values({
-    id: newId("ledger"),
-    organizationId: movement.organizationId,
-    topUpId: movement.topUpId,
-    kind: movement.kind,
-    delta,
-    heldDelta,
-    balanceAfter: pointsBalance,
-    shortfall: wanted - taken,
-    causeId: movement.causeId,
-    eventId: movement.eventId ?? null,
-    reason: movement.kind,
-    createdAt: movement.now,
-  });
+  await tx.execute(
+    textSql(RECORD_MOVEMENT_SQL, [
+      newId("ledger"),
+      movement.organizationId,
+      movement.topUpId,
+      movement.kind,
+      delta,
+      heldDelta,
+      pointsBalance,
+      wanted - taken,
+      movement.causeId,
+      movement.eventId ?? null,
+      movement.now.toISOString(),
+    ]),
+  );
   if (flags?.low) {
     await emitEvent(
       tx,
@@ -148,9 +198,22 @@ export function purchaseCreditSql(names: {
   returning o.points_balance, o.event_sequence
 ),
 ledger as (
-  insert into points_ledger (id, organization_id, top_up_id, kind, delta, balance_after, reason, created_at)
-  select ${ledgerId}, u.organization_id, u.id, '${kind}', u.points, c.points_balance, 'top_up', ${now}
-  from ${purchases} u cross join credited c where u.status = 'paid'
+  ${insertLedgerSql({
+    id: ledgerId,
+    organizationId: "u.organization_id",
+    topUpId: "u.id",
+    kind: `'${kind}'`,
+    delta: "u.points",
+    heldDelta: "0",
+    balanceAfter: "c.points_balance",
+    shortfall: "0",
+    causeId: "null",
+    eventId: "null",
+    reason: "'top_up'",
+    createdAt: now,
+    from: `${purchases} u cross join credited c`,
+    where: "u.status = 'paid'",
+  })}
 )`;
 }
 

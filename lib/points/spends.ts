@@ -6,10 +6,11 @@ import { isUniqueViolation } from "@/lib/db/errors";
 import { hotQuery, type RawRow, rowReader, sqlTime } from "@/lib/db/hot";
 import { type Spend, spends } from "@/lib/db/schema";
 import { newId, newOrderedId } from "@/lib/ids";
-import { auditSource } from "./audit";
+import { auditSource, insertAuditSql } from "./audit";
 import { deferRecharge } from "./auto-recharge";
 import { PointsError } from "./errors";
-import { crossingSql } from "./ledger";
+import { insertEventsSql } from "./events";
+import { crossingSql, insertLedgerSql } from "./ledger";
 import { invalidQuery, limitParameter, oneCursor, parseStrictQuery, referenceParameter } from "./query-params";
 import type { SpendJson } from "./schemas";
 import type { Services } from "./services";
@@ -136,24 +137,58 @@ const SPEND_SQL = `with o as (
   select $1, $7, $2, $3::int, $4, $5, $6, upd.points_balance, $9::timestamptz from upd
   returning *
 ), led as (
-  insert into points_ledger (id, organization_id, top_up_id, kind, delta, held_delta, balance_after, shortfall, cause_id, reason, created_at)
-  select $8, $1, null, 'usage', -$3::int, 0, upd.points_balance, 0, $7, 'usage', $9::timestamptz from upd
+  ${insertLedgerSql({
+    id: "$8",
+    organizationId: "$1",
+    topUpId: "null",
+    kind: "'usage'",
+    delta: "-$3::int",
+    heldDelta: "0",
+    balanceAfter: "upd.points_balance",
+    shortfall: "0",
+    causeId: "$7",
+    eventId: "null",
+    reason: "'usage'",
+    createdAt: "$9::timestamptz",
+    from: "upd",
+  })}
 ), ev as (
-  insert into events (organization_id, sequence, id, type, data, created_at)
-  select $1, upd.event_sequence - (case when upd.low then 1 else 0 end), $10, 'points.spent',
-    jsonb_build_object('spend', jsonb_build_object('id', $7::text, 'reference', $2::text, 'points', $3::int,
-      'description', $4::text, 'created_at', $11::text), 'points_balance', upd.points_balance), $9::timestamptz
-  from upd
-  union all
-  select $1, upd.event_sequence, $12, 'balance.low',
-    jsonb_build_object('points_balance', upd.points_balance, 'threshold', upd.low_balance_threshold), $9::timestamptz
-  from upd where upd.low
+  ${insertEventsSql([
+    {
+      organizationId: "$1",
+      sequence: "upd.event_sequence - (case when upd.low then 1 else 0 end)",
+      id: "$10",
+      type: "'points.spent'",
+      data: `jsonb_build_object('spend', jsonb_build_object('id', $7::text, 'reference', $2::text, 'points', $3::int,
+      'description', $4::text, 'created_at', $11::text), 'points_balance', upd.points_balance)`,
+      createdAt: "$9::timestamptz",
+      from: "upd",
+    },
+    {
+      organizationId: "$1",
+      sequence: "upd.event_sequence",
+      id: "$12",
+      type: "'balance.low'",
+      data: "jsonb_build_object('points_balance', upd.points_balance, 'threshold', upd.low_balance_threshold)",
+      createdAt: "$9::timestamptz",
+      from: "upd",
+      where: "upd.low",
+    },
+  ])}
 ), aud as (
-  insert into audit_log (organization_id, id, at, actor_type, actor_id, action, target, before, after, request_id)
-  select $1, $13, $9::timestamptz, $14, $15, 'points.spent', $7,
-    jsonb_build_object('points_balance', upd.balance_before),
-    jsonb_build_object('points_balance', upd.points_balance, 'points', $3::int, 'reference', $2::text), $16
-  from upd
+  ${insertAuditSql({
+    organizationId: "$1",
+    id: "$13",
+    at: "$9::timestamptz",
+    actorType: "$14",
+    actorId: "$15",
+    action: "'points.spent'",
+    target: "$7",
+    before: "jsonb_build_object('points_balance', upd.balance_before)",
+    after: "jsonb_build_object('points_balance', upd.points_balance, 'points', $3::int, 'reference', $2::text)",
+    requestId: "$16",
+    from: "upd",
+  })}
 )
 select 'spent' as outcome, upd.points_balance as balance, o.held_points as held, upd.recharge, sp.*
   from upd cross join sp cross join o

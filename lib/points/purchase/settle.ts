@@ -9,7 +9,7 @@ import { newId, randomString } from "@/lib/ids";
 import { log } from "@/lib/observability/log";
 import { purchaseTransition } from "@/lib/observability/purchases";
 import { assertChargedHere } from "../charged-by";
-import { nextSequenceSql, type TopUpEventType, topUpEventDataSql } from "../events";
+import { insertEventsSql, nextSequenceSql, type TopUpEventType, topUpEventDataSql } from "../events";
 import { purchaseCreditSql } from "../ledger";
 import { UNRESOLVED_STATUSES } from "../limits";
 import type { Services } from "../services";
@@ -251,9 +251,18 @@ updated as (
 ),
 ${purchaseCreditSql({ purchases: "updated", ledgerId: "$5", now: "$4", alsoSet: nextSequenceSql(when) })},
 event as (
-  insert into events (organization_id, sequence, id, type, data, created_at)
-  select u.organization_id, c.event_sequence, $6, $7, ${topUpEventDataSql("u", "c.points_balance")}, $4
-  from updated u cross join credited c where ${when}
+  ${insertEventsSql([
+    {
+      organizationId: "u.organization_id",
+      sequence: "c.event_sequence",
+      id: "$6",
+      type: "$7",
+      data: topUpEventDataSql("u", "c.points_balance"),
+      createdAt: "$4",
+      from: "updated u cross join credited c",
+      where: when,
+    },
+  ])}
 )
 select updated.*, coalesce((select points_balance from credited), (select points_balance from org)) as new_points_balance
 from updated`;
