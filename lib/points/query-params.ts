@@ -1,21 +1,16 @@
 import { z } from "zod";
 import { REFERENCE_MAX_LENGTH, REFERENCE_PATTERN } from "@/lib/catalog";
-import { PointsError } from "./errors";
+import type { PointsError } from "./errors";
+import { invalidFields, parseQuery } from "./request-fields";
 
 /** 422 invalid_request naming every offending query parameter in details.fields. */
 export function invalidQuery(fields: Record<string, string>): PointsError {
-  const names = Object.keys(fields);
-  return new PointsError(
-    "invalid_request",
-    `The query is invalid: check ${names.map((name) => `\`${name}\``).join(", ")} and send it again.`,
-    { details: { fields: { ...fields } } },
-  );
+  return invalidFields("query", fields);
 }
 
 /**
- * A list endpoint's query, validated strictly against its schema: every offending parameter is
- * named at once in details.fields (unknown ones, repeated ones, bad values with the parameter's
- * rule from `messages`, or a custom issue's own reason), with any more that `extra` finds.
+ * A list endpoint's query, validated strictly against its schema (request-fields.ts): each bad
+ * value is named with its parameter's rule from `messages`, or a custom issue's own reason.
  */
 export function parseStrictQuery<S extends z.ZodType>(
   schema: S,
@@ -23,27 +18,7 @@ export function parseStrictQuery<S extends z.ZodType>(
   messages: Record<string, string>,
   extra?: (values: Record<string, string>, fields: Record<string, string>) => void,
 ): z.output<S> {
-  const fields = Object.create(null) as Record<string, string>; // Null prototype: a parameter "__proto__" stays a field.
-  const values = Object.create(null) as Record<string, string>;
-  for (const [name, value] of params) {
-    if (name in values) fields[name] = "appears more than once; send each parameter once";
-    values[name] = value;
-  }
-  const parsed = schema.safeParse(values);
-  if (!parsed.success) {
-    for (const issue of parsed.error.issues) {
-      if (issue.code === "unrecognized_keys") {
-        for (const key of issue.keys) fields[key] = "is not an accepted parameter";
-        continue;
-      }
-      const name = String(issue.path[0] ?? "query");
-      const why = issue.code === "custom" ? issue.message : messages[name];
-      fields[name] ??= why ?? "is invalid";
-    }
-  }
-  extra?.(values, fields);
-  if (!parsed.success || Object.keys(fields).length > 0) throw invalidQuery(fields);
-  return parsed.data;
+  return parseQuery(schema, params, { rules: messages, unknown: () => "is not an accepted parameter" }, extra);
 }
 
 /**

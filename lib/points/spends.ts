@@ -12,6 +12,7 @@ import { PointsError } from "./errors";
 import { insertEventsSql } from "./events";
 import { crossingSql, insertLedgerSql } from "./ledger";
 import { invalidQuery, limitParameter, oneCursor, parseStrictQuery, referenceParameter } from "./query-params";
+import { parseBody } from "./request-fields";
 import type { SpendJson } from "./schemas";
 import type { Services } from "./services";
 
@@ -77,32 +78,12 @@ export const spendRequestSchema = z
 
 /** Validates a spend's body strictly, naming every offending field at once in details.fields. */
 export function parseSpendRequest(body: unknown): SpendRequest {
-  if (typeof body !== "object" || body === null || Array.isArray(body)) {
-    throw invalidSpend({ body: "must be a JSON object" });
-  }
-  const parsed = spendRequestSchema.safeParse(body);
-  if (parsed.success) {
-    const { points, reference, description } = parsed.data;
-    return { points, reference, description: description ?? undefined };
-  }
-  const fields = Object.create(null) as Record<string, string>;
-  for (const issue of parsed.error.issues) {
-    if (issue.code === "unrecognized_keys") {
-      for (const key of issue.keys) fields[key] = "is not an accepted field";
-      continue;
-    }
-    const field = String(issue.path[0] ?? "body");
-    const message = fieldMessages[field as keyof typeof fieldMessages] ?? "is invalid";
-    fields[field] ??= (body as Record<string, unknown>)[field] === undefined ? `is required: ${message}` : message;
-  }
-  throw invalidSpend(fields);
-}
-
-function invalidSpend(fields: Record<string, string>): PointsError {
-  const names = Object.keys(fields).map((name) => `\`${name}\``);
-  return new PointsError("invalid_request", `The request is invalid: check ${names.join(", ")} and send it again.`, {
-    details: { fields },
+  const { points, reference, description } = parseBody(spendRequestSchema, body, {
+    rules: fieldMessages,
+    missing: (_field, rule) => `is required: ${rule ?? "a value"}`,
+    unknown: () => "is not an accepted field",
   });
+  return { points, reference, description: description ?? undefined };
 }
 
 const readSpend = rowReader(spends);

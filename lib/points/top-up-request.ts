@@ -8,7 +8,7 @@ import {
   REFERENCE_MAX_LENGTH,
   REFERENCE_PATTERN,
 } from "@/lib/catalog";
-import { PointsError } from "./errors";
+import { type FieldWording, parseBody } from "./request-fields";
 import { bundleSchema, currencySchema } from "./schemas";
 
 /** A purchase request after validation; optional fields that were omitted or null are undefined. */
@@ -75,7 +75,7 @@ export type QuoteRequest = Omit<TopUpRequest, "reference">;
  * details.fields, as docs/contract.md §1 and §4 step 4 require.
  */
 export function parseTopUpRequest(body: unknown): TopUpRequest {
-  const { reference, ...terms } = parseStrictly(topUpRequestSchema, body);
+  const { reference, ...terms } = parseBody(topUpRequestSchema, body, wording);
   return { ...toRequest(terms), reference };
 }
 
@@ -84,7 +84,7 @@ export function parseTopUpRequest(body: unknown): TopUpRequest {
  * purchase, so a `reference` is refused like any other unknown field.
  */
 export function parseQuoteRequest(body: unknown): QuoteRequest {
-  return toRequest(parseStrictly(quoteRequestSchema, body));
+  return toRequest(parseBody(quoteRequestSchema, body, wording));
 }
 
 function toRequest(data: z.infer<typeof quoteRequestSchema>): QuoteRequest {
@@ -95,38 +95,16 @@ function toRequest(data: z.infer<typeof quoteRequestSchema>): QuoteRequest {
   };
 }
 
-function parseStrictly<T>(schema: z.ZodType<T>, body: unknown): T {
-  if (typeof body !== "object" || body === null || Array.isArray(body)) {
-    throw invalidRequest({ body: "must be a JSON object" });
-  }
-  const parsed = schema.safeParse(body);
-  if (parsed.success) return parsed.data;
-  const fields = Object.create(null) as Record<string, string>; // Null prototype: a body key "__proto__" stays a field.
-  for (const issue of parsed.error.issues) {
-    if (issue.code === "unrecognized_keys") {
-      for (const key of issue.keys) fields[key] = unknownFieldMessage(key);
-      continue;
-    }
-    const field = String(issue.path[0] ?? "body") as keyof typeof fieldMessages;
-    const missing = (body as Record<string, unknown>)[field] === undefined ? missingMessages[field] : undefined;
-    const own = issue.code === "custom" ? issue.message : undefined;
-    fields[field] ??= missing ?? own ?? fieldMessages[field] ?? "is invalid";
-  }
-  throw invalidRequest(fields);
-}
+/** The purchase's and the quote's words for a bad field (request-fields.ts parses). */
+const wording: FieldWording = {
+  rules: fieldMessages,
+  missing: (field) => missingMessages[field as keyof typeof missingMessages],
+  unknown: unknownFieldMessage,
+};
 
 function unknownFieldMessage(key: string): string {
   if (key === "reference") return "is not accepted: a quote buys nothing, so it names no purchase";
   if (priceFields.has(key)) return "is not accepted: prices are set by the billing provider";
   if (customerFields.has(key)) return "is not accepted: the customer is the organisation that owns the API key";
   return "is not an accepted field";
-}
-
-function invalidRequest(fields: Record<string, string>): PointsError {
-  const names = Object.keys(fields);
-  return new PointsError(
-    "invalid_request",
-    `The request is invalid: check ${names.map((name) => `\`${name}\``).join(", ")} and send it again.`,
-    { details: { fields } },
-  );
 }
