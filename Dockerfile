@@ -8,9 +8,10 @@
 # Every dependency, exactly as locked: the build needs the dev ones (TypeScript, Tailwind).
 FROM node:20-bookworm-slim AS deps
 WORKDIR /src
-# Its postinstall mends the Postgres driver (scripts/patch-postgres.mjs), so that script comes too.
+# Its postinstall (patch-package) mends the Postgres driver from patches/, so that folder comes too:
+# scripts on, or the server refuses to start (patches/README.md).
 COPY package.json package-lock.json ./
-COPY scripts/patch-postgres.mjs ./scripts/
+COPY patches ./patches/
 RUN npm ci --no-audit --no-fund
 
 # The production build, then the image's files laid out by the script the e2e test runs too.

@@ -5,6 +5,7 @@ import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { sql } from "drizzle-orm";
 import { openDatabase } from "@/lib/db/client";
+import { DRIVER_PATCH_MARK } from "@/lib/db/driver-patch";
 import { migratePglite } from "@/lib/db/migrate";
 import { createOrganization } from "@/lib/points/organizations";
 import { createScratchDatabase, type ScratchDatabase, simulatedServices } from "@/lib/testing/scratch-database";
@@ -14,7 +15,8 @@ import { type ProductionServer, startProduction } from "../production-server";
  * Issue 17, item 6: the deployable build. The files the Docker image holds, laid out from this
  * run's build by the script the Dockerfile runs (scripts/standalone-layout.mjs); the image's
  * separate migrate command run there against a new database; then the image's CMD started there
- * (beside E2E_PORT, offset 95), the HTTP suite's smoke journeys through it, and SIGTERM.
+ * (beside E2E_PORT, offset 95), the HTTP suite's smoke journeys through it, and SIGTERM; last, the
+ * same layout with its postgres.js unpatched, which refuses to start (issue 38, item 5).
  * On Postgres when TEST_DATABASE_URL is set (as in CI), else on the embedded database.
  */
 
@@ -219,5 +221,27 @@ test.describe
       running.child.kill("SIGTERM");
       expect(await running.exited(30_000), running.output()).toBe(0);
       expect(running.output()).toContain("Shutdown complete.");
+    });
+
+    test("refuses to start when the layout's postgres.js lacks its patch, and says how to apply it", async () => {
+      test.setTimeout(60_000);
+      // The layout's traced copy of the driver (its ESM build only), as an install with
+      // `npm ci --ignore-scripts` would have left it: lib/db/driver-patch.ts finds it there.
+      const file = path.join(layout, "node_modules", "postgres", "src", "connection.js");
+      const text = fs.readFileSync(file, "utf8");
+      expect(text).toContain(DRIVER_PATCH_MARK);
+      fs.writeFileSync(file, text.replace(DRIVER_PATCH_MARK, ""));
+      const refused = startProduction(
+        OFFSET,
+        { PGLITE_DIR: path.join(root, "pglite-unpatched") },
+        { standaloneDir: layout },
+      );
+      const code = await refused.exited(45_000);
+      const output = refused.output();
+      await refused.stop();
+      expect(code, output).not.toBeNull();
+      expect(code, output).not.toBe(0);
+      expect(output).toContain("The postgres.js patch is not applied");
+      expect(output).toContain("npx patch-package");
     });
   });

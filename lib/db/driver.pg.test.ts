@@ -2,7 +2,7 @@ import postgres from "postgres";
 import { describe, expect, it } from "vitest";
 
 /*
- * The driver as installed, with scripts/patch-postgres.mjs applied: a transaction's BEGIN that
+ * The driver as installed, with patches/postgres+3.4.9.patch applied: a transaction's BEGIN that
  * fills a connection's pipeline still reserves that connection. The pipeline here is 5 deep so
  * that a few hundred queries reach its end; the service's is 100 deep, reached under load or while
  * a database restart holds queries back.

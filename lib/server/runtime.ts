@@ -4,6 +4,7 @@ import { instrumentProvider } from "@/lib/billing/instrumented";
 import type { StripeSettings } from "@/lib/billing/stripe/client";
 import { systemClock } from "@/lib/clock";
 import { type Database, defaultPgliteDir, openDatabase } from "@/lib/db/client";
+import { assertDriverPatched } from "@/lib/db/driver-patch";
 import { migratePglite, migratePostgres } from "@/lib/db/migrate";
 import { env, stripeEnv } from "@/lib/env";
 import { assertLeaseCoversProvider } from "@/lib/points/purchase";
@@ -21,7 +22,8 @@ const globalForRuntime = globalThis as unknown as { pointsRuntime?: Promise<Runt
 
 /**
  * The app's services, created once per process (and kept across hot reloads): the database
- * from DATABASE_URL or the embedded PGlite, migrated; the billing provider; the clock.
+ * from DATABASE_URL or the embedded PGlite, migrated; the billing provider; the clock. It refuses
+ * when postgres.js is installed without its patch (lib/db/driver-patch.ts), and startServer then exits.
  */
 export function getRuntime(): Promise<Runtime> {
   globalForRuntime.pointsRuntime ??= createRuntime().catch((error: unknown) => {
@@ -32,6 +34,8 @@ export function getRuntime(): Promise<Runtime> {
 }
 
 export async function createRuntime(options: { seed?: boolean } = {}): Promise<Runtime> {
+  // Before anything opens the database: an install without patches/ applied refuses to start.
+  assertDriverPatched();
   const { DATABASE_URL, DATABASE_READ_URL, POINTS_LEASE_SECONDS } = env();
   if (DATABASE_READ_URL && !DATABASE_URL) {
     throw new Error("DATABASE_READ_URL is a replica of DATABASE_URL's Postgres: set DATABASE_URL too, or unset it.");
