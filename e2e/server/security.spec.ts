@@ -3,10 +3,12 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
+import { readFixtures } from "../fixtures";
 import { startProduction } from "../production-server";
 
 /*
- * What a production build says about itself to a browser, and what it refuses to start without.
+ * What a production build says about itself to a browser, what it refuses to start without, and
+ * how it refuses a server action sent from another site.
  */
 test.describe("security headers", () => {
   for (const target of ["/", "/signin", "/dashboard", "/v3/points/payment-methods"]) {
@@ -20,6 +22,61 @@ test.describe("security headers", () => {
       expect(headers["strict-transport-security"]).toContain("max-age=");
     });
   }
+});
+
+test.describe("a server action sent from another site", () => {
+  // Issue 38, item 5b: Next refuses it (CSRF) with a bare 500 and an error in the log; proxy.ts answers
+  // first, by the same rule (lib/dashboard/form-origin.ts). The action's id need not exist: the
+  // Origin is checked before Next looks the action up.
+  const action = `7f${"0".repeat(40)}`;
+  const words = "This form was sent from another site, so it was refused.";
+  const fetchAction = (origin: string) => ({
+    headers: { "Next-Action": action, Origin: origin, Accept: "text/x-component", "Content-Type": "text/plain" },
+    data: "[]",
+    maxRedirects: 0,
+  });
+
+  test("answers 403 in words, not 500, and is logged as a refusal, not an error", async ({ request }) => {
+    const response = await request.post("/dashboard/settings", fetchAction("https://evil.example"));
+    expect(response.status()).toBe(403);
+    expect(response.headers()["content-type"]).toBe("text/plain; charset=utf-8");
+    expect(await response.text()).toContain(words);
+
+    const { observability } = readFixtures();
+    const lines = () =>
+      fs
+        .readFileSync(observability?.logFile ?? "", "utf8")
+        .split("\n")
+        .filter((line) => line.startsWith("{"))
+        .map((line) => JSON.parse(line) as { level: string; event?: string; path?: string; origin?: string });
+    await expect
+      .poll(() =>
+        lines().find((line) => line.event === "foreign_action_refused" && line.origin === "https://evil.example"),
+      )
+      .toMatchObject({ level: "warn", path: "/dashboard/settings" });
+    // Next's own refusal (console.error, then a 500) never ran.
+    expect(fs.readFileSync(observability?.logFile ?? "", "utf8")).not.toContain("Aborting the action");
+  });
+
+  test("is refused on any page it is posted to, and as a form sent without the page's script", async ({ request }) => {
+    const elsewhere = await request.post("/", fetchAction("https://evil.example"));
+    expect(elsewhere.status()).toBe(403);
+    expect(await elsewhere.text()).toContain(words);
+    const form = await request.post("/dashboard/settings", {
+      headers: { Origin: "https://evil.example" },
+      multipart: { [`$ACTION_ID_${action}`]: "" },
+      maxRedirects: 0,
+    });
+    expect(form.status()).toBe(403);
+    expect(await form.text()).toContain(words);
+  });
+
+  test("from this site it goes on to Next (here, signed out, to the sign-in page)", async ({ request, baseURL }) => {
+    const origin = new URL(baseURL ?? "").origin;
+    const response = await request.post("/dashboard/settings", fetchAction(origin));
+    expect(response.status()).toBe(307);
+    expect(response.headers().location).toContain("/signin");
+  });
 });
 
 test.describe("the production build", () => {
