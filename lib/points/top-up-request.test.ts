@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { BUNDLES, CURRENCIES } from "@/lib/catalog";
 import { PointsError } from "./errors";
-import { parseTopUpRequest } from "./top-up-request";
+import { isPurchaseReference, parseTopUpRequest } from "./top-up-request";
 
 /** The PointsError parseTopUpRequest throws for a body, or a failure if it accepts it. */
 function refusal(body: unknown): PointsError {
@@ -130,6 +130,14 @@ describe("parseTopUpRequest", () => {
       const fields = refusedFields({ ...valid, reference });
       expect(Object.keys(fields)).toEqual(["reference"]);
       expect(fields.reference).toMatch(/1 to 100/);
+    });
+
+    it("by the same rule where the dashboard checks the reference it carries in its URL", () => {
+      for (const reference of ["dash_abc", "order-1", "a".repeat(100)])
+        expect(isPurchaseReference(reference)).toBe(true);
+      for (const reference of ["", "order 1", "a".repeat(101), "auto-recharge:1"]) {
+        expect(isPurchaseReference(reference)).toBe(false);
+      }
     });
 
     it("starting with 'auto-recharge:', the references the service gives its own recharges", () => {

@@ -49,21 +49,28 @@ export const quoteRequestSchema = z
   })
   .meta({ id: "QuoteRequest" });
 
+/** A purchase's reference: its length, its characters, and not in auto-recharge's own space. */
+const purchaseReferenceSchema = z
+  .string()
+  .min(1)
+  .max(REFERENCE_MAX_LENGTH)
+  .regex(REFERENCE_PATTERN)
+  .refine((reference) => !reference.startsWith(RECHARGE_REFERENCE_PREFIX), {
+    message: `must not start with '${RECHARGE_REFERENCE_PREFIX}': the service names its auto-recharges so`,
+  });
+
+/** Whether a text is a reference a purchase may be made with (the dashboard carries one in its URL). */
+export function isPurchaseReference(text: string): boolean {
+  return purchaseReferenceSchema.safeParse(text).success;
+}
+
 /** POST /v3/points/top-ups's body. */
 export const topUpRequestSchema = quoteRequestSchema
   .extend({
-    reference: z
-      .string()
-      .min(1)
-      .max(REFERENCE_MAX_LENGTH)
-      .regex(REFERENCE_PATTERN)
-      .refine((reference) => !reference.startsWith(RECHARGE_REFERENCE_PREFIX), {
-        message: `must not start with '${RECHARGE_REFERENCE_PREFIX}': the service names its auto-recharges so`,
-      })
-      .meta({
-        description: `Your id for this purchase, unique per organisation: retrying with it never charges twice. References starting with \`${RECHARGE_REFERENCE_PREFIX}\` are the service's own auto-recharges.`,
-        example: "order-1042",
-      }),
+    reference: purchaseReferenceSchema.meta({
+      description: `Your id for this purchase, unique per organisation: retrying with it never charges twice. References starting with \`${RECHARGE_REFERENCE_PREFIX}\` are the service's own auto-recharges.`,
+      example: "order-1042",
+    }),
   })
   .meta({ id: "TopUpRequest" });
 

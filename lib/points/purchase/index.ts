@@ -9,6 +9,6 @@ export { purchasePoints } from "./purchase-points";
 export { type Quote, quotePurchase, toQuoteJson } from "./quote";
 export { RECONCILE_BATCH, reconcileTopUps, unresolvedChargedElsewhere } from "./reconcile";
 export { AWAITING_PAYMENT_EXPIRES_MS, keyResendWindowMs, resolveTopUp } from "./settle";
-export { type PurchaseInput, resolveCurrency } from "./start";
+export { type PurchaseInput, resolveCurrency, sameTerms } from "./start";
 export { type PurchaseOptions, type PurchasePhase, SimulatedCrash } from "./test-hooks";
 export { heldElsewhere, resolveTopUpWhenFree, SETTLE_WAIT_MS } from "./when-free";

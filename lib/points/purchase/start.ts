@@ -104,6 +104,21 @@ export async function startPurchase(
 }
 
 /**
+ * Whether a stored purchase is the one these terms ask for (step 7): the same bundle, resolved
+ * currency and payment method. Otherwise its reference answers 409 reference_conflict.
+ */
+export function sameTerms(
+  stored: Pick<TopUp, "points" | "currency" | "paymentSourceId">,
+  terms: { points: number; currency: string; paymentMethodId: string },
+): boolean {
+  return (
+    stored.points === terms.points &&
+    stored.currency === terms.currency &&
+    stored.paymentSourceId === terms.paymentMethodId
+  );
+}
+
+/**
  * Step 7: a stored purchase answers a request with its reference, before any limit and without
  * counting toward one. Null when the purchase is unresolved and its lease has run out: the
  * request takes the lease over and resumes it. An unresolved purchase another provider charged is
@@ -123,9 +138,7 @@ function decideReplay(
     result: { outcome, topUp: existing, pointsBalance, replayed: true },
   });
   if (
-    existing.points !== request.points ||
-    existing.currency !== terms.currency ||
-    existing.paymentSourceId !== terms.paymentMethodId
+    !sameTerms(existing, { points: request.points, currency: terms.currency, paymentMethodId: terms.paymentMethodId })
   ) {
     return replay("reference_conflict");
   }

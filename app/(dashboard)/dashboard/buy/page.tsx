@@ -10,13 +10,15 @@ import { BuySteps } from "@/components/dashboard/buy-steps";
 import { Alert } from "@/components/ui/alert";
 import { buttonClasses } from "@/components/ui/button";
 import { Card, PageHeader } from "@/components/ui/card";
-import { type Currency, REFERENCE_MAX_LENGTH, REFERENCE_PATTERN } from "@/lib/catalog";
+import type { Currency } from "@/lib/catalog";
 import { dashboardContext } from "@/lib/dashboard/context";
 import { formatDateTime, formatMoney, formatPoints } from "@/lib/format";
 import { randomString } from "@/lib/ids";
 import { isBillingProblem } from "@/lib/points/billing-problems";
 import { type BuyOptions, buyCurrency, getBuyOptions } from "@/lib/points/buy-options";
 import { PointsError } from "@/lib/points/errors";
+import { sameTerms } from "@/lib/points/purchase";
+import { isPurchaseReference } from "@/lib/points/top-up-request";
 import { getTopUpByReference } from "@/lib/points/top-ups";
 import { buyPoints } from "./actions";
 
@@ -37,10 +39,7 @@ export default async function BuyPage({ searchParams }: { searchParams: Promise<
 
   const currency = buyCurrency(organization, one(params.currency));
   const givenReference = one(params.ref) ?? "";
-  const reference =
-    REFERENCE_PATTERN.test(givenReference) && givenReference.length <= REFERENCE_MAX_LENGTH
-      ? givenReference
-      : `dash_${randomString(20)}`;
+  const reference = isPurchaseReference(givenReference) ? givenReference : `dash_${randomString(20)}`;
   const isAdmin = user.role === "admin";
 
   let options: BuyOptions;
@@ -108,8 +107,7 @@ export default async function BuyPage({ searchParams }: { searchParams: Promise<
     // A confirmation reopened (the back button, a bookmark) after its reference was used: pressing Buy
     // would only answer that purchase again, so the page says what happened instead of offering to pay.
     const spent = await getTopUpByReference(runtime.db, organization.id, reference);
-    const samePurchase =
-      spent && spent.points === bundle.points && spent.currency === currency && spent.paymentSourceId === method.id;
+    const samePurchase = spent && sameTerms(spent, { points: bundle.points, currency, paymentMethodId: method.id });
     return (
       <>
         {header}
