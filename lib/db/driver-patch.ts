@@ -20,11 +20,11 @@ const HOW_TO_APPLY =
  * app's root, and the standalone server's own folder). The node_modules folders are searched by hand:
  * the package's exports name neither its package.json nor, in a standalone layout, a build that is there.
  */
-export function postgresPackageRoot(from: string = process.cwd()): string {
+export function postgresPackageRoot(from: string = /* turbopackIgnore: true */ process.cwd()): string {
   const folders = createRequire(path.join(from, "package.json")).resolve.paths("postgres") ?? [];
   for (const folder of folders) {
     const root = path.join(folder, "postgres");
-    if (fs.existsSync(path.join(root, "package.json"))) return root;
+    if (fs.existsSync(/* turbopackIgnore: true */ path.join(root, "package.json"))) return root;
   }
   throw new Error(`postgres.js is not installed (no node_modules/postgres from ${from}). ${HOW_TO_APPLY}`);
 }
@@ -35,11 +35,15 @@ export function postgresPackageRoot(from: string = process.cwd()): string {
  * (lib/server/runtime.ts), on PGlite too: the package is installed, and patched, in every install.
  */
 export function assertDriverPatched(root: string = postgresPackageRoot()): void {
-  const files = BUILDS.map((build) => path.join(root, build, "connection.js")).filter((file) => fs.existsSync(file));
+  const files = BUILDS.map((build) => path.join(root, build, "connection.js")).filter((file) =>
+    fs.existsSync(/* turbopackIgnore: true */ file),
+  );
   if (files.length === 0) {
     throw new Error(`postgres.js at ${root} has no connection.js to check for its patch. ${HOW_TO_APPLY}`);
   }
-  const unpatched = files.filter((file) => !fs.readFileSync(file, "utf8").includes(DRIVER_PATCH_MARK));
+  const unpatched = files.filter(
+    (file) => !fs.readFileSync(/* turbopackIgnore: true */ file, "utf8").includes(DRIVER_PATCH_MARK),
+  );
   if (unpatched.length > 0) {
     const version = packageVersion(root);
     throw new Error(
@@ -52,7 +56,11 @@ export function assertDriverPatched(root: string = postgresPackageRoot()): void 
 function packageVersion(root: string): string {
   try {
     return (
-      (JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")) as { version?: string }).version ?? "?"
+      (
+        JSON.parse(fs.readFileSync(/* turbopackIgnore: true */ path.join(root, "package.json"), "utf8")) as {
+          version?: string;
+        }
+      ).version ?? "?"
     );
   } catch {
     return "?";
