@@ -1,5 +1,4 @@
-import { and, eq, inArray } from "drizzle-orm";
-import { hotQuery, sqlTime } from "@/lib/db/hot";
+import { hotQuery, rowReader, selectColumns, sqlTime } from "@/lib/db/hot";
 import {
   type EventRow,
   events,
@@ -9,7 +8,6 @@ import {
   webhookEndpoints,
 } from "@/lib/db/schema";
 import { randomString } from "@/lib/ids";
-import { deliveryEvent } from "./delivery-log";
 import type { DeliveryServices } from "./services";
 
 /** A sender's claim on a delivery: longer than a send's 15 s deadline, so no two senders overlap. */
@@ -45,7 +43,8 @@ export interface ClaimLimits {
  * - `picked`: at most perOrganization in flight per organisation, in turns across organisations
  *   (each one's first, then each one's second...), oldest first within a turn, up to `max`.
  * Parameters: $1 now, $2 the claim's end, $3 the token, $4 max, $5 perEndpoint, $6 perOrganization,
- * $7 and $8 the in-flight counts as JSON objects by endpoint and by organisation.
+ * $7 and $8 the in-flight counts as JSON objects by endpoint and by organisation. It answers the
+ * claimed deliveries with their endpoints and events, in the same round trip.
  */
 const CLAIM_SQL = `with recursive endpoints(organization_id, endpoint_id) as (
   (select organization_id, endpoint_id from webhook_deliveries where status = 'pending'
@@ -94,11 +93,21 @@ chosen as (
   where (d.organization_id, d.id) in (select organization_id, id from picked)
     and d.status = 'pending' and (d.locked_until is null or d.locked_until <= $1::timestamptz)
   for update skip locked
+),
+claimed as (
+  update webhook_deliveries d
+  set locked_until = $2::timestamptz, lock_token = $3, attempts = d.attempts + 1, updated_at = $1::timestamptz
+  from chosen where d.organization_id = chosen.organization_id and d.id = chosen.id
+  returning d.*
 )
-update webhook_deliveries d
-set locked_until = $2::timestamptz, lock_token = $3, attempts = d.attempts + 1, updated_at = $1::timestamptz
-from chosen where d.organization_id = chosen.organization_id and d.id = chosen.id
-returning d.organization_id, d.id`;
+select ${selectColumns(webhookDeliveries, "d", "d_")}, ${selectColumns(webhookEndpoints, "e", "e_")},
+  ${selectColumns(events, "ev", "ev_")}
+from claimed d
+join webhook_endpoints e on e.organization_id = d.organization_id and e.id = d.endpoint_id
+join events ev on ev.organization_id = d.organization_id and ev.sequence = d.event_sequence`;
+const readDelivery = rowReader(webhookDeliveries, "d_");
+const readEndpoint = rowReader(webhookEndpoints, "e_");
+const readEvent = rowReader(events, "ev_");
 
 /**
  * Claims due deliveries fairly (CLAIM_SQL): no endpoint, and no organisation, takes more than its
@@ -121,26 +130,10 @@ export async function claimDeliveries(services: DeliveryServices, limits: ClaimL
     JSON.stringify(Object.fromEntries(limits.inFlightByEndpoint ?? [])),
     JSON.stringify(Object.fromEntries(limits.inFlightByOrganization ?? [])),
   ]);
-  if (claimed.length === 0) return [];
-  const rows = await services.db
-    .select({ delivery: webhookDeliveries, endpoint: webhookEndpoints, event: events })
-    .from(webhookDeliveries)
-    .innerJoin(
-      webhookEndpoints,
-      and(
-        eq(webhookEndpoints.organizationId, webhookDeliveries.organizationId),
-        eq(webhookEndpoints.id, webhookDeliveries.endpointId),
-      ),
-    )
-    .innerJoin(events, deliveryEvent)
-    .where(
-      and(
-        eq(webhookDeliveries.lockToken, lockToken),
-        inArray(
-          webhookDeliveries.id,
-          claimed.map((row) => String(row.id)),
-        ),
-      ),
-    );
-  return rows.map((row) => ({ ...row, lockToken }));
+  return claimed.map((row) => ({
+    delivery: readDelivery(row),
+    endpoint: readEndpoint(row),
+    event: readEvent(row),
+    lockToken,
+  }));
 }
