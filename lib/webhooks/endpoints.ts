@@ -140,8 +140,13 @@ export async function listEndpoints(db: Db, organizationId: string): Promise<Web
 }
 
 /** One endpoint by id; with an organisation, only that organisation's (another's is "not found" alike). */
-export async function getEndpoint(db: Db, endpointId: string, organizationId?: string): Promise<WebhookEndpoint> {
-  const [row] = await db
+export async function getEndpoint(
+  db: Db,
+  endpointId: string,
+  organizationId?: string,
+  options: { forUpdate?: boolean } = {},
+): Promise<WebhookEndpoint> {
+  const query = db
     .select()
     .from(webhookEndpoints)
     .where(
@@ -149,6 +154,7 @@ export async function getEndpoint(db: Db, endpointId: string, organizationId?: s
         ? and(eq(webhookEndpoints.id, endpointId), eq(webhookEndpoints.organizationId, organizationId))
         : eq(webhookEndpoints.id, endpointId),
     );
+  const [row] = options.forUpdate ? await query.for("update") : await query;
   if (!row) throw new PointsError("not_found", `No webhook endpoint ${endpointId}.`);
   return row;
 }
@@ -169,16 +175,7 @@ export async function rotateSecret(
 ): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
   const secret = newWebhookSecret();
   const endpoint = await services.db.transaction(async (tx) => {
-    const [current] = await tx
-      .select()
-      .from(webhookEndpoints)
-      .where(
-        organizationId
-          ? and(eq(webhookEndpoints.id, endpointId), eq(webhookEndpoints.organizationId, organizationId))
-          : eq(webhookEndpoints.id, endpointId),
-      )
-      .for("update");
-    if (!current) throw new PointsError("not_found", `No webhook endpoint ${endpointId}.`);
+    const current = await getEndpoint(tx, endpointId, organizationId, { forUpdate: true });
     const now = services.clock.now();
     const signsUntil = new Date(now.getTime() + ROTATION_OVERLAP_MS).toISOString();
     const retiredSecrets = [{ secret: current.secret, signs_until: signsUntil }, ...stillSigning(current, now)].slice(

@@ -1,11 +1,12 @@
-import { and, eq, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
 import { rowsOf } from "@/lib/db/rows";
-import { type WebhookEndpoint, webhookEndpoints } from "@/lib/db/schema";
+import type { WebhookEndpoint } from "@/lib/db/schema";
 import { recordAudit } from "@/lib/points/audit";
 import { PointsError } from "@/lib/points/errors";
 import { EVENTS_KEPT_MS } from "@/lib/points/events";
 import { RETRY_FOR_MS } from "./attempt-outcome";
+import { getEndpoint } from "./endpoints";
 import type { DeliveryServices } from "./services";
 
 /*
@@ -40,16 +41,7 @@ export async function recoverEndpoint(
     });
   }
   return services.db.transaction(async (tx) => {
-    const [endpoint] = await tx
-      .select()
-      .from(webhookEndpoints)
-      .where(
-        organizationId
-          ? and(eq(webhookEndpoints.id, endpointId), eq(webhookEndpoints.organizationId, organizationId))
-          : eq(webhookEndpoints.id, endpointId),
-      )
-      .for("update");
-    if (!endpoint) throw new PointsError("not_found", `No webhook endpoint ${endpointId}.`);
+    const endpoint = await getEndpoint(tx, endpointId, organizationId, { forUpdate: true });
     if (endpoint.status !== "enabled") {
       throw new PointsError("invalid_request", `Endpoint ${endpoint.id} is disabled: enable it first, then recover.`, {
         details: { fields: { endpoint: "must be enabled" } },
