@@ -1,3 +1,4 @@
+import { after } from "next/server";
 import { readBodyWithin } from "@/lib/body";
 import { isDatabaseUnavailable } from "@/lib/db/errors";
 import { observeRequest } from "@/lib/http/observe";
@@ -5,6 +6,7 @@ import { randomString } from "@/lib/ids";
 import { log } from "@/lib/observability/log";
 import { type ErrorCode, errorStatus, PointsError } from "@/lib/points/errors";
 import type { PurchaseResult } from "@/lib/points/purchase";
+import type { Services } from "@/lib/points/services";
 import { toTopUpJson } from "@/lib/points/top-up-json";
 import { duplicateKeys } from "./duplicate-keys";
 
@@ -271,4 +273,9 @@ export async function handleApi(
       return errorResponse(error, requestId);
     }
   });
+}
+
+/** The services of a request whose deferred work (a recharge its change made due) runs once the answer is sent. */
+export function deferredAfterAnswer<S extends Services>(services: S): S {
+  return { ...services, defer: (task) => after(task) };
 }

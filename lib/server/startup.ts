@@ -137,8 +137,10 @@ function startReconciler(runtime: Runtime): void {
  */
 function startEventDelivery(runtime: Runtime): void {
   if (!runtime.provider.testMode?.pendingEvents) return;
+  // A recharge a refund or a dispute makes due starts as soon as its event is handled.
+  const deferring: Runtime = { ...runtime, defer: (task) => void task() };
   startBackgroundLoop("Event delivery", DELIVER_EVENTS_EVERY_MS, async () => {
-    await deliverPendingEvents(runtime);
+    await deliverPendingEvents(deferring);
   });
 }
 

@@ -361,6 +361,18 @@ export async function listAttempts(db: Db, delivery: WebhookDelivery): Promise<W
     .orderBy(webhookAttempts.attempt);
 }
 
+/** A delivery sent again from now: pending, due at once, with three more days of retries. */
+export function dueAgain(now: Date) {
+  return {
+    status: "pending",
+    nextAttemptAt: now,
+    giveUpAt: new Date(now.getTime() + RETRY_FOR_MS),
+    lockToken: null,
+    lockedUntil: null,
+    updatedAt: now,
+  } satisfies Partial<typeof webhookDeliveries.$inferInsert>;
+}
+
 /** "Send again": a delivery (delivered, failed or waiting) is tried again now, on an enabled endpoint. */
 export async function redeliver(
   services: WebhookServices,
@@ -370,7 +382,7 @@ export async function redeliver(
   const now = services.clock.now();
   const [row] = await services.db
     .update(webhookDeliveries)
-    .set({ status: "pending", nextAttemptAt: now, giveUpAt: new Date(now.getTime() + RETRY_FOR_MS), updatedAt: now })
+    .set(dueAgain(now))
     .where(and(eq(webhookDeliveries.organizationId, organizationId), eq(webhookDeliveries.id, deliveryId)))
     .returning();
   if (!row) throw new PointsError("not_found", `No delivery ${deliveryId}.`);

@@ -1,7 +1,24 @@
-import { sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import { rowsOf } from "@/lib/db/rows";
 import { RETRY_FOR_MS } from "./attempt-outcome";
 import type { DeliveryServices } from "./services";
+
+/**
+ * The one way deliveries are made, as SQL: one per row of `from` (an event's organisation_id,
+ * sequence and id, under `event`'s alias) for `endpointId`, due now, given up three days from now;
+ * one that exists already is left as it is. The fan-out and recovery (recover.ts) both use it.
+ */
+export function insertDeliveriesSql(select: { endpointId: SQL; event: SQL }, from: SQL, now: Date): SQL {
+  const at = now.toISOString();
+  const { event } = select;
+  return sql`insert into webhook_deliveries
+    (organization_id, id, endpoint_id, event_sequence, event_id, status, next_attempt_at, give_up_at, created_at, updated_at)
+  select ${event}.organization_id, 'wd_' || replace(gen_random_uuid()::text, '-', ''), ${select.endpointId},
+    ${event}.sequence, ${event}.id, 'pending', ${at}, ${new Date(now.getTime() + RETRY_FOR_MS).toISOString()}, ${at}, ${at}
+  from ${from}
+  on conflict do nothing
+  returning 1`;
+}
 
 /**
  * Turns committed events into deliveries, in one statement for the enabled endpoints that have
@@ -36,15 +53,11 @@ export async function fanOut(services: DeliveryServices, batch = 1000): Promise<
         limit ${batch}
       ),
       inserted as (
-        insert into webhook_deliveries
-          (organization_id, id, endpoint_id, event_sequence, event_id, status, next_attempt_at, give_up_at, created_at, updated_at)
-        select p.organization_id, 'wd_' || replace(gen_random_uuid()::text, '-', ''), p.endpoint_id, p.sequence, p.id,
-          'pending', ${now.toISOString()}, ${new Date(now.getTime() + RETRY_FOR_MS).toISOString()},
-          ${now.toISOString()}, ${now.toISOString()}
-        from page p
-        where p.event_types is null or p.type = any(p.event_types)
-        on conflict do nothing
-        returning 1
+        ${insertDeliveriesSql(
+          { endpointId: sql`p.endpoint_id`, event: sql`p` },
+          sql`page p where p.event_types is null or p.type = any(p.event_types)`,
+          now,
+        )}
       ),
       moved as (
         update webhook_endpoints e set fanned_out_through = m.through

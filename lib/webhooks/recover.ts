@@ -1,12 +1,12 @@
-import { sql } from "drizzle-orm";
+import { and, eq, gte, inArray, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
 import { rowsOf } from "@/lib/db/rows";
-import type { WebhookEndpoint } from "@/lib/db/schema";
+import { events, type WebhookEndpoint, webhookDeliveries } from "@/lib/db/schema";
 import { recordAudit } from "@/lib/points/audit";
 import { PointsError } from "@/lib/points/errors";
 import { EVENTS_KEPT_MS } from "@/lib/points/events";
-import { RETRY_FOR_MS } from "./attempt-outcome";
-import { getEndpoint } from "./endpoints";
+import { dueAgain, getEndpoint } from "./endpoints";
+import { insertDeliveriesSql } from "./fan-out";
 import type { DeliveryServices } from "./services";
 
 /*
@@ -60,34 +60,37 @@ export async function recoverEndpoint(
 }
 
 async function queueMissed(tx: Db, endpoint: WebhookEndpoint, since: Date, now: Date): Promise<number> {
-  const giveUpAt = new Date(now.getTime() + RETRY_FOR_MS).toISOString();
   // Events older than the feed keeps are gone, and those before the endpoint existed were never its.
   const from = new Date(
     Math.max(since.getTime(), now.getTime() - EVENTS_KEPT_MS, endpoint.createdAt.getTime()),
   ).toISOString();
-  const [row] = rowsOf<{ made: number; again: number }>(
-    await tx.execute(sql`
-      with made as (
-        insert into webhook_deliveries
-          (organization_id, id, endpoint_id, event_sequence, event_id, status, next_attempt_at, give_up_at, created_at, updated_at)
-        select ev.organization_id, 'wd_' || replace(gen_random_uuid()::text, '-', ''), ${endpoint.id}, ev.sequence, ev.id,
-          'pending', ${now.toISOString()}, ${giveUpAt}, ${now.toISOString()}, ${now.toISOString()}
-        from events ev
+  const made = rowsOf(
+    await tx.execute(
+      insertDeliveriesSql(
+        { endpointId: sql`${endpoint.id}`, event: sql`ev` },
+        sql`events ev
         where ev.organization_id = ${endpoint.organizationId} and ev.created_at >= ${from}
           and ev.sequence <= ${endpoint.fannedOutThrough}
-          and (${endpoint.eventTypes === null} or ev.type = any(${`{${(endpoint.eventTypes ?? []).join(",")}}`}::text[]))
-        on conflict do nothing
-        returning 1
+          and (${endpoint.eventTypes === null} or ev.type = any(${`{${(endpoint.eventTypes ?? []).join(",")}}`}::text[]))`,
+        now,
       ),
-      again as (
-        update webhook_deliveries d set status = 'pending', next_attempt_at = ${now.toISOString()},
-          give_up_at = ${giveUpAt}, lock_token = null, locked_until = null, updated_at = ${now.toISOString()}
-        from events ev
-        where d.organization_id = ${endpoint.organizationId} and d.endpoint_id = ${endpoint.id} and d.status = 'failed'
-          and ev.organization_id = d.organization_id and ev.sequence = d.event_sequence and ev.created_at >= ${from}
-        returning 1
-      )
-      select (select count(*) from made)::int as made, (select count(*) from again)::int as again`),
-  );
-  return Number(row?.made ?? 0) + Number(row?.again ?? 0);
+    ),
+  ).length;
+  const missedSince = tx
+    .select({ sequence: events.sequence })
+    .from(events)
+    .where(and(eq(events.organizationId, endpoint.organizationId), gte(events.createdAt, new Date(from))));
+  const again = await tx
+    .update(webhookDeliveries)
+    .set(dueAgain(now))
+    .where(
+      and(
+        eq(webhookDeliveries.organizationId, endpoint.organizationId),
+        eq(webhookDeliveries.endpointId, endpoint.id),
+        eq(webhookDeliveries.status, "failed"),
+        inArray(webhookDeliveries.eventSequence, missedSince),
+      ),
+    )
+    .returning({ id: webhookDeliveries.id });
+  return made + again.length;
 }

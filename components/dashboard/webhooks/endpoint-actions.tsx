@@ -10,7 +10,8 @@ type Done = ActionState<{ message: string }>;
 type Secret = ActionState<{ secret: string; endpointId: string }>;
 type Act<S> = (state: S, data: FormData) => Promise<S>;
 
-function Outcome({ state }: { state: Done | Secret }) {
+/** How an endpoint's action went: its message, or what went wrong. */
+export function Outcome({ state }: { state: Done | Secret }) {
   if (!state) return null;
   if (!state.ok)
     return (

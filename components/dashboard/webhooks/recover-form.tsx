@@ -4,6 +4,7 @@ import { Button } from "@/components/ui/button";
 import { Field, Input } from "@/components/ui/field";
 import type { ActionState } from "@/lib/dashboard/action-state";
 import { useFormAction } from "../account/use-form-action";
+import { Outcome } from "./endpoint-actions";
 
 type Done = ActionState<{ message: string }>;
 
@@ -47,14 +48,9 @@ export function RecoverForm({
           {pending ? "Queuing…" : "Send missed events"}
         </Button>
       </div>
-      {state && (
-        <p
-          role={state.ok ? "status" : "alert"}
-          className={`w-full text-xs font-medium ${state.ok ? "text-emerald-800" : "text-rose-700"}`}
-        >
-          {state.ok ? state.message : state.error}
-        </p>
-      )}
+      <div className="w-full">
+        <Outcome state={state} />
+      </div>
     </form>
   );
 }

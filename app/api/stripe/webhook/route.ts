@@ -1,5 +1,5 @@
 // POST /api/stripe/webhook – Stripe's events about payments and saved cards, verified by signature
-import { after } from "next/server";
+import { deferredAfterAnswer } from "@/lib/http/api";
 import { log } from "@/lib/observability/log";
 import { metrics } from "@/lib/observability/metrics";
 import { handleBillingEvent, isDeferredEvent } from "@/lib/points/billing-events";
@@ -22,7 +22,7 @@ export async function POST(request: Request): Promise<Response> {
   const { event } = verdict;
   try {
     // A recharge a refund or a dispute made due runs once Stripe has its answer.
-    const receipt = await handleBillingEvent({ ...runtime, defer: (task) => after(task) }, event);
+    const receipt = await handleBillingEvent(deferredAfterAnswer(runtime), event);
     return Response.json({
       received: true,
       event_id: receipt.eventId,

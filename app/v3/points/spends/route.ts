@@ -1,7 +1,6 @@
 // POST /v3/points/spends – spend Points from the spendable balance, idempotently by reference
 // GET /v3/points/spends – list the organisation's spends, newest first
-import { after } from "next/server";
-import { handleApi, otherMethods, readJsonBody, successResponse } from "@/lib/http/api";
+import { deferredAfterAnswer, handleApi, otherMethods, readJsonBody, successResponse } from "@/lib/http/api";
 import { authenticateApiRequest, authenticateApiSpend } from "@/lib/points/api-keys";
 import { readerOf } from "@/lib/points/services";
 import { listSpends, parseSpendListQuery, parseSpendRequest, spendPoints, toSpendJson } from "@/lib/points/spends";
@@ -19,10 +18,12 @@ export function POST(request: Request): Promise<Response> {
     );
     const spendRequest = parseSpendRequest(await readJsonBody(request));
     // The recharge a crossing calls for runs once the answer is sent, never inside this request.
-    const result = await spendPoints(
-      { ...runtime, defer: (task) => after(task) },
-      { organizationId: organization.id, request: spendRequest, source: "api", apiKeyId: key.id },
-    );
+    const result = await spendPoints(deferredAfterAnswer(runtime), {
+      organizationId: organization.id,
+      request: spendRequest,
+      source: "api",
+      apiKeyId: key.id,
+    });
     return successResponse(
       result.replayed ? 200 : 201,
       { spend: toSpendJson(result.spend), points_balance: result.pointsBalance },
