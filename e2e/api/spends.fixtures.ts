@@ -17,6 +17,8 @@ export interface SpendsFixtures {
   disabledSpendKey: string;
   /** An organisation with 1,000 Points, alerted below 500 and recharged with 250 below 400. */
   recharging: { organizationId: string; purchaseKey: string };
+  /** The same, with a monthly cap of 250 Points: one recharge a month. */
+  capped: { organizationId: string; purchaseKey: string };
 }
 
 export async function provisionSpendsFixtures(
@@ -36,23 +38,27 @@ export async function provisionSpendsFixtures(
   const id = created.organization.id;
   const { saveBalanceSettings } = await import("@/lib/points/balance-settings");
   const { purchasePoints } = await import("@/lib/points/purchase");
-  const recharging = await createOrganization(services, {
-    name: "e2e auto-recharge",
-    settings: { currency: "USD", apiPurchasesEnabled: true },
-    cards: ["visa"],
-    defaultCardIndex: 0,
-  });
-  await purchasePoints(services, {
-    organization: recharging.organization,
-    request: { points: 1000, reference: "fund" },
-    source: "api",
-  });
-  await saveBalanceSettings(services, recharging.organization.id, {
-    lowBalanceThreshold: 500,
-    autoRecharge: { enabled: true, below: 400, points: 250, monthlyMax: null },
-  });
+  const rechargingOrganization = async (name: string, monthlyMax: number | null) => {
+    const made = await createOrganization(services, {
+      name,
+      settings: { currency: "USD", apiPurchasesEnabled: true },
+      cards: ["visa"],
+      defaultCardIndex: 0,
+    });
+    await purchasePoints(services, {
+      organization: made.organization,
+      request: { points: 1000, reference: "fund" },
+      source: "api",
+    });
+    await saveBalanceSettings(services, made.organization.id, {
+      lowBalanceThreshold: 500,
+      autoRecharge: { enabled: true, below: 400, points: 250, monthlyMax },
+    });
+    return { organizationId: made.organization.id, purchaseKey: made.apiKey.apiKey };
+  };
   return {
-    recharging: { organizationId: recharging.organization.id, purchaseKey: recharging.apiKey.apiKey },
+    recharging: await rechargingOrganization("e2e auto-recharge", null),
+    capped: await rechargingOrganization("e2e auto-recharge capped", 250),
     organizationId: id,
     purchaseKey: created.apiKey.apiKey,
     spendKey: await key(id, "spend"),

@@ -217,3 +217,27 @@ test("a spend that crosses the levels: balance.low, then one auto-recharge bough
   await new Promise((resolve) => setTimeout(resolve, 1_000));
   expect(await recharges()).toHaveLength(1);
 });
+
+test("a second crossing past the month's cap buys nothing: the recharge's guard refuses it after the answer", async ({
+  request,
+  fx,
+}) => {
+  const key = spendsOf(fx).capped.purchaseKey;
+  const recharges = async () =>
+    (
+      (await expectSuccess(
+        await request.get("/v3/points/top-ups?source=auto_recharge", { headers: bearer(key) }),
+        200,
+      )) as { top_ups: Array<{ points: number; status: string }> }
+    ).top_ups;
+  await expectSuccess(await postSpend(request, key, { points: 700, reference: uniqueRef("cap-1") }), 201);
+  await expect
+    .poll(async () => (await recharges()).map((topUp) => topUp.status), { timeout: 15_000 })
+    .toEqual(["paid"]);
+  expect(await balanceOf(request, key)).toBe(550);
+  // 550 → 350: below the level again, but the month's 250 are bought.
+  await expectSuccess(await postSpend(request, key, { points: 200, reference: uniqueRef("cap-2") }), 201);
+  await new Promise((resolve) => setTimeout(resolve, 2_000));
+  expect(await recharges()).toHaveLength(1);
+  expect(await balanceOf(request, key)).toBe(350);
+});
