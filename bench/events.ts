@@ -18,7 +18,7 @@ import { performance } from "node:perf_hooks";
 import postgres from "postgres";
 import { openDatabase } from "@/lib/db/client";
 import { randomString } from "@/lib/ids";
-import { createOrganization } from "@/lib/points/organizations";
+import { createOrganization } from "@/lib/points/accounts/organizations";
 import { simulatedServices } from "@/lib/testing/scratch-database";
 import { addEndpoint, MAX_ENDPOINTS_PER_ORGANIZATION } from "@/lib/webhooks/endpoints";
 import { percentile, runSlice } from "./load";

@@ -38,7 +38,7 @@ import postgres from "postgres";
 import { APPLICATION_NAME as APP_APPLICATION_NAME, openDatabase, redactUrl } from "@/lib/db/client";
 import { randomString } from "@/lib/ids";
 import { logToStderr } from "@/lib/observability/log";
-import { createOrganization } from "@/lib/points/organizations";
+import { createOrganization } from "@/lib/points/accounts/organizations";
 import { purchasePoints } from "@/lib/points/purchase";
 import { createScratchDatabase, simulatedServices } from "@/lib/testing/scratch-database";
 import { cpuSecondsOfAll, machineCpuSeconds, processTree } from "./cpu";

@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { Alert } from "@/components/ui/alert";
-import { lowBalanceText, pausedReasonText, rechargedThisMonthText } from "@/lib/points/balance-alerts";
-import type { BalanceAlerts } from "@/lib/points/load-balance-alerts";
+import { lowBalanceText, pausedReasonText, rechargedThisMonthText } from "@/lib/points/recharge/balance-alerts";
+import type { BalanceAlerts } from "@/lib/points/recharge/load-balance-alerts";
 
 /**
  * The Overview's notices about the balance settings: the balance is below the low-balance alert

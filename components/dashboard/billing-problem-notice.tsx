@@ -1,6 +1,6 @@
 import { Alert } from "@/components/ui/alert";
 import type { BillingProvider } from "@/lib/billing/provider";
-import { type BillingProblemCode, billingProblemNotice } from "@/lib/points/billing-problems";
+import { type BillingProblemCode, billingProblemNotice } from "@/lib/points/cards/billing-problems";
 
 /** Says, on every page that needs the billing provider, that it refuses this organisation and who can mend it. */
 export function BillingProblemNotice({

@@ -1,8 +1,8 @@
 import { formatMoney, formatPoints } from "@/lib/format";
-import type { BundleOption } from "@/lib/points/buy-options";
+import type { BundleOption } from "@/lib/points/views/buy-options";
 
 /**
- * The seven bundles as radio cards. A bundle that cannot be bought (lib/points/buy-options.ts says
+ * The seven bundles as radio cards. A bundle that cannot be bought (lib/points/views/buy-options.ts says
  * which and why) is shown but cannot be chosen, with the reason.
  */
 export function BuyBundlePicker({

@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { Badge } from "@/components/ui/badge";
-import type { PaymentMethod } from "@/lib/points/payment-methods";
-import { testCardBehaviour } from "@/lib/points/test-cards";
+import type { PaymentMethod } from "@/lib/points/cards/payment-methods";
+import { testCardBehaviour } from "@/lib/points/cards/test-cards";
 
 /** The usable saved cards (the same list the API offers), the default first and preselected. */
 export function BuyMethodPicker({

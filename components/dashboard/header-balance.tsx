@@ -3,7 +3,7 @@
 import { usePathname } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
 import { formatPoints } from "@/lib/format";
-import { isLowBalance } from "@/lib/points/balance-alerts";
+import { isLowBalance } from "@/lib/points/recharge/balance-alerts";
 
 export interface HeaderBalances {
   /** The spendable balance: the number shown. */

@@ -4,7 +4,7 @@ import Form from "next/form";
 import Link from "next/link";
 import { buttonClasses } from "@/components/ui/button";
 import { Field, Input, Select } from "@/components/ui/field";
-import type { HistoryView as Filters } from "@/lib/points/history";
+import type { HistoryView as Filters } from "@/lib/points/views/history";
 
 const kindOptions = [
   ["", "All"],

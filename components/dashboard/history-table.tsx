@@ -3,8 +3,8 @@ import { Badge, StatusBadge } from "@/components/ui/badge";
 import type { Spend, TopUp } from "@/lib/db/schema";
 import { formatMoney, formatPoints, formatUtcDateTime } from "@/lib/format";
 import { afterPaymentNotes } from "@/lib/points/after-payment/view";
-import { needsAttention } from "@/lib/points/attention";
-import { type HistoryItem, purchaseCardLabel } from "@/lib/points/history";
+import { needsAttention } from "@/lib/points/views/attention";
+import { type HistoryItem, purchaseCardLabel } from "@/lib/points/views/history";
 
 /**
  * Top-ups and spends, newest first: a table from `md` up, and on a phone the same rows as cards.

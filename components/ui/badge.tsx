@@ -38,7 +38,7 @@ const statusLabels: Record<string, string> = {
 };
 
 /**
- * A purchase's status for people. `attention`: unresolved for over an hour (lib/points/attention.ts),
+ * A purchase's status for people. `attention`: unresolved for over an hour (lib/points/views/attention.ts),
  * said as what is happening: the payment is still being confirmed with the card's bank.
  */
 export function StatusBadge({ status, attention = false }: { status: string; attention?: boolean }) {

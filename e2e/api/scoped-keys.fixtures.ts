@@ -2,7 +2,7 @@
  * What e2e/api/scoped-keys.spec.ts needs, provisioned by e2e/serve.ts before the server starts and
  * merged into e2e/.artifacts/fixtures.json under the key `scopedKeys`: an organisation of its own
  * with keys of each kind, made as the dashboard and the operator command make them
- * (lib/points/api-keys.ts), and read keys of the refusing organisations for the order of checks.
+ * (lib/points/accounts/api-keys.ts), and read keys of the refusing organisations for the order of checks.
  */
 
 import type { Services } from "@/lib/points/services";
@@ -36,9 +36,9 @@ export async function provisionScopedKeysFixtures(
   organizations: Record<"disabled" | "unavailable", FixtureOrganization>,
 ): Promise<ScopedKeysFixtures> {
   // Imported here rather than at the top, so the spec can import this file's types without the database code.
-  const { createApiKey } = await import("@/lib/points/api-keys");
-  const { createOrganization } = await import("@/lib/points/organizations");
-  const { addUser } = await import("@/lib/points/members");
+  const { createApiKey } = await import("@/lib/points/accounts/api-keys");
+  const { createOrganization } = await import("@/lib/points/accounts/organizations");
+  const { addUser } = await import("@/lib/points/accounts/members");
   const key = (organizationId: string, options: Parameters<typeof createApiKey>[3]) =>
     createApiKey(services.db, organizationId, services.clock, options);
 

@@ -25,8 +25,8 @@ export async function provisionSpendsFixtures(
   services: Services,
   organizations: Record<"disabled", FixtureOrganization>,
 ): Promise<SpendsFixtures> {
-  const { createApiKey } = await import("@/lib/points/api-keys");
-  const { createOrganization } = await import("@/lib/points/organizations");
+  const { createApiKey } = await import("@/lib/points/accounts/api-keys");
+  const { createOrganization } = await import("@/lib/points/accounts/organizations");
   const key = async (organizationId: string, scope: "spend" | "read") =>
     (await createApiKey(services.db, organizationId, services.clock, { scope })).apiKey;
   const created = await createOrganization(services, {
@@ -36,7 +36,7 @@ export async function provisionSpendsFixtures(
     defaultCardIndex: 0,
   });
   const id = created.organization.id;
-  const { saveBalanceSettings } = await import("@/lib/points/balance-settings");
+  const { saveBalanceSettings } = await import("@/lib/points/recharge/balance-settings");
   const { purchasePoints } = await import("@/lib/points/purchase");
   const rechargingOrganization = async (name: string, monthlyMax: number | null) => {
     const made = await createOrganization(services, {

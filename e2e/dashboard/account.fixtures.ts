@@ -58,8 +58,8 @@ export type AccountFixtures = Record<AccountScenario, AccountFixtureOrganization
 
 export async function provisionAccountFixtures(services: Services): Promise<Record<string, unknown>> {
   // Imported here rather than at the top, so specs can import this file's types without the database code.
-  const { createOrganization } = await import("@/lib/points/organizations");
-  const { addUser } = await import("@/lib/points/members");
+  const { createOrganization } = await import("@/lib/points/accounts/organizations");
+  const { addUser } = await import("@/lib/points/accounts/members");
   const { TEST_CARDS } = await import("@/lib/billing/test-cards");
   type Input = Omit<Parameters<typeof createOrganization>[1], "name">;
   const usd = { currency: "USD", apiPurchasesEnabled: true } as const;

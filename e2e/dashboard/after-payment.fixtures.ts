@@ -42,10 +42,10 @@ export const REFUSED_REFUND_REASON = "Refused attempt";
 
 export async function provisionAfterPaymentFixtures(services: Services): Promise<AfterPaymentFixtures> {
   // Imported here rather than at the top, so specs can import this file's types without the database code.
-  const { createOrganization } = await import("@/lib/points/organizations");
-  const { addUser } = await import("@/lib/points/members");
+  const { createOrganization } = await import("@/lib/points/accounts/organizations");
+  const { addUser } = await import("@/lib/points/accounts/members");
   const { purchasePoints } = await import("@/lib/points/purchase");
-  const { deliverPendingEvents } = await import("@/lib/points/provider-events");
+  const { deliverPendingEvents } = await import("@/lib/points/intake/provider-events");
   const { refundTopUp } = await import("@/lib/points/after-payment/refunds");
   const { patchProvider, withProvider } = await import("@/lib/testing/harness");
 

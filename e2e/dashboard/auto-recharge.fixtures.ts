@@ -30,10 +30,10 @@ export const DECLINED_BELOW = 500;
 
 export async function provisionAutoRechargeFixtures(services: Services): Promise<AutoRechargeFixtures> {
   // Imported here rather than at the top, so the spec can import this file's types without the database code.
-  const { createOrganization } = await import("@/lib/points/organizations");
-  const { addUser } = await import("@/lib/points/members");
+  const { createOrganization } = await import("@/lib/points/accounts/organizations");
+  const { addUser } = await import("@/lib/points/accounts/members");
   const { purchasePoints } = await import("@/lib/points/purchase");
-  const { saveBalanceSettings, NO_BALANCE_SETTINGS } = await import("@/lib/points/balance-settings");
+  const { saveBalanceSettings, NO_BALANCE_SETTINGS } = await import("@/lib/points/recharge/balance-settings");
 
   async function funded(name: string, cards: string[]): Promise<AutoRechargeFixtureOrganization> {
     const created = await createOrganization(services, {

@@ -17,7 +17,7 @@ export async function provisionBillingProblemFixtures(services: Services): Promi
   // Imported here rather than at the top, so specs can import this file's types without the database code.
   const { eq } = await import("drizzle-orm");
   const { organizations } = await import("@/lib/db/schema");
-  const { createOrganization } = await import("@/lib/points/organizations");
+  const { createOrganization } = await import("@/lib/points/accounts/organizations");
   const { randomString } = await import("@/lib/ids");
   const created = await createOrganization(services, {
     name: "e2e Billing Problem",

@@ -41,8 +41,8 @@ const CARDS = ["visa", "declined", "authentication_required", "processing"] as c
 
 export async function provisionBuyFixtures(services: Services): Promise<Record<string, unknown>> {
   // Imported here rather than at the top, so specs can import this file's types without the database code.
-  const { createOrganization } = await import("@/lib/points/organizations");
-  const { addUser } = await import("@/lib/points/members");
+  const { createOrganization } = await import("@/lib/points/accounts/organizations");
+  const { addUser } = await import("@/lib/points/accounts/members");
 
   async function provision(name: string): Promise<BuyFixtureOrganization> {
     const created = await createOrganization(services, {

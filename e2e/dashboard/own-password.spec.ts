@@ -77,7 +77,7 @@ test("a member changes their own password: other sessions end, this one stays", 
     await expect(page.getByRole("heading", { name: "Audit log", level: 1 })).toBeVisible();
     await expect(page.locator("main")).toContainText(org.member.email);
 
-    // The new password signs in (that the old one no longer does is lib/points/own-password.test.ts's).
+    // The new password signs in (that the old one no longer does is lib/points/accounts/own-password.test.ts's).
     await signIn(otherPage, { email: org.member.email, password: NEW_PASSWORD });
     expect(await sessionUserId(elsewhere)).toBe(org.member.userId);
   } finally {

@@ -19,7 +19,7 @@ export const SPENDS_FIXTURE_POINTS = 1000;
 
 export async function provisionDashboardSpendsFixtures(services: Services): Promise<DashboardSpendsFixtures> {
   // Imported here rather than at the top, so the spec can import this file's types without the database code.
-  const { createOrganization } = await import("@/lib/points/organizations");
+  const { createOrganization } = await import("@/lib/points/accounts/organizations");
   const { purchasePoints } = await import("@/lib/points/purchase");
   const created = await createOrganization(services, {
     name: "e2e Spends",

@@ -12,7 +12,7 @@ import { systemClock } from "@/lib/clock";
 import { openDatabase } from "@/lib/db/client";
 import { migratePglite } from "@/lib/db/migrate";
 import { randomString } from "@/lib/ids";
-import { createOrganization } from "@/lib/points/organizations";
+import { createOrganization } from "@/lib/points/accounts/organizations";
 import { type FakeStripe, startFakeStripe } from "@/lib/testing/fake-stripe/server";
 import { createScratchDatabase, type ScratchDatabase } from "@/lib/testing/scratch-database";
 import { startProduction } from "../production-server";

@@ -7,7 +7,7 @@ import { sql } from "drizzle-orm";
 import { openDatabase } from "@/lib/db/client";
 import { DRIVER_PATCH_MARK } from "@/lib/db/driver-patch";
 import { migratePglite } from "@/lib/db/migrate";
-import { createOrganization } from "@/lib/points/organizations";
+import { createOrganization } from "@/lib/points/accounts/organizations";
 import { createScratchDatabase, type ScratchDatabase, simulatedServices } from "@/lib/testing/scratch-database";
 import { type ProductionServer, startProduction } from "../production-server";
 

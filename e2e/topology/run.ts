@@ -30,7 +30,7 @@ import postgres from "postgres";
 import { openDatabase } from "@/lib/db/client";
 import { migratePostgres } from "@/lib/db/migrate";
 import { randomString } from "@/lib/ids";
-import { createOrganization } from "@/lib/points/organizations";
+import { createOrganization } from "@/lib/points/accounts/organizations";
 import { type Haproxy, haproxyPath, startHaproxy } from "@/lib/testing/haproxy";
 import { type Pgbouncer, pgbouncerPath, startPgbouncer } from "@/lib/testing/pgbouncer";
 import { type PostgresCluster, postgresBinDir, startPostgresCluster } from "@/lib/testing/postgres-cluster";

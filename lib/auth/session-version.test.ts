@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { addMember, changeMemberRole, removeMember, resetMemberPassword } from "@/lib/points/members";
-import { createOrganization } from "@/lib/points/organizations";
+import { addMember, changeMemberRole, removeMember, resetMemberPassword } from "@/lib/points/accounts/members";
+import { createOrganization } from "@/lib/points/accounts/organizations";
 import { backends, createTestContext, type TestContext } from "@/lib/testing/harness";
 import { authenticateUser, loadSessionUser, sessionClaims } from "./users";
 

@@ -192,7 +192,7 @@ export interface ProviderDispute {
 
 /**
  * A provider's webhook event in the service's own terms (lib/billing/stripe/events.ts makes them
- * from Stripe's), handled by lib/points/billing-events.ts. Nothing in it is taken as the truth
+ * from Stripe's), handled by lib/points/intake/billing-events.ts. Nothing in it is taken as the truth
  * about a payment, a refund or a dispute: the provider is asked.
  */
 export type BillingEvent =
@@ -260,7 +260,7 @@ export interface TestMode {
   refundAtProvider?(paymentId: string, amount: number): Promise<ProviderRefund>;
   /**
    * Events a provider without webhooks has not yet handed over (the simulated provider plays
-   * Stripe's webhooks this way), oldest first; lib/points/provider-events.ts delivers them.
+   * Stripe's webhooks this way), oldest first; lib/points/intake/provider-events.ts delivers them.
    */
   pendingEvents?(limit: number): Promise<ReceivedBillingEvent[]>;
   /** Marks events as delivered, once handled. */

@@ -1,5 +1,5 @@
 import { BUNDLES, type Bundle } from "@/lib/catalog";
-import type { BalanceSettings } from "@/lib/points/balance-settings";
+import type { BalanceSettings } from "@/lib/points/recharge/balance-settings";
 import { type FlagSpec, flagValue, type ParsedArgs, parseChoice, parsePositiveInteger } from "./args";
 
 /** `org update`'s flags for the low-balance threshold and auto-recharge (docs/contract.md §9). */

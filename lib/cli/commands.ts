@@ -1,7 +1,7 @@
 import { isTestCardKind, TEST_CARDS } from "@/lib/billing/test-cards";
 import { CURRENCIES } from "@/lib/catalog";
-import type { OrganizationSettings } from "@/lib/points/organizations";
-import { USER_ROLES } from "@/lib/points/users";
+import type { OrganizationSettings } from "@/lib/points/accounts/organizations";
+import { USER_ROLES } from "@/lib/points/accounts/users";
 import {
   expectPositionals,
   type FlagSpec,

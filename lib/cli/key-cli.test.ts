@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { listApiKeys } from "@/lib/points/api-keys";
+import { listApiKeys } from "@/lib/points/accounts/api-keys";
 import { backends } from "@/lib/testing/harness";
 import {
   createTarget,

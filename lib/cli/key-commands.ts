@@ -1,4 +1,4 @@
-import { API_KEY_SCOPES, type ApiKeyScope } from "@/lib/points/api-keys";
+import { API_KEY_SCOPES, type ApiKeyScope } from "@/lib/points/accounts/api-keys";
 import { expectPositionals, type FlagSpec, flagValue, parseArgs, parseChoice, parsePositiveInteger } from "./args";
 
 /** The `key …` commands of docs/contract.md §7, validated. */

@@ -1,6 +1,6 @@
 import type { Organization } from "@/lib/db/schema";
+import type { ProvisionedPaymentMethod } from "@/lib/points/accounts/organizations";
 import type { PointsError } from "@/lib/points/errors";
-import type { ProvisionedPaymentMethod } from "@/lib/points/organizations";
 import type { PurchaseResult } from "@/lib/points/purchase";
 
 /** Where the command writes; the entry point passes the process's streams. */

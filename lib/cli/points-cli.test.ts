@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { verifyPassword } from "@/lib/auth/password";
 import { systemClock } from "@/lib/clock";
 import { organizations, users } from "@/lib/db/schema";
-import { authenticateApiKey, authenticateApiRequest, listApiKeys } from "@/lib/points/api-keys";
-import { listUsablePaymentMethods } from "@/lib/points/payment-methods";
+import { authenticateApiKey, authenticateApiRequest, listApiKeys } from "@/lib/points/accounts/api-keys";
+import { listUsablePaymentMethods } from "@/lib/points/cards/payment-methods";
 import { backends } from "@/lib/testing/harness";
 import {
   createTarget,

@@ -1,9 +1,9 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { topUps } from "@/lib/db/schema";
-import { createOrganization } from "@/lib/points/organizations";
+import { createOrganization } from "@/lib/points/accounts/organizations";
+import { parseTopUpRequest } from "@/lib/points/api/top-up-request";
 import { purchasePoints } from "@/lib/points/purchase";
-import { parseTopUpRequest } from "@/lib/points/top-up-request";
 import { backends } from "@/lib/testing/harness";
 import {
   createTarget,

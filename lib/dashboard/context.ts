@@ -2,7 +2,7 @@ import { redirect } from "next/navigation";
 import type { SessionUser } from "@/lib/auth/users";
 import { requireUser } from "@/lib/dashboard/session";
 import type { Organization } from "@/lib/db/schema";
-import { getOrganization } from "@/lib/points/organizations";
+import { getOrganization } from "@/lib/points/accounts/organizations";
 import { getRuntime, type Runtime } from "@/lib/server/runtime";
 
 /** What a dashboard page reads with: the signed-in user, the services, and the user's organisation as stored now. */

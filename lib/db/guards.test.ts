@@ -2,7 +2,7 @@ import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { organizations, pointsLedger, topUps } from "@/lib/db/schema";
 import { newId, randomString } from "@/lib/ids";
-import { createOrganization } from "@/lib/points/organizations";
+import { createOrganization } from "@/lib/points/accounts/organizations";
 import { purchasePoints } from "@/lib/points/purchase";
 import { backends, createTestContext, type TestContext } from "@/lib/testing/harness";
 

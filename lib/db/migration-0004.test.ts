@@ -1,6 +1,6 @@
 import type { PGlite } from "@electric-sql/pglite";
 import { afterEach, describe, expect, it } from "vitest";
-import { purchaseCardLabel } from "@/lib/points/history";
+import { purchaseCardLabel } from "@/lib/points/views/history";
 import { applyMigration, pgliteBefore } from "@/lib/testing/migrations";
 
 /*

@@ -4,10 +4,10 @@ import { isDatabaseUnavailable } from "@/lib/db/errors";
 import { observeRequest } from "@/lib/http/observe";
 import { randomString } from "@/lib/ids";
 import { log } from "@/lib/observability/log";
+import { toTopUpJson } from "@/lib/points/api/top-up-json";
 import { type ErrorCode, errorStatus, PointsError } from "@/lib/points/errors";
 import type { PurchaseResult } from "@/lib/points/purchase";
 import type { Services } from "@/lib/points/services";
-import { toTopUpJson } from "@/lib/points/top-up-json";
 import { duplicateKeys } from "./duplicate-keys";
 
 export const MAX_BODY_BYTES = 64 * 1024;

@@ -1,11 +1,11 @@
 /**
  * The OpenAPI 3.1 document of the API, generated from the zod schemas the routes parse requests
- * with (lib/points/top-up-request.ts, lib/points/top-up-list.ts) and type their answers by
- * (lib/points/schemas.ts). Served at GET /v3/openapi.json and rendered at /docs.
+ * with (lib/points/api/top-up-request.ts, lib/points/views/top-up-list.ts) and type their answers by
+ * (lib/points/api/schemas.ts). Served at GET /v3/openapi.json and rendered at /docs.
  */
 import { z } from "zod";
 import { createDocument, type ZodOpenApiOperationObject } from "zod-openapi";
-import { eventListQuerySchema } from "@/lib/points/event-list";
+import { eventListQuerySchema } from "@/lib/points/api/event-list";
 import {
   balanceSchema,
   eventSchema,
@@ -15,10 +15,10 @@ import {
   spendSchema,
   topUpIdSchema,
   topUpSchema,
-} from "@/lib/points/schemas";
-import { spendListQuerySchema, spendRequestSchema } from "@/lib/points/spends";
-import { topUpListQuerySchema } from "@/lib/points/top-up-list";
-import { quoteRequestSchema, topUpRequestSchema } from "@/lib/points/top-up-request";
+} from "@/lib/points/api/schemas";
+import { quoteRequestSchema, topUpRequestSchema } from "@/lib/points/api/top-up-request";
+import { spendListQuerySchema, spendRequestSchema } from "@/lib/points/spends/spends";
+import { topUpListQuerySchema } from "@/lib/points/views/top-up-list";
 import { errorEnvelopeSchema, purchaseDataSchema, replayedHeader, requestIdHeader } from "./errors";
 import {
   exampleBalance,

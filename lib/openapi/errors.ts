@@ -5,8 +5,8 @@
  */
 import { z } from "zod";
 import type { ZodOpenApiResponseObject } from "zod-openapi";
+import { topUpSchema } from "@/lib/points/api/schemas";
 import { type ErrorCode, errorStatus } from "@/lib/points/errors";
-import { topUpSchema } from "@/lib/points/schemas";
 import { exampleFailedTopUp, exampleSpend, exampleTopUp } from "./examples";
 
 /** What each code means, for the reference and the examples. */

@@ -1,6 +1,7 @@
 /** Example objects for the OpenAPI document, typed by the schemas' types so they keep their shape. */
-import type { EventJson } from "@/lib/points/events";
-import type { BalanceJson, PaymentMethodJson, QuoteJson, SpendJson, TopUpJson } from "@/lib/points/schemas";
+
+import type { BalanceJson, PaymentMethodJson, QuoteJson, SpendJson, TopUpJson } from "@/lib/points/api/schemas";
+import type { EventJson } from "@/lib/points/events/events";
 
 export const examplePaymentMethod: PaymentMethodJson = {
   id: "pm_1QabcDEF",

@@ -6,12 +6,12 @@ import { runAsUser, runWithRequestContext } from "@/lib/observability/context";
 import { backendsAndProviders, type ProviderTestContext } from "@/lib/testing/harness";
 import { serviceSuite } from "@/lib/testing/invariants";
 import { addEndpoint } from "@/lib/webhooks/endpoints";
-import { createApiKey, revokeApiKey } from "./api-keys";
+import { createApiKey, revokeApiKey } from "./accounts/api-keys";
+import { addMember, changeMemberRole, removeMember } from "./accounts/members";
+import { createOrganization } from "./accounts/organizations";
 import { listAudit, recordAudit, toAuditJson } from "./audit";
-import { addMember, changeMemberRole, removeMember } from "./members";
-import { createOrganization } from "./organizations";
+import { saveSettings } from "./cards/settings";
 import { purchasePoints } from "./purchase";
-import { saveSettings } from "./settings";
 
 describe.each(backendsAndProviders())("The audit log (%s, %s provider)", (backend, provider) => {
   let ctx: ProviderTestContext;

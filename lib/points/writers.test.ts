@@ -8,8 +8,8 @@ import { describe, expect, it } from "vitest";
  * embeds that fragment. Product code only: tests and lib/testing may write rows directly.
  */
 const OWNERS = {
-  events: { file: "lib/points/events.ts", sql: "events", drizzle: "events" },
-  points_ledger: { file: "lib/points/ledger.ts", sql: "points_ledger", drizzle: "pointsLedger" },
+  events: { file: "lib/points/events/events.ts", sql: "events", drizzle: "events" },
+  points_ledger: { file: "lib/points/balance/ledger.ts", sql: "points_ledger", drizzle: "pointsLedger" },
   audit_log: { file: "lib/points/audit.ts", sql: "audit_log", drizzle: "auditLog" },
 } as const;
 
@@ -41,9 +41,17 @@ describe("one writer for each append-only table", () => {
     const using = (name: string) =>
       sources.filter(({ text }) => new RegExp(`\\b${name}\\(`).test(text)).map(({ file }) => file);
     expect(using("insertEventsSql")).toEqual(
-      expect.arrayContaining(["lib/points/events.ts", "lib/points/purchase/settle.ts", "lib/points/spends.ts"]),
+      expect.arrayContaining([
+        "lib/points/events/events.ts",
+        "lib/points/purchase/settle.ts",
+        "lib/points/spends/spends.ts",
+      ]),
     );
-    expect(using("insertLedgerSql")).toEqual(expect.arrayContaining(["lib/points/ledger.ts", "lib/points/spends.ts"]));
-    expect(using("insertAuditSql")).toEqual(expect.arrayContaining(["lib/points/audit.ts", "lib/points/spends.ts"]));
+    expect(using("insertLedgerSql")).toEqual(
+      expect.arrayContaining(["lib/points/balance/ledger.ts", "lib/points/spends/spends.ts"]),
+    );
+    expect(using("insertAuditSql")).toEqual(
+      expect.arrayContaining(["lib/points/audit.ts", "lib/points/spends/spends.ts"]),
+    );
   });
 });

@@ -3,7 +3,7 @@ import { ProviderRefusedError } from "@/lib/billing/provider";
 import { stripeTarget } from "@/lib/billing/stripe/client";
 import { env, stripeEnv } from "@/lib/env";
 import { log } from "@/lib/observability/log";
-import { logBillingProblemOnce, providerDisplayName } from "@/lib/points/billing-problems";
+import { logBillingProblemOnce, providerDisplayName } from "@/lib/points/cards/billing-problems";
 import { isProduction, type Runtime } from "./runtime";
 
 /** What a developer needs to call the API right away, printed at startup. */

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { Database } from "@/lib/db/client";
-import type { DemoInfo } from "@/lib/points/seed";
+import type { DemoInfo } from "@/lib/points/accounts/seed";
 import { demoSignInHint } from "./demo-hint";
 
 /* The sign-in page's hint of `npm run dev`: where the demo admin's password is, never the password. */

@@ -1,5 +1,5 @@
 import path from "node:path";
-import { demoInfoFile } from "@/lib/points/seed";
+import { demoInfoFile } from "@/lib/points/accounts/seed";
 import type { Runtime } from "./runtime";
 
 /** What the sign-in page of `npm run dev` says about the demo's admin: never the password itself. */

@@ -7,8 +7,8 @@ import { type Database, defaultPgliteDir, openDatabase } from "@/lib/db/client";
 import { assertDriverPatched } from "@/lib/db/driver-patch";
 import { migratePglite, migratePostgres } from "@/lib/db/migrate";
 import { env, stripeEnv } from "@/lib/env";
+import { type DemoInfo, seedDemo } from "@/lib/points/accounts/seed";
 import { assertLeaseCoversProvider } from "@/lib/points/purchase";
-import { type DemoInfo, seedDemo } from "@/lib/points/seed";
 import type { Services } from "@/lib/points/services";
 
 export interface Runtime extends Services {

@@ -1,9 +1,9 @@
 import { eq } from "drizzle-orm";
 import { pointsLedger } from "@/lib/db/schema";
-import { type CreateOrganizationInput, createOrganization, getOrganization } from "@/lib/points/organizations";
+import { type CreateOrganizationInput, createOrganization, getOrganization } from "@/lib/points/accounts/organizations";
+import type { TopUpRequest } from "@/lib/points/api/top-up-request";
 import { type PurchaseResult, purchasePoints } from "@/lib/points/purchase";
 import type { Services } from "@/lib/points/services";
-import type { TopUpRequest } from "@/lib/points/top-up-request";
 import { type Backend, expectPointsError, type ProviderTestContext } from "@/lib/testing/harness";
 import { serviceSuite } from "@/lib/testing/invariants";
 import type { ProviderName } from "@/lib/testing/provider-probe";

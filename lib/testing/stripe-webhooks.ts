@@ -1,6 +1,6 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { type BillingEventReceipt, handleBillingEvent } from "@/lib/points/billing-events";
+import { type BillingEventReceipt, handleBillingEvent } from "@/lib/points/intake/billing-events";
 import type { Services } from "@/lib/points/services";
 import type { FakeStripe } from "./fake-stripe/server";
 import { TEST_STRIPE_WEBHOOK_SECRET } from "./harness";

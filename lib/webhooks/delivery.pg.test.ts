@@ -2,7 +2,7 @@ import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { webhookDeliveries } from "@/lib/db/schema";
 import { randomString } from "@/lib/ids";
-import { createOrganization } from "@/lib/points/organizations";
+import { createOrganization } from "@/lib/points/accounts/organizations";
 import { purchasePoints } from "@/lib/points/purchase";
 import { openInstance, type ProviderTestContext, providers } from "@/lib/testing/harness";
 import { serviceSuite } from "@/lib/testing/invariants";

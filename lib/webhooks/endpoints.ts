@@ -15,7 +15,7 @@ import { env } from "@/lib/env";
 import { newId } from "@/lib/ids";
 import { recordAudit } from "@/lib/points/audit";
 import { PointsError } from "@/lib/points/errors";
-import { EVENT_TYPES, type EventType } from "@/lib/points/events";
+import { EVENT_TYPES, type EventType } from "@/lib/points/events/events";
 import { RETRY_FOR_MS } from "./attempt-outcome";
 import { newWebhookSecret } from "./signing";
 import { checkWebhookUrl } from "./target";

@@ -4,7 +4,7 @@ import { rowsOf } from "@/lib/db/rows";
 import { events, type WebhookEndpoint, webhookDeliveries } from "@/lib/db/schema";
 import { recordAudit } from "@/lib/points/audit";
 import { PointsError } from "@/lib/points/errors";
-import { EVENTS_KEPT_MS } from "@/lib/points/events";
+import { EVENTS_KEPT_MS } from "@/lib/points/events/events";
 import { dueAgain, getEndpoint } from "./endpoints";
 import { insertDeliveriesSql } from "./fan-out";
 import type { DeliveryServices } from "./services";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { randomString } from "@/lib/ids";
-import { createOrganization } from "@/lib/points/organizations";
+import { createOrganization } from "@/lib/points/accounts/organizations";
 import { createTestContext, openInstance, type TestContext } from "@/lib/testing/harness";
 import { addEndpoint, getEndpoint, rotateSecret, signingSecrets } from "./endpoints";
 

@@ -6,7 +6,7 @@ import { SignOutButton } from "@/components/dashboard/sign-out-button";
 import { Badge } from "@/components/ui/badge";
 import { balancesOfRender } from "@/lib/dashboard/balances";
 import { requireUser } from "@/lib/dashboard/session";
-import { lowBalanceThresholdOf } from "@/lib/points/load-balance-alerts";
+import { lowBalanceThresholdOf } from "@/lib/points/recharge/load-balance-alerts";
 import { getRuntime } from "@/lib/server/runtime";
 import { signOutAction } from "./sign-out";
 

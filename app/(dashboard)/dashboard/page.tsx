@@ -10,9 +10,9 @@ import { balancesOfRender } from "@/lib/dashboard/balances";
 import { dashboardContext } from "@/lib/dashboard/context";
 import { formatPoints } from "@/lib/format";
 import { heldPointsText } from "@/lib/points/after-payment/view";
-import { currentBillingProblem } from "@/lib/points/billing-status";
-import { listTopUps, paymentMethodLabels } from "@/lib/points/history";
-import { loadBalanceAlerts } from "@/lib/points/load-balance-alerts";
+import { currentBillingProblem } from "@/lib/points/cards/billing-status";
+import { loadBalanceAlerts } from "@/lib/points/recharge/load-balance-alerts";
+import { listTopUps, paymentMethodLabels } from "@/lib/points/views/history";
 
 export const metadata: Metadata = { title: "Overview · Points" };
 

@@ -7,7 +7,7 @@ import { Field, Input, Select } from "@/components/ui/field";
 import { BUNDLES, type Bundle } from "@/lib/catalog";
 import type { ActionState } from "@/lib/dashboard/action-state";
 import { formatPoints } from "@/lib/format";
-import { autoRechargeSentence } from "@/lib/points/balance-alerts";
+import { autoRechargeSentence } from "@/lib/points/recharge/balance-alerts";
 import { useFormAction } from "./use-form-action";
 import { useLeaveGuard } from "./use-leave-guard";
 

@@ -9,8 +9,8 @@ import {
   lowBalanceText,
   pausedReasonText,
   rechargedThisMonthText,
-} from "@/lib/points/balance-alerts";
-import type { BalanceAlerts } from "@/lib/points/load-balance-alerts";
+} from "@/lib/points/recharge/balance-alerts";
+import type { BalanceAlerts } from "@/lib/points/recharge/load-balance-alerts";
 import { BalanceSettingsForm } from "./balance-settings-form";
 
 const linkClass = "font-medium underline underline-offset-2";

@@ -198,7 +198,7 @@ export class SimulatedAfterPayment {
       });
   }
 
-  /** What Stripe would send as a webhook, kept until the service takes it (lib/points/provider-events.ts). */
+  /** What Stripe would send as a webhook, kept until the service takes it (lib/points/intake/provider-events.ts). */
   private async queueEvent(type: string, event: BillingEvent): Promise<void> {
     await this.db
       .insert(simEvents)

@@ -3,7 +3,7 @@ import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { systemClock } from "@/lib/clock";
 import { topUps } from "@/lib/db/schema";
-import { createOrganization } from "@/lib/points/organizations";
+import { createOrganization } from "@/lib/points/accounts/organizations";
 import { purchasePoints } from "@/lib/points/purchase";
 import type { Services } from "@/lib/points/services";
 import { createTestContext, startStripeTestProvider, type TestContext } from "@/lib/testing/harness";

@@ -1,5 +1,5 @@
+import { getOrganization } from "@/lib/points/accounts/organizations";
 import { listAudit, toAuditJson } from "@/lib/points/audit";
-import { getOrganization } from "@/lib/points/organizations";
 import type { Runtime } from "@/lib/server/runtime";
 import type { PointsCommand } from "../commands";
 import { type CliIo, printJson } from "../output";

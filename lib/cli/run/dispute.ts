@@ -1,8 +1,8 @@
 import { syncDispute } from "@/lib/points/after-payment/disputes";
 import { recordAudit } from "@/lib/points/audit";
-import { assertChargedHere } from "@/lib/points/charged-by";
-import { getPointsBalance } from "@/lib/points/ledger";
-import { deliverPendingEvents } from "@/lib/points/provider-events";
+import { getPointsBalance } from "@/lib/points/balance/ledger";
+import { deliverPendingEvents } from "@/lib/points/intake/provider-events";
+import { assertChargedHere } from "@/lib/points/purchase/charged-by";
 import type { Runtime } from "@/lib/server/runtime";
 import type { PointsCommand } from "../commands";
 import { type CliIo, printJson } from "../output";

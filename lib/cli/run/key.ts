@@ -1,5 +1,5 @@
-import { type ApiKeyScope, createApiKey, revokeApiKey } from "@/lib/points/api-keys";
-import { getOrganization } from "@/lib/points/organizations";
+import { type ApiKeyScope, createApiKey, revokeApiKey } from "@/lib/points/accounts/api-keys";
+import { getOrganization } from "@/lib/points/accounts/organizations";
 import type { Runtime } from "@/lib/server/runtime";
 import type { PointsCommand } from "../commands";
 import { type CliIo, printJson } from "../output";

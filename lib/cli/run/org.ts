@@ -1,12 +1,12 @@
 import { randomString } from "@/lib/ids";
+import { createOrganization, getOrganization, updateOrganization } from "@/lib/points/accounts/organizations";
 import {
   balanceSettingsOf,
   checkBalanceSettings,
   NO_BALANCE_SETTINGS,
   saveBalanceSettings,
-} from "@/lib/points/balance-settings";
-import { createOrganization, getOrganization, updateOrganization } from "@/lib/points/organizations";
-import { parseSpendRequest, spendPoints, toSpendJson } from "@/lib/points/spends";
+} from "@/lib/points/recharge/balance-settings";
+import { parseSpendRequest, spendPoints, toSpendJson } from "@/lib/points/spends/spends";
 import type { Runtime } from "@/lib/server/runtime";
 import { applyBalanceChanges } from "../balance-flags";
 import type { PointsCommand } from "../commands";

@@ -1,15 +1,15 @@
 import { retryRequestedRefunds } from "@/lib/points/after-payment/refunds";
+import { retryDeferredEvents } from "@/lib/points/intake/billing-events";
+import { deliverPendingEvents } from "@/lib/points/intake/provider-events";
+import { reconcileTopUps, unresolvedChargedElsewhere } from "@/lib/points/purchase";
+import { chargedBy, chargedElsewhereMessage } from "@/lib/points/purchase/charged-by";
+import { rechargeDueOrganizations } from "@/lib/points/recharge/auto-recharge";
 import {
   listDeferredEvents,
   listPurchasesNeedingAttention,
   listUnansweredRefunds,
   listUnmatchedEvents,
-} from "@/lib/points/attention";
-import { rechargeDueOrganizations } from "@/lib/points/auto-recharge";
-import { retryDeferredEvents } from "@/lib/points/billing-events";
-import { chargedBy, chargedElsewhereMessage } from "@/lib/points/charged-by";
-import { deliverPendingEvents } from "@/lib/points/provider-events";
-import { reconcileTopUps, unresolvedChargedElsewhere } from "@/lib/points/purchase";
+} from "@/lib/points/views/attention";
 import type { Runtime } from "@/lib/server/runtime";
 import type { PointsCommand } from "../commands";
 import { type CliIo, printJson, settledJson } from "../output";

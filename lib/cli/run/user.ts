@@ -1,4 +1,4 @@
-import { addUser } from "@/lib/points/members";
+import { addUser } from "@/lib/points/accounts/members";
 import type { Runtime } from "@/lib/server/runtime";
 import type { PointsCommand } from "../commands";
 import { type CliIo, printJson } from "../output";

@@ -1,4 +1,4 @@
-import { getOrganization } from "@/lib/points/organizations";
+import { getOrganization } from "@/lib/points/accounts/organizations";
 import type { Runtime } from "@/lib/server/runtime";
 import {
   addEndpoint,

@@ -31,13 +31,13 @@ export const organizations = pgTable(
     /** The organisation's customer at the billing provider (cus_…). Never sent by clients. */
     billingCustomerId: text("billing_customer_id").notNull(),
     /**
-     * The sequence of the organisation's last event (lib/points/events.ts): bumped in the transaction
+     * The sequence of the organisation's last event (lib/points/events/events.ts): bumped in the transaction
      * that writes the event, under this row's lock, so the numbers are 1, 2, 3… in commit order.
      */
     eventSequence: bigint("event_sequence", { mode: "number" }).notNull().default(0),
     /** Below it, the balance is low: crossing it downward is one `balance.low` event. Null: none. */
     lowBalanceThreshold: integer("low_balance_threshold"),
-    /** Auto-recharge (lib/points/auto-recharge.ts): on, below what, which bundle, and a monthly cap. */
+    /** Auto-recharge (lib/points/recharge/auto-recharge.ts): on, below what, which bundle, and a monthly cap. */
     autoRechargeEnabled: boolean("auto_recharge_enabled").notNull().default(false),
     autoRechargeBelow: integer("auto_recharge_below"),
     autoRechargePoints: integer("auto_recharge_points"),
@@ -81,7 +81,7 @@ export const apiKeys = pgTable(
       .references(() => organizations.id),
     /**
      * What the key is for, as the person who made it put it: trimmed, 1 to 100 characters
-     * (lib/points/api-keys.ts checks it; the column's check holds the length). Not unique.
+     * (lib/points/accounts/api-keys.ts checks it; the column's check holds the length). Not unique.
      */
     name: text("name").notNull().default(UNNAMED_API_KEY),
     /** The first characters of the key, safe to show in lists. */
@@ -100,7 +100,7 @@ export const apiKeys = pgTable(
     scope: text("scope").notNull().default("purchase"),
     /**
      * The key's own cap on the Points of its purchases in a rolling 24 hours, checked after the
-     * organisation's limits (lib/points/limits.ts); null when the key has none.
+     * organisation's limits (lib/points/limits/limits.ts); null when the key has none.
      */
     dailyPointsCap: integer("daily_points_cap"),
   },

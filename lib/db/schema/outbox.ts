@@ -33,7 +33,7 @@ export const events = pgTable(
     /**
      * The event's data. For a top-up's events, `top_up` is the purchase's row as it was written
      * (to_jsonb), turned into the API's TopUp when read, so the one function that shapes a TopUp
-     * shapes this too (lib/points/events.ts).
+     * shapes this too (lib/points/events/events.ts).
      */
     data: jsonb("data").notNull(),
     createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull(),

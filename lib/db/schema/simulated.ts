@@ -96,7 +96,7 @@ export const simDisputes = pgTable(
 
 /**
  * The simulated provider's webhooks: events it would send, kept until delivered to the service
- * (lib/points/provider-events.ts), as Stripe retries a webhook until it is answered.
+ * (lib/points/intake/provider-events.ts), as Stripe retries a webhook until it is answered.
  */
 export const simEvents = pgTable(
   "sim_events",

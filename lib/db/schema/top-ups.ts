@@ -27,7 +27,7 @@ export const topUps = pgTable(
     /**
      * The billing provider that charged it (simulated or stripe), recorded with the purchase: only
      * that provider is asked about its payment, settled, refunded or reconciled with
-     * (lib/points/charged-by.ts). Null only on rows written outside the service (test fixtures),
+     * (lib/points/purchase/charged-by.ts). Null only on rows written outside the service (test fixtures),
      * which any provider may settle.
      */
     provider: text("provider"),

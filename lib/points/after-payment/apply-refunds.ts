@@ -4,10 +4,10 @@ import type { Db } from "@/lib/db/client";
 import { type Refund, refunds, type TopUp, topUps } from "@/lib/db/schema";
 import { newId } from "@/lib/ids";
 import { log } from "@/lib/observability/log";
-import { recordMovement } from "@/lib/points/ledger";
+import { recordMovement } from "@/lib/points/balance/ledger";
 import type { Services } from "@/lib/points/services";
-import { deferRecharge } from "../auto-recharge";
-import { emitTopUpEvent } from "../events";
+import { emitTopUpEvent } from "../events/events";
+import { deferRecharge } from "../recharge/auto-recharge";
 import { pointsForRefundedAmount } from "./proportion";
 
 /**

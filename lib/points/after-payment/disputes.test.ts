@@ -2,9 +2,9 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import type { ProviderDispute, ReceivedBillingEvent } from "@/lib/billing/provider";
 import { stripeEvents, topUps } from "@/lib/db/schema";
-import { handleBillingEvent } from "@/lib/points/billing-events";
+import { handleBillingEvent } from "@/lib/points/intake/billing-events";
 import { purchasePoints } from "@/lib/points/purchase";
-import { spendPoints } from "@/lib/points/spends";
+import { spendPoints } from "@/lib/points/spends/spends";
 import {
   balances,
   deliverEvents,

@@ -3,11 +3,11 @@ import type { ProviderDispute } from "@/lib/billing/provider";
 import type { Db } from "@/lib/db/client";
 import { pointsLedger, type TopUp, topUps } from "@/lib/db/schema";
 import { log } from "@/lib/observability/log";
-import { deferRecharge } from "@/lib/points/auto-recharge";
-import { pauseAutoRecharge } from "@/lib/points/auto-recharge-pause";
-import { recordMovement } from "@/lib/points/ledger";
+import { recordMovement } from "@/lib/points/balance/ledger";
+import { deferRecharge } from "@/lib/points/recharge/auto-recharge";
+import { pauseAutoRecharge } from "@/lib/points/recharge/auto-recharge-pause";
 import type { Services } from "@/lib/points/services";
-import { emitTopUpEvent } from "../events";
+import { emitTopUpEvent } from "../events/events";
 import { paidTopUpOfPayment } from "./paid-top-up";
 import { pointsForDisputedAmount } from "./proportion";
 

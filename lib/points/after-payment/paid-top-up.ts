@@ -1,6 +1,6 @@
 import { and, eq, inArray, isNull } from "drizzle-orm";
 import { type TopUp, topUps } from "@/lib/db/schema";
-import { isUnresolved, UNRESOLVED_STATUSES } from "@/lib/points/limits";
+import { isUnresolved, UNRESOLVED_STATUSES } from "@/lib/points/limits/limits";
 import { heldElsewhere, resolveTopUpWhenFree } from "@/lib/points/purchase/when-free";
 import type { Services } from "@/lib/points/services";
 

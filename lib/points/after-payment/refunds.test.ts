@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ProviderRefund } from "@/lib/billing/provider";
-import { spendPoints } from "@/lib/points/spends";
+import { spendPoints } from "@/lib/points/spends/spends";
 import {
   balances,
   deliverEvents,
@@ -98,7 +98,8 @@ describe.each(backendsAndProviders())("Refunds move Points exactly once (%s, %s 
     await refundAtProvider(topUp.providerPaymentId ?? "", 1200);
     const events = await deliverEvents(ctx);
     expect(events.some((event) => event.kind === "refunds_changed")).toBe(true);
-    for (const event of events) await (await import("@/lib/points/billing-events")).handleBillingEvent(ctx, event);
+    for (const event of events)
+      await (await import("@/lib/points/intake/billing-events")).handleBillingEvent(ctx, event);
     expect(await topUpNow(ctx, topUp.id)).toMatchObject({ refundedPoints: 125, refundedAmount: 1200 });
     expect(await balances(ctx, made.organization.id)).toEqual({ balance: 125, held: 0 });
     const rows = await refundRows(ctx, topUp.id);

@@ -3,7 +3,7 @@ import type { BillingProvider } from "@/lib/billing/provider";
 import type { Db } from "@/lib/db/client";
 import { type TopUp, topUps } from "@/lib/db/schema";
 import { log } from "@/lib/observability/log";
-import { UNRESOLVED_STATUSES } from "../limits";
+import { UNRESOLVED_STATUSES } from "../limits/limits";
 import { errorSummary } from "./outcome";
 
 export const DEFAULT_LEASE_MS = 90_000;

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
 import { type TopUp, topUps } from "@/lib/db/schema";
-import { getPointsBalance } from "../ledger";
+import { getPointsBalance } from "../balance/ledger";
 
 /**
  * How a purchase request ended. Only transports turn this into HTTP (201/200/402/409).

@@ -1,10 +1,10 @@
 import type { Bundle, Currency } from "@/lib/catalog";
 import type { Organization } from "@/lib/db/schema";
-import type { KeyCap } from "../limits";
-import { type PaymentMethod, toPaymentMethodJson } from "../payment-methods";
-import type { QuoteJson } from "../schemas";
+import type { QuoteJson } from "../api/schemas";
+import type { QuoteRequest } from "../api/top-up-request";
+import { type PaymentMethod, toPaymentMethodJson } from "../cards/payment-methods";
+import type { KeyCap } from "../limits/limits";
 import type { Services } from "../services";
-import type { QuoteRequest } from "../top-up-request";
 import { checkNewPurchase, readPrices, resolveNewPurchaseTerms } from "./start";
 
 /** What a purchase with these terms would do now, if it were sent instead of the quote. */

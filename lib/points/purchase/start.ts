@@ -5,18 +5,18 @@ import { hotQuery, rowReader, sqlTime } from "@/lib/db/hot";
 import { type Organization, organizations, type TopUp, topUps } from "@/lib/db/schema";
 import { newId } from "@/lib/ids";
 import { purchaseTransition } from "@/lib/observability/purchases";
+import type { TopUpRequest } from "../api/top-up-request";
 import { recordAudit } from "../audit";
-import { chargedElsewhere, logChargedElsewhere } from "../charged-by";
+import { listUsablePaymentMethods, type PaymentMethod, resolvePaymentMethod } from "../cards/payment-methods";
 import { PointsError } from "../errors";
-import { assertWithinLimits, type KeyCap, type LimitSettings, nothingToCountSql } from "../limits";
-import { listUsablePaymentMethods, type PaymentMethod, resolvePaymentMethod } from "../payment-methods";
-import { getPriceTable } from "../prices";
+import { assertWithinLimits, type KeyCap, type LimitSettings, nothingToCountSql } from "../limits/limits";
 import type { Services } from "../services";
-import type { TopUpRequest } from "../top-up-request";
-import { getTopUpByReference } from "../top-ups";
+import { chargedElsewhere, logChargedElsewhere } from "./charged-by";
 import { takeLease } from "./lease";
 import type { PurchaseOutcome, PurchaseResult } from "./outcome";
+import { getPriceTable } from "./prices";
 import type { PurchaseOptions } from "./test-hooks";
+import { getTopUpByReference } from "./top-ups";
 
 export interface PurchaseInput {
   organization: Organization;

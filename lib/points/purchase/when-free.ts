@@ -1,5 +1,5 @@
 import type { TopUp } from "@/lib/db/schema";
-import { isUnresolved } from "../limits";
+import { isUnresolved } from "../limits/limits";
 import type { Services } from "../services";
 import type { PurchaseResult } from "./outcome";
 import { resolveTopUp } from "./settle";

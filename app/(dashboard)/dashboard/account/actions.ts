@@ -6,7 +6,7 @@ import { clientAddress } from "@/lib/auth/trust";
 import type { ActionState } from "@/lib/dashboard/action-state";
 import { signedInAction } from "@/lib/dashboard/admin-action";
 import { resignSession } from "@/lib/dashboard/session-cookie";
-import { changeOwnPassword } from "@/lib/points/own-password";
+import { changeOwnPassword } from "@/lib/points/accounts/own-password";
 
 export type ChangePasswordState = ActionState<{ otherSessionsEnded: true }>;
 

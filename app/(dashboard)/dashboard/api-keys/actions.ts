@@ -4,7 +4,7 @@ import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import type { ActionState } from "@/lib/dashboard/action-state";
 import { adminAction } from "@/lib/dashboard/admin-action";
-import { API_KEY_SCOPES, type ApiKeyScope, createApiKey, revokeApiKey } from "@/lib/points/api-keys";
+import { API_KEY_SCOPES, type ApiKeyScope, createApiKey, revokeApiKey } from "@/lib/points/accounts/api-keys";
 
 export type CreateKeyState = ActionState<{
   name: string;

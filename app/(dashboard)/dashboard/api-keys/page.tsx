@@ -6,7 +6,7 @@ import { Badge } from "@/components/ui/badge";
 import { Card, PageHeader } from "@/components/ui/card";
 import { requireUser } from "@/lib/dashboard/session";
 import { formatDateTime, formatPoints } from "@/lib/format";
-import { listApiKeys } from "@/lib/points/api-keys";
+import { listApiKeys } from "@/lib/points/accounts/api-keys";
 import { getRuntime } from "@/lib/server/runtime";
 import { createApiKeyAction, revokeApiKeyAction } from "./actions";
 

@@ -1,7 +1,7 @@
 // GET /dashboard/balance – the signed-in organisation's Points balance (and Points held by disputes, and its low-balance threshold), for the header after each navigation
 import { getSessionUser } from "@/lib/dashboard/session";
 import { getBalances } from "@/lib/points/after-payment/view";
-import { lowBalanceThresholdOf } from "@/lib/points/load-balance-alerts";
+import { lowBalanceThresholdOf } from "@/lib/points/recharge/load-balance-alerts";
 import { getRuntime } from "@/lib/server/runtime";
 
 export const dynamic = "force-dynamic";

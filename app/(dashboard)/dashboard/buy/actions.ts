@@ -4,10 +4,10 @@ import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { adminAction, redirectTo } from "@/lib/dashboard/admin-action";
 import { topUpIdField } from "@/lib/dashboard/fields";
-import { beginAuthentication, completeSimulatedAuthentication } from "@/lib/points/complete-authentication";
-import { getOrganization } from "@/lib/points/organizations";
+import { getOrganization } from "@/lib/points/accounts/organizations";
+import { parseTopUpRequest } from "@/lib/points/api/top-up-request";
 import { purchasePoints } from "@/lib/points/purchase";
-import { parseTopUpRequest } from "@/lib/points/top-up-request";
+import { beginAuthentication, completeSimulatedAuthentication } from "@/lib/points/purchase/complete-authentication";
 import { trackInFlight } from "@/lib/server/lifecycle";
 
 /*

@@ -14,12 +14,12 @@ import type { Currency } from "@/lib/catalog";
 import { dashboardContext } from "@/lib/dashboard/context";
 import { formatDateTime, formatMoney, formatPoints } from "@/lib/format";
 import { randomString } from "@/lib/ids";
-import { isBillingProblem } from "@/lib/points/billing-problems";
-import { type BuyOptions, buyCurrency, getBuyOptions } from "@/lib/points/buy-options";
+import { isPurchaseReference } from "@/lib/points/api/top-up-request";
+import { isBillingProblem } from "@/lib/points/cards/billing-problems";
 import { PointsError } from "@/lib/points/errors";
 import { sameTerms } from "@/lib/points/purchase";
-import { isPurchaseReference } from "@/lib/points/top-up-request";
-import { getTopUpByReference } from "@/lib/points/top-ups";
+import { getTopUpByReference } from "@/lib/points/purchase/top-ups";
+import { type BuyOptions, buyCurrency, getBuyOptions } from "@/lib/points/views/buy-options";
 import { buyPoints } from "./actions";
 
 export const metadata: Metadata = { title: "Buy Points · Points" };

@@ -7,9 +7,9 @@ import { buttonClasses } from "@/components/ui/button";
 import { Card, PageHeader } from "@/components/ui/card";
 import { dashboardContext } from "@/lib/dashboard/context";
 import { PointsError } from "@/lib/points/errors";
-import { historyKinds, listHistory, type HistoryPage as Page, paymentMethodLabels } from "@/lib/points/history";
-import { historyQuery, parseHistoryFilters } from "@/lib/points/history-query";
 import { readerOf } from "@/lib/points/services";
+import { historyKinds, listHistory, type HistoryPage as Page, paymentMethodLabels } from "@/lib/points/views/history";
+import { historyQuery, parseHistoryFilters } from "@/lib/points/views/history-query";
 
 export const metadata: Metadata = { title: "History · Points" };
 

@@ -4,7 +4,7 @@ import { UsageMeter } from "@/components/dashboard/account/usage-meter";
 import { PageHeader } from "@/components/ui/card";
 import { dashboardContext } from "@/lib/dashboard/context";
 import { formatDateTime, formatPoints } from "@/lib/format";
-import { getLimitUsage } from "@/lib/points/limit-usage";
+import { getLimitUsage } from "@/lib/points/limits/limit-usage";
 
 export const metadata: Metadata = { title: "Limits · Points" };
 

@@ -5,7 +5,7 @@ import { z } from "zod";
 import type { ManageMemberState } from "@/components/dashboard/account/member-actions";
 import type { ActionState } from "@/lib/dashboard/action-state";
 import { adminAction } from "@/lib/dashboard/admin-action";
-import { addMember, changeMemberRole, removeMember, resetMemberPassword } from "@/lib/points/members";
+import { addMember, changeMemberRole, removeMember, resetMemberPassword } from "@/lib/points/accounts/members";
 
 export type AddMemberState = ActionState<{ email: string; role: string; password: string }>;
 

@@ -6,7 +6,7 @@ import { Badge } from "@/components/ui/badge";
 import { Card, PageHeader } from "@/components/ui/card";
 import { requireUser } from "@/lib/dashboard/session";
 import { formatDateTime } from "@/lib/format";
-import { listMembers } from "@/lib/points/members";
+import { listMembers } from "@/lib/points/accounts/members";
 import { getRuntime } from "@/lib/server/runtime";
 import { addMemberAction, manageMemberAction } from "./actions";
 

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { addUser } from "@/lib/points/members";
-import { createOrganization, listProvisionedPaymentMethods } from "@/lib/points/organizations";
+import { addUser } from "@/lib/points/accounts/members";
+import { createOrganization, listProvisionedPaymentMethods } from "@/lib/points/accounts/organizations";
 import type { Services } from "@/lib/points/services";
 import {
   backendsAndProviders,

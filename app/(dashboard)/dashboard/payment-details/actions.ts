@@ -4,9 +4,9 @@ import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import type { ActionState } from "@/lib/dashboard/action-state";
 import { adminAction, redirectTo } from "@/lib/dashboard/admin-action";
-import { startAddingCard } from "@/lib/points/card-setup";
-import { removeCard } from "@/lib/points/remove-card";
-import { addTestCard } from "@/lib/points/test-cards";
+import { startAddingCard } from "@/lib/points/cards/card-setup";
+import { removeCard } from "@/lib/points/cards/remove-card";
+import { addTestCard } from "@/lib/points/cards/test-cards";
 
 export type AddTestCardState = ActionState<{ label: string; usable: boolean }>;
 

@@ -5,8 +5,8 @@ import { z } from "zod";
 import { type Bundle, CURRENCIES } from "@/lib/catalog";
 import type { ActionState } from "@/lib/dashboard/action-state";
 import { adminAction } from "@/lib/dashboard/admin-action";
-import { balanceSettingsOf, saveBalanceSettings } from "@/lib/points/balance-settings";
-import { saveSettings } from "@/lib/points/settings";
+import { saveSettings } from "@/lib/points/cards/settings";
+import { balanceSettingsOf, saveBalanceSettings } from "@/lib/points/recharge/balance-settings";
 
 export type SaveSettingsState = ActionState<{ apiPurchasesEnabled: boolean }>;
 

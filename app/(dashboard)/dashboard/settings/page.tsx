@@ -8,8 +8,8 @@ import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Card, PageHeader } from "@/components/ui/card";
 import { dashboardContext } from "@/lib/dashboard/context";
-import { loadBalanceAlerts } from "@/lib/points/load-balance-alerts";
-import { getSettings } from "@/lib/points/settings";
+import { getSettings } from "@/lib/points/cards/settings";
+import { loadBalanceAlerts } from "@/lib/points/recharge/load-balance-alerts";
 import { saveBalanceSettingsAction, saveSettingsAction } from "./actions";
 
 export const metadata: Metadata = { title: "Settings · Points" };

@@ -4,7 +4,7 @@ import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import type { ActionState } from "@/lib/dashboard/action-state";
 import { adminAction } from "@/lib/dashboard/admin-action";
-import { EVENT_TYPES } from "@/lib/points/events";
+import { EVENT_TYPES } from "@/lib/points/events/events";
 import {
   addEndpoint,
   allowPrivateTargets,

@@ -9,7 +9,7 @@ import { Badge, type BadgeTone } from "@/components/ui/badge";
 import { Card, PageHeader } from "@/components/ui/card";
 import { requireUser } from "@/lib/dashboard/session";
 import { formatDateTime } from "@/lib/format";
-import { EVENT_TYPES } from "@/lib/points/events";
+import { EVENT_TYPES } from "@/lib/points/events/events";
 import { getRuntime } from "@/lib/server/runtime";
 import { deliveryLog } from "@/lib/webhooks/delivery-log";
 import { listEndpoints } from "@/lib/webhooks/endpoints";

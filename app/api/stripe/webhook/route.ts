@@ -2,7 +2,7 @@
 import { deferredAfterAnswer } from "@/lib/http/api";
 import { log } from "@/lib/observability/log";
 import { metrics } from "@/lib/observability/metrics";
-import { handleBillingEvent, isDeferredEvent } from "@/lib/points/billing-events";
+import { handleBillingEvent, isDeferredEvent } from "@/lib/points/intake/billing-events";
 import { getRuntime } from "@/lib/server/runtime";
 
 export const dynamic = "force-dynamic";

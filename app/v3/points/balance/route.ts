@@ -1,7 +1,7 @@
 // GET /v3/points/balance – the balance, the limits as they stand, and when a purchase may next pass them
 import { handleApi, otherMethods, successResponse } from "@/lib/http/api";
-import { authenticateApiCaller } from "@/lib/points/api-keys";
-import { getBalance, toBalanceJson } from "@/lib/points/balance";
+import { authenticateApiCaller } from "@/lib/points/accounts/api-keys";
+import { getBalance, toBalanceJson } from "@/lib/points/balance/balance";
 import { getRuntime } from "@/lib/server/runtime";
 
 export const dynamic = "force-dynamic";

@@ -1,9 +1,9 @@
 // GET /v3/points/events – the organisation's events after a sequence number, oldest first
 import { handleApi, otherMethods, successResponse } from "@/lib/http/api";
-import { authenticateApiRequest } from "@/lib/points/api-keys";
-import { toEventJson } from "@/lib/points/event-json";
-import { parseEventListQuery } from "@/lib/points/event-list";
-import { listEvents } from "@/lib/points/events";
+import { authenticateApiRequest } from "@/lib/points/accounts/api-keys";
+import { toEventJson } from "@/lib/points/api/event-json";
+import { parseEventListQuery } from "@/lib/points/api/event-list";
+import { listEvents } from "@/lib/points/events/events";
 import { readerOf } from "@/lib/points/services";
 import { getRuntime } from "@/lib/server/runtime";
 

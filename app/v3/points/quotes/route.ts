@@ -1,8 +1,8 @@
 // POST /v3/points/quotes – what a purchase with these terms would do now; buys nothing, records nothing
 import { handleApi, otherMethods, readJsonBody, successResponse } from "@/lib/http/api";
-import { authenticateApiCaller } from "@/lib/points/api-keys";
+import { authenticateApiCaller } from "@/lib/points/accounts/api-keys";
+import { parseQuoteRequest } from "@/lib/points/api/top-up-request";
 import { quotePurchase, toQuoteJson } from "@/lib/points/purchase";
-import { parseQuoteRequest } from "@/lib/points/top-up-request";
 import { getRuntime } from "@/lib/server/runtime";
 
 export const dynamic = "force-dynamic";

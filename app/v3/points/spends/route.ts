@@ -1,9 +1,15 @@
 // POST /v3/points/spends – spend Points from the spendable balance, idempotently by reference
 // GET /v3/points/spends – list the organisation's spends, newest first
 import { deferredAfterAnswer, handleApi, otherMethods, readJsonBody, successResponse } from "@/lib/http/api";
-import { authenticateApiRequest, authenticateApiSpend } from "@/lib/points/api-keys";
+import { authenticateApiRequest, authenticateApiSpend } from "@/lib/points/accounts/api-keys";
 import { readerOf } from "@/lib/points/services";
-import { listSpends, parseSpendListQuery, parseSpendRequest, spendPoints, toSpendJson } from "@/lib/points/spends";
+import {
+  listSpends,
+  parseSpendListQuery,
+  parseSpendRequest,
+  spendPoints,
+  toSpendJson,
+} from "@/lib/points/spends/spends";
 import { getRuntime } from "@/lib/server/runtime";
 
 export const dynamic = "force-dynamic";

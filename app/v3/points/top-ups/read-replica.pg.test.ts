@@ -4,7 +4,7 @@ import { SimulatedBillingProvider } from "@/lib/billing/simulated/provider";
 import { systemClock } from "@/lib/clock";
 import { type Database, openDatabase, READ_APPLICATION_NAME } from "@/lib/db/client";
 import { rowsOf } from "@/lib/db/rows";
-import { createOrganization } from "@/lib/points/organizations";
+import { createOrganization } from "@/lib/points/accounts/organizations";
 import type { Runtime } from "@/lib/server/runtime";
 import { createScratchDatabase, type ScratchDatabase } from "@/lib/testing/scratch-database";
 import { GET as listEvents } from "../events/route";

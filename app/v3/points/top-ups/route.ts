@@ -1,12 +1,12 @@
 // POST /v3/points/top-ups – buy a bundle of Points with a saved payment method
 // GET /v3/points/top-ups – list the organisation's purchases, newest first
 import { handleApi, otherMethods, purchaseResponse, readJsonBody, successResponse } from "@/lib/http/api";
-import { authenticateApiPurchase, authenticateApiRequest } from "@/lib/points/api-keys";
+import { authenticateApiPurchase, authenticateApiRequest } from "@/lib/points/accounts/api-keys";
+import { toTopUpJson } from "@/lib/points/api/top-up-json";
+import { parseTopUpRequest } from "@/lib/points/api/top-up-request";
 import { purchasePoints } from "@/lib/points/purchase";
 import { readerOf } from "@/lib/points/services";
-import { toTopUpJson } from "@/lib/points/top-up-json";
-import { listTopUpsPage, parseTopUpListQuery } from "@/lib/points/top-up-list";
-import { parseTopUpRequest } from "@/lib/points/top-up-request";
+import { listTopUpsPage, parseTopUpListQuery } from "@/lib/points/views/top-up-list";
 import { trackInFlight } from "@/lib/server/lifecycle";
 import { getRuntime } from "@/lib/server/runtime";
 

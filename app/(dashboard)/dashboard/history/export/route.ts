@@ -1,9 +1,9 @@
 // GET /dashboard/history/export – the signed-in organisation's top-ups and spends as CSV, with the page's filters
 import { getSessionUser } from "@/lib/dashboard/session";
-import { historyKinds } from "@/lib/points/history";
-import { streamHistoryCsv } from "@/lib/points/history-csv";
-import { parseHistoryFilters } from "@/lib/points/history-query";
+import { streamHistoryCsv } from "@/lib/points/api/history-csv";
 import { readerOf } from "@/lib/points/services";
+import { historyKinds } from "@/lib/points/views/history";
+import { parseHistoryFilters } from "@/lib/points/views/history-query";
 import { getRuntime } from "@/lib/server/runtime";
 
 export const dynamic = "force-dynamic";

@@ -4,7 +4,7 @@ import { seeOther } from "@/lib/http/see-other";
 import { newId } from "@/lib/ids";
 import { runAsUser } from "@/lib/observability/context";
 import { log } from "@/lib/observability/log";
-import { finishAddingCard } from "@/lib/points/card-setup";
+import { finishAddingCard } from "@/lib/points/cards/card-setup";
 import { getRuntime } from "@/lib/server/runtime";
 
 export const dynamic = "force-dynamic";

@@ -5,7 +5,7 @@ import type { ReactNode } from "react";
 import { PrintButton } from "@/components/dashboard/print-button";
 import { dashboardContext } from "@/lib/dashboard/context";
 import { formatDateTime, formatMoney, formatPoints } from "@/lib/format";
-import { getReceipt } from "@/lib/points/receipts";
+import { getReceipt } from "@/lib/points/views/receipts";
 
 export const metadata: Metadata = { title: "Receipt · Points" };
 

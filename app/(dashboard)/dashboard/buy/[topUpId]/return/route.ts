@@ -2,7 +2,7 @@
 import { getSessionUser } from "@/lib/dashboard/session";
 import { seeOther } from "@/lib/http/see-other";
 import { log } from "@/lib/observability/log";
-import { settleOnReturn } from "@/lib/points/complete-authentication";
+import { settleOnReturn } from "@/lib/points/purchase/complete-authentication";
 import { getRuntime } from "@/lib/server/runtime";
 
 export const dynamic = "force-dynamic";
