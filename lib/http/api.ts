@@ -4,7 +4,7 @@ import { isDatabaseUnavailable } from "@/lib/db/errors";
 import { observeRequest } from "@/lib/http/observe";
 import { randomString } from "@/lib/ids";
 import { log } from "@/lib/observability/log";
-import { toTopUpJson } from "@/lib/points/api/top-up-json";
+import { toTopUpJson } from "@/lib/points/api/json";
 import { type ErrorCode, errorStatus, PointsError } from "@/lib/points/errors";
 import type { PurchaseResult } from "@/lib/points/purchase";
 import type { Services } from "@/lib/points/services";

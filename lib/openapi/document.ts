@@ -1,7 +1,7 @@
 /**
- * The OpenAPI 3.1 document of the API, generated from the zod schemas the routes parse requests
- * with (lib/points/api/top-up-request.ts, lib/points/views/top-up-list.ts) and type their answers by
- * (lib/points/api/schemas.ts). Served at GET /v3/openapi.json and rendered at /docs.
+ * The OpenAPI 3.1 document of the API, generated from lib/points/api/: the zod schemas the routes
+ * parse requests with (top-up-request.ts, top-up-list.ts, spend-request.ts, event-list.ts) and type
+ * their answers by (schemas.ts). Served at GET /v3/openapi.json and rendered at /docs.
  */
 import { z } from "zod";
 import { createDocument, type ZodOpenApiOperationObject } from "zod-openapi";
@@ -16,9 +16,9 @@ import {
   topUpIdSchema,
   topUpSchema,
 } from "@/lib/points/api/schemas";
+import { spendListQuerySchema, spendRequestSchema } from "@/lib/points/api/spend-request";
+import { topUpListQuerySchema } from "@/lib/points/api/top-up-list";
 import { quoteRequestSchema, topUpRequestSchema } from "@/lib/points/api/top-up-request";
-import { spendListQuerySchema, spendRequestSchema } from "@/lib/points/spends/spends";
-import { topUpListQuerySchema } from "@/lib/points/views/top-up-list";
 import { errorEnvelopeSchema, purchaseDataSchema, replayedHeader, requestIdHeader } from "./errors";
 import {
   exampleBalance,

@@ -1,7 +1,13 @@
 /** Example objects for the OpenAPI document, typed by the schemas' types so they keep their shape. */
 
-import type { BalanceJson, PaymentMethodJson, QuoteJson, SpendJson, TopUpJson } from "@/lib/points/api/schemas";
-import type { EventJson } from "@/lib/points/events/events";
+import type {
+  BalanceJson,
+  EventJson,
+  PaymentMethodJson,
+  QuoteJson,
+  SpendJson,
+  TopUpJson,
+} from "@/lib/points/api/schemas";
 
 export const examplePaymentMethod: PaymentMethodJson = {
   id: "pm_1QabcDEF",

@@ -1,6 +1,6 @@
 import type { WebhookEndpoint } from "@/lib/db/schema";
 import { randomString } from "@/lib/ids";
-import { toEventJson } from "@/lib/points/api/event-json";
+import { toEventJson } from "@/lib/points/api/json";
 import type { ClaimedDelivery } from "./claim";
 import { signingSecrets } from "./endpoints";
 import { sendWebhook, type WebhookResponse } from "./send";

@@ -1,12 +1,14 @@
 import { randomString } from "@/lib/ids";
 import { createOrganization, getOrganization, updateOrganization } from "@/lib/points/accounts/organizations";
+import { toSpendJson } from "@/lib/points/api/json";
+import { parseSpendRequest } from "@/lib/points/api/spend-request";
 import {
   balanceSettingsOf,
   checkBalanceSettings,
   NO_BALANCE_SETTINGS,
   saveBalanceSettings,
 } from "@/lib/points/recharge/balance-settings";
-import { parseSpendRequest, spendPoints, toSpendJson } from "@/lib/points/spends/spends";
+import { spendPoints } from "@/lib/points/spends/spends";
 import type { Runtime } from "@/lib/server/runtime";
 import { applyBalanceChanges } from "../balance-flags";
 import type { PointsCommand } from "../commands";

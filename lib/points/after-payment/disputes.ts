@@ -193,15 +193,3 @@ async function stepTaken(tx: Db, kind: DisputeStep, disputeId: string): Promise<
     .where(and(eq(pointsLedger.kind, kind), eq(pointsLedger.causeId, disputeId)));
   return row !== undefined;
 }
-
-/** The dispute as the API and the pages show it, or null when there has been none. */
-export function disputeOf(topUp: TopUp) {
-  if (!topUp.disputeStatus || !topUp.disputePointsState) return null;
-  return {
-    status: topUp.disputeStatus as DisputeStatus,
-    points: topUp.disputePoints ?? 0,
-    points_state: topUp.disputePointsState as DisputePointsState,
-    opened_at: topUp.disputeOpenedAt ? topUp.disputeOpenedAt.toISOString() : null,
-    closed_at: topUp.disputeClosedAt ? topUp.disputeClosedAt.toISOString() : null,
-  };
-}

@@ -2,7 +2,7 @@ import { and, asc, count, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
 import { organizations, pointsLedger, type Refund, refunds, type TopUp, topUps } from "@/lib/db/schema";
 import { formatMoney, formatPoints } from "@/lib/format";
-import { disputeOf } from "./disputes";
+import { disputeOf } from "../api/json";
 
 /*
  * What happened to a paid purchase after its payment (refunds, a dispute), read for the dashboard

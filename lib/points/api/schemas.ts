@@ -8,6 +8,8 @@ import { z } from "zod";
 import { BUNDLES, CURRENCIES, REFERENCE_MAX_LENGTH, TOP_UP_SOURCES, TOP_UP_STATUSES } from "@/lib/catalog";
 import { EVENT_TYPES } from "../events/events";
 
+export type { EventJson } from "../events/events";
+
 const instant = (description: string) =>
   z.iso.datetime().meta({ description: `${description} ISO 8601, UTC.`, example: "2026-11-24T09:30:00.000Z" });
 

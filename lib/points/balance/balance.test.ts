@@ -8,10 +8,11 @@ import {
   type OrganizationSettings,
   requireOrganization,
 } from "../accounts/organizations";
+import { toBalanceJson } from "../api/json";
 import type { TopUpRequest } from "../api/top-up-request";
 import { PointsError } from "../errors";
 import { type PurchaseResult, purchasePoints } from "../purchase";
-import { getBalance, toBalanceJson } from "./balance";
+import { getBalance } from "./balance";
 
 const SECOND = 1_000;
 const HOUR = 3_600 * SECOND;

@@ -1,7 +1,6 @@
 import { BUNDLES } from "@/lib/catalog";
 import type { Db } from "@/lib/db/client";
 import type { Organization } from "@/lib/db/schema";
-import type { BalanceJson } from "../api/schemas";
 import {
   dailyFreeAt,
   type KeyCap,
@@ -41,39 +40,5 @@ export async function getBalance(db: Db, organization: Organization, now: Date, 
     limits,
     keyDaily,
     nextPurchaseAt: new Date(Math.max(organizationNext, keyNext)),
-  };
-}
-
-/**
- * The balance as JSON. Only the limits an operator configured are listed; an unconfigured limit is
- * absent, so `limits` is `{}` for an organisation without any.
- */
-export function toBalanceJson(balance: Balance): BalanceJson {
-  const { balance: cap, frequency, daily, maxPointsPerTopUp } = balance.limits;
-  const limits: BalanceJson["limits"] = {};
-  if (maxPointsPerTopUp !== null) limits.max_points_per_top_up = { limit: maxPointsPerTopUp };
-  if (cap.limit !== null) {
-    limits.max_points_balance = { limit: cap.limit, used: cap.used, remaining: cap.remaining ?? 0 };
-  }
-  if (frequency.limit && frequency.used !== null) {
-    limits.frequency_limit = {
-      limit: frequency.limit.count,
-      window_seconds: frequency.limit.windowSeconds,
-      used: frequency.used,
-      remaining: frequency.remaining ?? 0,
-    };
-  }
-  if (daily.limit !== null) {
-    limits.daily_points_limit = { limit: daily.limit, used: daily.used, remaining: daily.remaining ?? 0 };
-  }
-  const key = balance.keyDaily;
-  if (key && key.limit !== null) {
-    limits.key_daily_points = { limit: key.limit, used: key.used, remaining: key.remaining ?? 0 };
-  }
-  return {
-    points_balance: balance.pointsBalance,
-    points_held: balance.pointsHeld,
-    limits,
-    next_purchase_at: balance.nextPurchaseAt.toISOString(),
   };
 }

@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { backends, createTestContext, patchProvider, type TestContext, withProvider } from "@/lib/testing/harness";
 import { createOrganization } from "../accounts/organizations";
+import { toPaymentMethodJson } from "../api/json";
 import { PointsError } from "../errors";
 import { expiresSoon, getPaymentDetails } from "./payment-details";
-import { listUsablePaymentMethods, toPaymentMethodJson } from "./payment-methods";
+import { listUsablePaymentMethods } from "./payment-methods";
 import { removeCard } from "./remove-card";
 import { addTestCard } from "./test-cards";
 

@@ -1,8 +1,8 @@
+import { paymentMethodLabel } from "@/lib/billing/card-label";
 import { withDeadline } from "@/lib/billing/deadline";
 import { type ProviderPaymentMethod, ProviderUnavailableError } from "@/lib/billing/provider";
 import type { Organization } from "@/lib/db/schema";
 import { log } from "@/lib/observability/log";
-import type { PaymentMethodJson } from "../api/schemas";
 import { PointsError } from "../errors";
 import type { Services } from "../services";
 import { billingProblemOf, forgetBillingProblems } from "./billing-problems";
@@ -18,18 +18,6 @@ export interface PaymentMethod {
   expYear: number;
   isDefault: boolean;
   kind?: string;
-}
-
-const brandNames: Record<string, string> = {
-  visa: "Visa",
-  mastercard: "Mastercard",
-  amex: "American Express",
-  discover: "Discover",
-};
-
-export function paymentMethodLabel(method: Pick<ProviderPaymentMethod, "brand" | "last4">): string {
-  const brand = brandNames[method.brand] ?? method.brand.charAt(0).toUpperCase() + method.brand.slice(1);
-  return `${brand} •••• ${method.last4}`;
 }
 
 /** A card is usable through the last day of its expiry month (UTC). */
@@ -105,19 +93,6 @@ export function resolvePaymentMethod(methods: PaymentMethod[], requestedId: stri
     "payment_method_required",
     "The organisation has several saved payment methods and no default: send `payment_source_id` or choose a default in Settings.",
   );
-}
-
-export function toPaymentMethodJson(method: PaymentMethod): PaymentMethodJson {
-  return {
-    id: method.id,
-    label: method.label,
-    type: method.type,
-    brand: method.brand,
-    last4: method.last4,
-    exp_month: method.expMonth,
-    exp_year: method.expYear,
-    is_default: method.isDefault,
-  };
 }
 
 /**

@@ -1,10 +1,11 @@
 import type { BillingProvider, TestMode } from "@/lib/billing/provider";
 import { isTestCardKind, TEST_CARDS, type TestCardKind } from "@/lib/billing/test-cards";
+import { paymentMethodLabel } from "../../billing/card-label";
 import { listProvisionedPaymentMethods, requireOrganization } from "../accounts/organizations";
 import { PointsError } from "../errors";
 import type { Services } from "../services";
 import { announceCardAdded } from "./payment-method-events";
-import { isExpired, type PaymentMethod, paymentMethodLabel } from "./payment-methods";
+import { isExpired, type PaymentMethod } from "./payment-methods";
 
 /**
  * What each test card does when charged, in words for an admin: offered by the Add test card form,

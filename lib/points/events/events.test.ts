@@ -14,9 +14,8 @@ import {
 import { serviceSuite } from "@/lib/testing/invariants";
 import { createOrganization } from "../accounts/organizations";
 import { refundTopUp } from "../after-payment/refunds";
-import { toEventJson } from "../api/event-json";
 import { parseEventListQuery } from "../api/event-list";
-import { toTopUpJson } from "../api/top-up-json";
+import { toEventJson, toTopUpJson } from "../api/json";
 import { saveSettings } from "../cards/settings";
 import { purchasePoints, reconcileTopUps } from "../purchase";
 import type { Services } from "../services";

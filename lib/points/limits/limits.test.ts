@@ -11,8 +11,9 @@ import {
   type OrganizationSettings,
   updateOrganization,
 } from "../accounts/organizations";
+import { toBalanceJson } from "../api/json";
 import type { TopUpRequest } from "../api/top-up-request";
-import { getBalance, toBalanceJson } from "../balance/balance";
+import { getBalance } from "../balance/balance";
 import { PointsError } from "../errors";
 import { type PurchaseResult, purchasePoints } from "../purchase";
 

@@ -6,7 +6,7 @@ export { BACKOFF_BASE_MS, BACKOFF_CAP_MS, nextAttemptAfter } from "./backoff";
 export { assertLeaseCoversProvider, DEFAULT_LEASE_MS, minimumLeaseMs } from "./lease";
 export type { PurchaseOutcome, PurchaseResult } from "./outcome";
 export { purchasePoints } from "./purchase-points";
-export { type Quote, quotePurchase, toQuoteJson } from "./quote";
+export { quotePurchase } from "./quote";
 export { RECONCILE_BATCH, reconcileTopUps, unresolvedChargedElsewhere } from "./reconcile";
 export { AWAITING_PAYMENT_EXPIRES_MS, keyResendWindowMs, resolveTopUp } from "./settle";
 export { type PurchaseInput, resolveCurrency, sameTerms } from "./start";

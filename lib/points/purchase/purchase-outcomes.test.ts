@@ -6,7 +6,7 @@ import {
 } from "@/lib/testing/harness";
 import { purchaseSuite } from "@/lib/testing/purchase-suite";
 import { getOrganization } from "../accounts/organizations";
-import { toTopUpJson } from "../api/top-up-json";
+import { toTopUpJson } from "../api/json";
 import { listUsablePaymentMethods } from "../cards/payment-methods";
 
 describe.each(backendsAndProviders())("purchasePoints on %s with the %s provider", (backend, provider) => {

@@ -7,7 +7,7 @@ import { topUps } from "@/lib/db/schema";
 import { backendsAndProviders, type ProviderTestContext, patchProvider, withProvider } from "@/lib/testing/harness";
 import { purchaseSuite } from "@/lib/testing/purchase-suite";
 import { getOrganization } from "../accounts/organizations";
-import { toTopUpJson } from "../api/top-up-json";
+import { toTopUpJson } from "../api/json";
 import type { TopUpRequest } from "../api/top-up-request";
 
 // The Stripe test server is priced as `npm run points -- stripe setup-prices` prices it: SIMULATED_PRICES.

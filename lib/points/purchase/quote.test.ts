@@ -11,11 +11,12 @@ import {
   type OrganizationSettings,
   requireOrganization,
 } from "../accounts/organizations";
+import { toQuoteJson } from "../api/json";
 import { parseQuoteRequest, type QuoteRequest, type TopUpRequest } from "../api/top-up-request";
 import { getBalance } from "../balance/balance";
 import { PointsError } from "../errors";
 import type { Services } from "../services";
-import { type PurchaseResult, purchasePoints, quotePurchase, toQuoteJson } from "./";
+import { type PurchaseResult, purchasePoints, quotePurchase } from "./";
 
 async function pointsError(run: () => Promise<unknown>): Promise<PointsError> {
   try {

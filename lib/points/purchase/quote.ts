@@ -1,21 +1,9 @@
-import type { Bundle, Currency } from "@/lib/catalog";
 import type { Organization } from "@/lib/db/schema";
-import type { QuoteJson } from "../api/schemas";
+import type { Quote } from "../api/json";
 import type { QuoteRequest } from "../api/top-up-request";
-import { type PaymentMethod, toPaymentMethodJson } from "../cards/payment-methods";
 import type { KeyCap } from "../limits/limits";
 import type { Services } from "../services";
 import { checkNewPurchase, readPrices, resolveNewPurchaseTerms } from "./start";
-
-/** What a purchase with these terms would do now, if it were sent instead of the quote. */
-export interface Quote {
-  points: Bundle;
-  currency: Currency;
-  /** Minor units, as the billing provider prices the bundle now. */
-  amount: number;
-  paymentMethod: PaymentMethod;
-  pointsBalanceAfter: number;
-}
 
 /**
  * Answers what purchasePoints would do with these terms now, or throws the PointsError of the
@@ -41,17 +29,5 @@ export async function quotePurchase(
     amount,
     paymentMethod: method,
     pointsBalanceAfter: organization.pointsBalance + request.points,
-  };
-}
-
-/** The quote as JSON: a TopUp's terms, the method that would pay in full, and the balance it would leave. */
-export function toQuoteJson(quote: Quote): QuoteJson {
-  return {
-    points: quote.points,
-    currency: quote.currency,
-    amount: quote.amount,
-    payment_source_id: quote.paymentMethod.id,
-    payment_method: toPaymentMethodJson(quote.paymentMethod),
-    points_balance_after: quote.pointsBalanceAfter,
   };
 }

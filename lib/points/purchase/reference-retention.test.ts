@@ -3,7 +3,8 @@ import { organizationWith } from "@/lib/testing/after-payment";
 import { backendsAndProviders, type ProviderTestContext } from "@/lib/testing/harness";
 import { serviceSuite } from "@/lib/testing/invariants";
 import { getOrganization } from "../accounts/organizations";
-import { getTopUpOrThrow, listTopUpsPage, parseTopUpListQuery } from "../views/top-up-list";
+import { parseTopUpListQuery } from "../api/top-up-list";
+import { getTopUpOrThrow, listTopUpsPage } from "../views/top-up-list";
 import { purchasePoints } from "./";
 
 const DAY_MS = 24 * 60 * 60 * 1000;

@@ -8,8 +8,7 @@ import { backendsAndProviders, expectPointsError, type ProviderTestContext } fro
 import { serviceSuite } from "@/lib/testing/invariants";
 import { createOrganization } from "../accounts/organizations";
 import { refundTopUp } from "../after-payment/refunds";
-import { toEventJson } from "../api/event-json";
-import { toTopUpJson } from "../api/top-up-json";
+import { toEventJson, toTopUpJson } from "../api/json";
 import { listEvents } from "../events/events";
 import { purchasePoints } from "../purchase";
 import { spendPoints } from "../spends/spends";

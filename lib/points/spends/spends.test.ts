@@ -5,10 +5,11 @@ import { randomString } from "@/lib/ids";
 import { backendsAndProviders, expectPointsError, type ProviderTestContext } from "@/lib/testing/harness";
 import { serviceSuite } from "@/lib/testing/invariants";
 import { createOrganization } from "../accounts/organizations";
-import { toEventJson } from "../api/event-json";
+import { toEventJson } from "../api/json";
+import { parseSpendListQuery, parseSpendRequest, type SpendRequest } from "../api/spend-request";
 import { listEvents } from "../events/events";
 import { purchasePoints } from "../purchase";
-import { listSpends, parseSpendListQuery, parseSpendRequest, type SpendRequest, spendPoints } from "./spends";
+import { listSpends, spendPoints } from "./spends";
 
 /** The PointsError `run` throws, once its code is checked. */
 async function refused(run: () => unknown, code: string) {

@@ -5,10 +5,10 @@ import { newId, randomString } from "@/lib/ids";
 import { backendsAndProviders, type ProviderTestContext } from "@/lib/testing/harness";
 import { serviceSuite } from "@/lib/testing/invariants";
 import { createOrganization } from "../accounts/organizations";
-import { CSV_COLUMNS, HISTORY_CSV_COLUMNS, streamHistoryCsv } from "../api/history-csv";
 import { purchasePoints } from "../purchase";
 import { spendPoints } from "../spends/spends";
 import { type HistoryItem, type HistoryView, listHistory, listTopUps } from "./history";
+import { CSV_COLUMNS, HISTORY_CSV_COLUMNS, streamHistoryCsv } from "./history-csv";
 import { parseHistoryFilters } from "./history-query";
 
 const itemId = (item: HistoryItem) => (item.kind === "top_up" ? item.topUp.id : item.spend.id);

@@ -7,12 +7,12 @@ import { backends, createTestContext, type TestContext } from "@/lib/testing/har
 import { createOrganization } from "../accounts/organizations";
 import { refundTopUp } from "../after-payment/refunds";
 import { getBalances } from "../after-payment/view";
-import { streamTopUpsCsv } from "../api/history-csv";
 import { PointsError } from "../errors";
 import { deliverPendingEvents } from "../intake/provider-events";
 import { purchasePoints } from "../purchase";
 import { getTopUp } from "../purchase/top-ups";
 import { type ListTopUpsOptions, listTopUps } from "./history";
+import { streamTopUpsCsv } from "./history-csv";
 import { parseHistoryFilters } from "./history-query";
 
 describe.each(backends())("top-up history (%s)", (backend) => {

@@ -5,9 +5,9 @@ import { backendsAndProviders, type ProviderTestContext } from "@/lib/testing/ha
 import { serviceSuite } from "@/lib/testing/invariants";
 import { createOrganization } from "../accounts/organizations";
 import { refundTopUp } from "../after-payment/refunds";
-import { toTopUpJson } from "../api/top-up-json";
+import { receiptUrlOf, toTopUpJson } from "../api/json";
 import { purchasePoints } from "../purchase";
-import { getReceipt, receiptUrlOf } from "./receipts";
+import { getReceipt } from "./receipts";
 
 describe.each(backendsAndProviders())("Receipts (%s, %s provider)", (backend, provider) => {
   let ctx: ProviderTestContext;

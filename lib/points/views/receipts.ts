@@ -7,27 +7,6 @@ import { chargedElsewhere } from "../purchase/charged-by";
 import { getTopUp } from "../purchase/top-ups";
 import type { Services } from "../services";
 
-/** Where a paid purchase's receipt is, in the dashboard. */
-export function receiptPath(topUpId: string): string {
-  return `/dashboard/receipts/${topUpId}`;
-}
-
-let publicOrigin: string | null | undefined;
-
-/**
- * A paid purchase's receipt as a URL for the API's TopUp: absolute when the deployment's public URL
- * is configured (AUTH_URL or NEXTAUTH_URL, as the dashboard's links use), else the path on this
- * service; null until the purchase is paid.
- */
-export function receiptUrlOf(topUp: Pick<TopUp, "id" | "status">): string | null {
-  if (topUp.status !== "paid") return null;
-  if (publicOrigin === undefined) {
-    const configured = process.env.AUTH_URL ?? process.env.NEXTAUTH_URL ?? "";
-    publicOrigin = /^https?:\/\/[A-Za-z0-9.:[\]-]+\/?$/.test(configured) ? configured.replace(/\/$/, "") : null;
-  }
-  return `${publicOrigin ?? ""}${receiptPath(topUp.id)}`;
-}
-
 export interface Receipt {
   organizationName: string;
   topUp: TopUp;

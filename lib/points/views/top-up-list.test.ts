@@ -2,8 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Organization, TopUp } from "@/lib/db/schema";
 import { backends, createTestContext, expectPointsError, type TestContext } from "@/lib/testing/harness";
 import { createOrganization } from "../accounts/organizations";
+import { parseTopUpListQuery, type TopUpListQuery } from "../api/top-up-list";
 import { purchasePoints } from "../purchase";
-import { getTopUpOrThrow, listTopUpsPage, parseTopUpListQuery, type TopUpListQuery } from "./top-up-list";
+import { getTopUpOrThrow, listTopUpsPage } from "./top-up-list";
 
 /** The 422's details.fields for a query string. */
 async function badFields(query: string): Promise<Record<string, string>> {

@@ -1,7 +1,8 @@
 // GET /v3/points/balance – the balance, the limits as they stand, and when a purchase may next pass them
 import { handleApi, otherMethods, successResponse } from "@/lib/http/api";
 import { authenticateApiCaller } from "@/lib/points/accounts/api-keys";
-import { getBalance, toBalanceJson } from "@/lib/points/balance/balance";
+import { toBalanceJson } from "@/lib/points/api/json";
+import { getBalance } from "@/lib/points/balance/balance";
 import { getRuntime } from "@/lib/server/runtime";
 
 export const dynamic = "force-dynamic";

@@ -1,8 +1,8 @@
 // GET /v3/points/events – the organisation's events after a sequence number, oldest first
 import { handleApi, otherMethods, successResponse } from "@/lib/http/api";
 import { authenticateApiRequest } from "@/lib/points/accounts/api-keys";
-import { toEventJson } from "@/lib/points/api/event-json";
 import { parseEventListQuery } from "@/lib/points/api/event-list";
+import { toEventJson } from "@/lib/points/api/json";
 import { listEvents } from "@/lib/points/events/events";
 import { readerOf } from "@/lib/points/services";
 import { getRuntime } from "@/lib/server/runtime";

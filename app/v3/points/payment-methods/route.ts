@@ -1,7 +1,8 @@
 // GET /v3/points/payment-methods – the saved payment methods an API purchase can use
 import { handleApi, otherMethods, successResponse } from "@/lib/http/api";
 import { authenticateApiRequest } from "@/lib/points/accounts/api-keys";
-import { listUsablePaymentMethods, toPaymentMethodJson } from "@/lib/points/cards/payment-methods";
+import { toPaymentMethodJson } from "@/lib/points/api/json";
+import { listUsablePaymentMethods } from "@/lib/points/cards/payment-methods";
 import { getRuntime } from "@/lib/server/runtime";
 
 export const dynamic = "force-dynamic";

@@ -1,8 +1,9 @@
 // POST /v3/points/quotes – what a purchase with these terms would do now; buys nothing, records nothing
 import { handleApi, otherMethods, readJsonBody, successResponse } from "@/lib/http/api";
 import { authenticateApiCaller } from "@/lib/points/accounts/api-keys";
+import { toQuoteJson } from "@/lib/points/api/json";
 import { parseQuoteRequest } from "@/lib/points/api/top-up-request";
-import { quotePurchase, toQuoteJson } from "@/lib/points/purchase";
+import { quotePurchase } from "@/lib/points/purchase";
 import { getRuntime } from "@/lib/server/runtime";
 
 export const dynamic = "force-dynamic";

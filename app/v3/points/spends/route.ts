@@ -2,14 +2,10 @@
 // GET /v3/points/spends – list the organisation's spends, newest first
 import { deferredAfterAnswer, handleApi, otherMethods, readJsonBody, successResponse } from "@/lib/http/api";
 import { authenticateApiRequest, authenticateApiSpend } from "@/lib/points/accounts/api-keys";
+import { toSpendJson } from "@/lib/points/api/json";
+import { parseSpendListQuery, parseSpendRequest } from "@/lib/points/api/spend-request";
 import { readerOf } from "@/lib/points/services";
-import {
-  listSpends,
-  parseSpendListQuery,
-  parseSpendRequest,
-  spendPoints,
-  toSpendJson,
-} from "@/lib/points/spends/spends";
+import { listSpends, spendPoints } from "@/lib/points/spends/spends";
 import { getRuntime } from "@/lib/server/runtime";
 
 export const dynamic = "force-dynamic";

@@ -2,11 +2,12 @@
 // GET /v3/points/top-ups – list the organisation's purchases, newest first
 import { handleApi, otherMethods, purchaseResponse, readJsonBody, successResponse } from "@/lib/http/api";
 import { authenticateApiPurchase, authenticateApiRequest } from "@/lib/points/accounts/api-keys";
-import { toTopUpJson } from "@/lib/points/api/top-up-json";
+import { toTopUpJson } from "@/lib/points/api/json";
+import { parseTopUpListQuery } from "@/lib/points/api/top-up-list";
 import { parseTopUpRequest } from "@/lib/points/api/top-up-request";
 import { purchasePoints } from "@/lib/points/purchase";
 import { readerOf } from "@/lib/points/services";
-import { listTopUpsPage, parseTopUpListQuery } from "@/lib/points/views/top-up-list";
+import { listTopUpsPage } from "@/lib/points/views/top-up-list";
 import { trackInFlight } from "@/lib/server/lifecycle";
 import { getRuntime } from "@/lib/server/runtime";
 

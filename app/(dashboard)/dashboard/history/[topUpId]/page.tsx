@@ -13,11 +13,11 @@ import { Card, PageHeader } from "@/components/ui/card";
 import { dashboardContext } from "@/lib/dashboard/context";
 import { formatDateTime, formatMoney, formatPoints } from "@/lib/format";
 import { type AfterPaymentEntry, loadAfterPayment } from "@/lib/points/after-payment/view";
+import { receiptPath } from "@/lib/points/api/json";
 import { getPointsBalance } from "@/lib/points/balance/ledger";
 import { getTopUp } from "@/lib/points/purchase/top-ups";
 import { needsAttention } from "@/lib/points/views/attention";
 import { paymentMethodLabels, purchaseCardLabel } from "@/lib/points/views/history";
-import { receiptPath } from "@/lib/points/views/receipts";
 import { buyPoints, completeAuthentication, startProviderAuthentication } from "../../buy/actions";
 
 export const metadata: Metadata = { title: "Purchase · Points" };

@@ -1,8 +1,8 @@
 // GET /dashboard/history/export – the signed-in organisation's top-ups and spends as CSV, with the page's filters
 import { getSessionUser } from "@/lib/dashboard/session";
-import { streamHistoryCsv } from "@/lib/points/api/history-csv";
 import { readerOf } from "@/lib/points/services";
 import { historyKinds } from "@/lib/points/views/history";
+import { streamHistoryCsv } from "@/lib/points/views/history-csv";
 import { parseHistoryFilters } from "@/lib/points/views/history-query";
 import { getRuntime } from "@/lib/server/runtime";
 

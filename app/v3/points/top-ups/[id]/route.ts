@@ -1,7 +1,7 @@
 // GET /v3/points/top-ups/{id} – one of the organisation's purchases
 import { handleApi, otherMethods, successResponse } from "@/lib/http/api";
 import { authenticateApiRequest } from "@/lib/points/accounts/api-keys";
-import { toTopUpJson } from "@/lib/points/api/top-up-json";
+import { toTopUpJson } from "@/lib/points/api/json";
 import { getTopUpOrThrow } from "@/lib/points/views/top-up-list";
 import { getRuntime } from "@/lib/server/runtime";
 

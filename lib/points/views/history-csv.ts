@@ -5,6 +5,7 @@
 import type { Db } from "@/lib/db/client";
 import type { TopUp } from "@/lib/db/schema";
 import { csvText } from "@/lib/format";
+import { type TopUpJson, toTopUpJson } from "../api/json";
 import {
   type HistoryFilters,
   type HistoryItem,
@@ -12,8 +13,7 @@ import {
   historyKinds,
   listHistory,
   listTopUps,
-} from "../views/history";
-import { type TopUpJson, toTopUpJson } from "./top-up-json";
+} from "./history";
 
 /** A CSV column: a field of the API's TopUp object, or one of its dispute's, flattened. */
 export type CsvColumn = Exclude<keyof TopUpJson, "failure" | "dispute"> | "dispute_status" | "dispute_points_state";
