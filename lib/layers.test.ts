@@ -25,6 +25,26 @@ const LAYERS = [
   "testing",
 ] as const;
 
+/**
+ * lib/points is a stack of rooms in the same way, bottom to top; its leaves (errors.ts, services.ts,
+ * audit.ts) are at the bottom. docs/architecture.md's "lib/points by subject" draws the same order.
+ */
+const POINTS_ROOMS = [
+  "(leaves)",
+  "events",
+  "limits",
+  "balance",
+  "accounts",
+  "cards",
+  "api",
+  "purchase",
+  "recharge",
+  "spends",
+  "after-payment",
+  "intake",
+  "views",
+] as const;
+
 const ROOT = path.resolve(__dirname, "..");
 const SOURCE = /\.(ts|tsx|mjs)$/;
 const TEST = /\.test\.tsx?$/;
@@ -137,6 +157,32 @@ describe("lib/ layers", () => {
       }
     }
     expect(offenders).toEqual([]);
+  });
+
+  it("names a room for every folder of lib/points", () => {
+    const folders = fs
+      .readdirSync(path.join(ROOT, "lib/points"), { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name);
+    expect(folders.filter((folder) => !(POINTS_ROOMS as readonly string[]).includes(folder))).toEqual([]);
+  });
+
+  it("no room of lib/points imports a room above it", () => {
+    const roomOf = (file: string) => {
+      const parts = file.split("/");
+      return parts.length === 3 ? "(leaves)" : (parts[2] as string);
+    };
+    const roomRank = (file: string) => (POINTS_ROOMS as readonly string[]).indexOf(roomOf(file));
+    const upward: string[] = [];
+    for (const [file, edges] of graph) {
+      if (!file.startsWith("lib/points/")) continue;
+      for (const { specifier, target } of edges) {
+        if (target.startsWith("lib/points/") && roomRank(target) > roomRank(file)) {
+          upward.push(`${file} (${roomOf(file)}) imports ${specifier} (${roomOf(target)})`);
+        }
+      }
+    }
+    expect(upward).toEqual([]);
   });
 
   it("no two files of lib/points import each other, directly or round a circle", () => {
