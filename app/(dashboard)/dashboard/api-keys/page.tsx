@@ -4,17 +4,15 @@ import { ReadOnlyNotice } from "@/components/dashboard/account/read-only-notice"
 import { RevokeKeyForm } from "@/components/dashboard/account/revoke-key-form";
 import { Badge } from "@/components/ui/badge";
 import { Card, PageHeader } from "@/components/ui/card";
-import { requireUser } from "@/lib/dashboard/session";
+import { pageContext } from "@/lib/dashboard/context";
 import { formatDateTime, formatPoints } from "@/lib/format";
 import { listApiKeys } from "@/lib/points/accounts/api-keys";
-import { getRuntime } from "@/lib/server/runtime";
 import { createApiKeyAction, revokeApiKeyAction } from "./actions";
 
 export const metadata: Metadata = { title: "API keys · Points" };
 
 export default async function ApiKeysPage() {
-  const user = await requireUser();
-  const runtime = await getRuntime();
+  const { user, runtime } = await pageContext();
   const keys = await listApiKeys(runtime.db, user.organizationId);
   const canEdit = user.role === "admin";
   const active = keys.filter((key) => key.revokedAt === null).length;

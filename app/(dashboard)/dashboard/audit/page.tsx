@@ -2,10 +2,9 @@ import type { Metadata } from "next";
 import { AuditFilters } from "@/components/dashboard/audit-filters";
 import { buttonClasses } from "@/components/ui/button";
 import { Card, PageHeader } from "@/components/ui/card";
-import { requireUser } from "@/lib/dashboard/session";
+import { pageContext } from "@/lib/dashboard/context";
 import { formatDateTime } from "@/lib/format";
 import { AUDIT_ACTIONS, actorLabels, listAudit, parseAuditFilters } from "@/lib/points/audit";
-import { getRuntime } from "@/lib/server/runtime";
 
 export const metadata: Metadata = { title: "Audit log · Points" };
 
@@ -28,8 +27,7 @@ export default async function AuditPage({
 }: {
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
-  const user = await requireUser();
-  const runtime = await getRuntime();
+  const { user, runtime } = await pageContext();
   const filters = parseAuditFilters(await searchParams);
   const entries = await listAudit(runtime.db, { organizationId: user.organizationId, ...filters, limit: PAGE_SIZE });
   const who = await actorLabels(runtime.db, entries);

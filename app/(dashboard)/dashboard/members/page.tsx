@@ -4,17 +4,15 @@ import { MemberActions } from "@/components/dashboard/account/member-actions";
 import { ReadOnlyNotice } from "@/components/dashboard/account/read-only-notice";
 import { Badge } from "@/components/ui/badge";
 import { Card, PageHeader } from "@/components/ui/card";
-import { requireUser } from "@/lib/dashboard/session";
+import { pageContext } from "@/lib/dashboard/context";
 import { formatDateTime } from "@/lib/format";
 import { listMembers } from "@/lib/points/accounts/members";
-import { getRuntime } from "@/lib/server/runtime";
 import { addMemberAction, manageMemberAction } from "./actions";
 
 export const metadata: Metadata = { title: "Members · Points" };
 
 export default async function MembersPage() {
-  const user = await requireUser();
-  const runtime = await getRuntime();
+  const { user, runtime } = await pageContext();
   const members = await listMembers(runtime.db, user.organizationId);
   const canEdit = user.role === "admin";
 

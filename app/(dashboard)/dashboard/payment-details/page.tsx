@@ -10,11 +10,10 @@ import { BillingProblemNotice } from "@/components/dashboard/billing-problem-not
 import { Alert } from "@/components/ui/alert";
 import { buttonClasses } from "@/components/ui/button";
 import { Card, PageHeader } from "@/components/ui/card";
+import { pageContext } from "@/lib/dashboard/context";
 import { deploymentUrl } from "@/lib/dashboard/deployment-url";
-import { requireUser } from "@/lib/dashboard/session";
 import { getPaymentDetails } from "@/lib/points/cards/payment-details";
 import { TEST_CARD_CHOICES, testCardBehaviour } from "@/lib/points/cards/test-cards";
-import { getRuntime } from "@/lib/server/runtime";
 import { addCardWithCheckoutAction, addTestCardAction, removeCardAction } from "./actions";
 import { curlExample } from "./curl-example";
 
@@ -25,9 +24,8 @@ export default async function PaymentDetailsPage({
 }: {
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
-  const user = await requireUser();
+  const { user, runtime } = await pageContext();
   const { added, removed } = await searchParams;
-  const runtime = await getRuntime();
   const details = await getPaymentDetails(runtime, user.organizationId);
   const requestHeaders = await headers();
   const baseUrl = deploymentUrl((name) => requestHeaders.get(name));

@@ -7,10 +7,9 @@ import { RecoverForm } from "@/components/dashboard/webhooks/recover-form";
 import { Alert } from "@/components/ui/alert";
 import { Badge, type BadgeTone } from "@/components/ui/badge";
 import { Card, PageHeader } from "@/components/ui/card";
-import { requireUser } from "@/lib/dashboard/session";
+import { pageContext } from "@/lib/dashboard/context";
 import { formatDateTime } from "@/lib/format";
 import { EVENT_TYPES } from "@/lib/points/events/events";
-import { getRuntime } from "@/lib/server/runtime";
 import { deliveryLog } from "@/lib/webhooks/delivery-log";
 import { listEndpoints } from "@/lib/webhooks/endpoints";
 import {
@@ -28,8 +27,7 @@ export const metadata: Metadata = { title: "Webhooks · Points" };
 const deliveryTones: Record<string, BadgeTone> = { delivered: "green", failed: "red", pending: "amber" };
 
 export default async function WebhooksPage() {
-  const user = await requireUser();
-  const runtime = await getRuntime();
+  const { user, runtime } = await pageContext();
   const endpoints = await listEndpoints(runtime.db, user.organizationId);
   const logs = await Promise.all(endpoints.map((endpoint) => deliveryLog(runtime.db, endpoint)));
   const canEdit = user.role === "admin";
