@@ -137,6 +137,25 @@ describe("the operator command line is validated before anything is opened", () 
       role: "member",
       json: true,
     });
+    expect(parseCommand(["user", "reset-password", "usr_1", "--json"])).toEqual({
+      kind: "user-reset-password",
+      who: { userId: "usr_1" },
+      json: true,
+    });
+    expect(parseCommand(["user", "reset-password", "--email", "a@b.example"])).toEqual({
+      kind: "user-reset-password",
+      who: { email: "a@b.example" },
+      json: false,
+    });
+    for (const argv of [
+      ["user", "reset-password"],
+      ["user", "reset-password", "usr_1", "--email", "a@b.example"],
+      ["user", "reset-password", "usr_1", "usr_2"],
+    ]) {
+      expect(() => parseCommand(argv)).toThrow(
+        '"user reset-password" needs the user: USER_ID or --email E, one of them.',
+      );
+    }
     expect(parseCommand(["reconcile", "--json"])).toEqual({ kind: "reconcile", json: true, report: false });
     expect(parseCommand(["reconcile", "--report"])).toEqual({ kind: "reconcile", json: false, report: true });
   });

@@ -49,6 +49,7 @@ export type PointsCommand =
     }
   | KeyCommand
   | { kind: "user-add"; organizationId: string; email: string; role: string; json: boolean }
+  | { kind: "user-reset-password"; who: { userId: string } | { email: string }; json: boolean }
   | { kind: "reconcile"; json: boolean; report: boolean }
   | { kind: "top-up-refund"; topUpId: string; points?: number; reason?: string; key?: string; json: boolean }
   | { kind: "dispute-settle"; topUpId: string; outcome: "won" | "lost"; json: boolean }
@@ -111,6 +112,7 @@ export function parseCommand(argv: readonly string[]): PointsCommand {
     }
     case "user":
       if (second === "add") return parseUserAdd(rest);
+      if (second === "reset-password") return parseUserResetPassword(rest);
       break;
     case "reconcile":
       return parseReconcile(second === undefined ? [] : [second, ...rest]);
@@ -284,6 +286,20 @@ function parseUserAdd(args: string[]): PointsCommand {
     organizationId,
     email,
     role: parseChoice(role, "role", USER_ROLES),
+    json: parsed.switches.has("json"),
+  };
+}
+
+function parseUserResetPassword(args: string[]): PointsCommand {
+  const parsed = parseArgs(args, [json, { name: "email", kind: "value" }], "user reset-password");
+  const email = flagValue(parsed, "email");
+  const [userId] = parsed.positionals;
+  if (parsed.positionals.length > 1 || (userId !== undefined && email !== undefined) || (!userId && !email)) {
+    throw new UsageError('"user reset-password" needs the user: USER_ID or --email E, one of them.');
+  }
+  return {
+    kind: "user-reset-password",
+    who: userId !== undefined ? { userId } : { email: email as string },
     json: parsed.switches.has("json"),
   };
 }

@@ -1,8 +1,8 @@
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { verifyPassword } from "@/lib/auth/password";
 import { systemClock } from "@/lib/clock";
-import { organizations, users } from "@/lib/db/schema";
+import { auditLog, organizations, users } from "@/lib/db/schema";
 import { authenticateApiKey, authenticateApiRequest, listApiKeys } from "@/lib/points/accounts/api-keys";
 import { listUsablePaymentMethods } from "@/lib/points/cards/payment-methods";
 import { backends } from "@/lib/testing/harness";
@@ -349,6 +349,54 @@ describe.each(backends())(
           });
           expect(await verifyPassword(String(output.password), user?.passwordHash ?? "")).toBe(true);
         });
+      });
+
+      it("user reset-password prints a new password once, by ID or email: the old one and its sessions end, audited", async () => {
+        const added = parseJsonOutput(
+          await points(
+            "user",
+            "add",
+            full.organization_id,
+            "--email",
+            "forgetful@example.com",
+            "--role",
+            "admin",
+            "--json",
+          ),
+        );
+        const byEmail = parseJsonOutput(
+          await points("user", "reset-password", "--email", " Forgetful@Example.COM ", "--json"),
+        );
+        expect(sortedKeys(byEmail)).toEqual(["email", "organization_id", "password", "user_id"]);
+        expect(byEmail).toMatchObject({
+          user_id: added.user_id,
+          organization_id: full.organization_id,
+          email: "forgetful@example.com",
+        });
+        const byId = await points("user", "reset-password", String(added.user_id));
+        expect(byId.code).toBe(0);
+        expect(byId.stdout).toContain(`Reset the password of forgetful@example.com (${added.user_id})`);
+        const password = /password: {2}(\S+) {2}\(shown only now\)/.exec(byId.stdout)?.[1] ?? "";
+        await target.withDb(async (services) => {
+          const [user] = await services.db
+            .select()
+            .from(users)
+            .where(eq(users.id, String(added.user_id)));
+          expect(await verifyPassword(password, user?.passwordHash ?? "")).toBe(true);
+          expect(await verifyPassword(String(added.password), user?.passwordHash ?? "")).toBe(false);
+          expect(await verifyPassword(String(byEmail.password), user?.passwordHash ?? "")).toBe(false);
+          // Two resets: the session version moved on twice, which ends every session signed before.
+          expect(user?.sessionVersion).toBeGreaterThanOrEqual(2);
+          const entries = await services.db
+            .select()
+            .from(auditLog)
+            .where(and(eq(auditLog.target, String(added.user_id)), eq(auditLog.action, "member.password_reset")));
+          expect(entries).toHaveLength(2);
+          expect(entries[0]).toMatchObject({ actorType: "operator", organizationId: full.organization_id });
+        });
+        const unknown = await points("user", "reset-password", "--email", "nobody@example.com");
+        expect(unknown.code).not.toBe(0);
+        expect(unknown.stderr).toContain("No user nobody@example.com.");
       });
 
       it("org create --admin-email makes that admin, who signs in with the password printed once; a taken email makes nothing", async () => {

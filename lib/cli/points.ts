@@ -15,7 +15,7 @@ import { reconcile } from "./run/reconcile";
 import { CommandRefused, messageOf } from "./run/shared";
 import { stripeSetupPrices } from "./run/stripe";
 import { topUpRefund } from "./run/top-up";
-import { userAdd } from "./run/user";
+import { userAdd, userResetPassword } from "./run/user";
 import { webhook } from "./run/webhook";
 import { USAGE } from "./usage";
 
@@ -109,6 +109,8 @@ async function execute(command: Exclude<PointsCommand, { kind: "help" }>, runtim
       return keyRevoke(command, runtime, io);
     case "user-add":
       return userAdd(command, runtime, io);
+    case "user-reset-password":
+      return userResetPassword(command, runtime, io);
     case "reconcile":
       return reconcile(command, runtime, io);
     case "stripe-setup-prices":

@@ -52,6 +52,9 @@ ${cardKindLines()}
                                         Points bought in a rolling 24 hours
   key revoke KEY_ID [--json]
   user add ORG_ID --email E --role admin|member [--json]   a generated password, printed once
+  user reset-password USER_ID|--email E [--json]
+                                        a new generated password, printed once; the person's
+                                        sessions end (forgot the demo admin's? --email admin@demo.example)
   top-up refund TOP_UP_ID [--points N] [--reason TEXT] [--key KEY] [--json]
                                         refunds a paid top-up, whole or N of its Points (money in
                                         proportion); the same request again refunds once

@@ -1,4 +1,4 @@
-import { addUser } from "@/lib/points/accounts/members";
+import { addUser, resetUserPassword } from "@/lib/points/accounts/members";
 import type { Runtime } from "@/lib/server/runtime";
 import type { PointsCommand } from "../commands";
 import { type CliIo, printJson } from "../output";
@@ -17,6 +17,30 @@ export async function userAdd(
     [
       `Added ${user.role} ${user.email} (${user.userId}) to ${command.organizationId}.`,
       `  password:  ${user.password}  (shown only now)`,
+      "",
+    ].join("\n"),
+  );
+}
+
+export async function userResetPassword(
+  command: Extract<PointsCommand, { kind: "user-reset-password" }>,
+  runtime: Runtime,
+  io: CliIo,
+): Promise<void> {
+  const reset = await resetUserPassword(runtime.db, command.who);
+  if (command.json) {
+    printJson(io, {
+      user_id: reset.userId,
+      organization_id: reset.organizationId,
+      email: reset.email,
+      password: reset.password,
+    });
+    return;
+  }
+  io.stdout(
+    [
+      `Reset the password of ${reset.email} (${reset.userId}) in ${reset.organizationId}; their sessions have ended.`,
+      `  password:  ${reset.password}  (shown only now)`,
       "",
     ].join("\n"),
   );

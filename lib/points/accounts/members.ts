@@ -160,6 +160,25 @@ export async function resetMemberPassword(
 }
 
 /**
+ * The operator resets a person's password, naming them by ID or by email: a new generated password,
+ * returned once, that ends every session of theirs and is audited, as an admin's reset is.
+ */
+export async function resetUserPassword(
+  db: Db,
+  who: { userId: string } | { email: string },
+): Promise<{ userId: string; organizationId: string; email: string; password: string }> {
+  const [user] = await db
+    .select({ id: users.id, organizationId: users.organizationId })
+    .from(users)
+    .where("userId" in who ? eq(users.id, who.userId) : eq(users.email, normaliseEmail(who.email)));
+  const named = "userId" in who ? who.userId : normaliseEmail(who.email);
+  if (!user) throw new ProvisioningError(`No user ${named}.`);
+  const reset = await resetMemberPassword(db, user.organizationId, user.id);
+  if (!reset.ok) throw new ProvisioningError(`No user ${named}.`);
+  return { userId: user.id, organizationId: user.organizationId, email: reset.email, password: reset.password };
+}
+
+/**
  * A user's sessions carry the session version they were signed with (lib/auth/users.ts): moving it
  * on ends every one of them, whoever asked. Removal needs no bump: the user's row is gone.
  */
