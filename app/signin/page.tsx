@@ -34,11 +34,20 @@ export default async function SignInPage() {
             data-testid="dev-sign-in-hint"
           >
             <p className="font-semibold">Development server: the demo organisation</p>
-            <p className="mt-1">
-              Sign in as <span className="break-all font-mono">{hint.email}</span>. Its password was printed in the
-              terminal running <code className="font-mono">npm run dev</code>, and is kept in{" "}
-              <code className="break-all font-mono">{hint.file}</code>.
-            </p>
+            {hint.reset ? (
+              <p className="mt-1">
+                Sign in as <span className="break-all font-mono">{hint.email}</span> with the password you chose: the
+                one kept in <code className="break-all font-mono">{hint.file}</code> was changed and no longer works.
+                Forgot it? Stop <code className="font-mono">npm run dev</code> and run{" "}
+                <code className="break-all font-mono">{hint.reset}</code> for a new one.
+              </p>
+            ) : (
+              <p className="mt-1">
+                Sign in as <span className="break-all font-mono">{hint.email}</span>. Its password was printed in the
+                terminal running <code className="font-mono">npm run dev</code>, and is kept in{" "}
+                <code className="break-all font-mono">{hint.file}</code>.
+              </p>
+            )}
           </aside>
         )}
       </div>

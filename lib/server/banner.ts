@@ -3,11 +3,15 @@ import { ProviderRefusedError } from "@/lib/billing/provider";
 import { stripeTarget } from "@/lib/billing/stripe/client";
 import { env, stripeEnv } from "@/lib/env";
 import { log } from "@/lib/observability/log";
+import { demoResetCommand } from "@/lib/points/accounts/seed";
 import { logBillingProblemOnce, providerDisplayName } from "@/lib/points/cards/billing-problems";
 import { isProduction, type Runtime } from "./runtime";
 
-/** What a developer needs to call the API right away, printed at startup. */
-export function printBanner(runtime: Runtime): void {
+/**
+ * What a developer needs to call the API right away, printed at startup. The demo admin's password
+ * is printed only while it still works (`demoPasswordWorks`); after a change, the way to a new one.
+ */
+export function printBanner(runtime: Runtime, demoPasswordWorks = true): void {
   const url = `http://localhost:${env().PORT ?? "3000"}`;
   const lines = [
     "",
@@ -24,7 +28,9 @@ export function printBanner(runtime: Runtime): void {
     lines.push(
       `  demo organisation ${demo.organization_id}`,
       `    API key:  ${demo.api_key}`,
-      `    admin:    ${demo.admin.email} / ${demo.admin.password}`,
+      demoPasswordWorks
+        ? `    admin:    ${demo.admin.email} / ${demo.admin.password}`
+        : `    admin:    ${demo.admin.email} (its password was changed since; forgot it? stop the server and run: ${demoResetCommand(demo)})`,
       "    payment methods (payment_source_id):",
       ...demo.payment_methods.map(
         (method) =>

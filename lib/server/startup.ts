@@ -2,6 +2,7 @@ import path from "node:path";
 import { authSecret } from "@/lib/auth/secret";
 import { type Env, env } from "@/lib/env";
 import { log } from "@/lib/observability/log";
+import { demoPasswordWorks } from "@/lib/points/accounts/seed";
 import { pruneEvents } from "@/lib/points/events/events";
 import { retryDeferredEvents } from "@/lib/points/intake/billing-events";
 import { deliverPendingEvents } from "@/lib/points/intake/provider-events";
@@ -50,7 +51,7 @@ export async function startServer(): Promise<void> {
     // Ctrl-C (SIGINT) is a person at a terminal, with no balancer to tell: no delay.
     (globalThis as unknown as { [SHUTDOWN]?: (signal: string) => Promise<unknown> })[SHUTDOWN] = (signal) =>
       shutdown({ delayMs: signal === "SIGINT" ? 0 : delayMs, drainMs, servers });
-    printBanner(runtime);
+    printBanner(runtime, runtime.demo ? await demoPasswordWorks(runtime.db, runtime.demo).catch(() => true) : true);
     // Not awaited: a slow provider must not hold the server's start.
     void checkBillingCredentials(runtime);
     startReconciler(runtime);

@@ -1,7 +1,9 @@
 import fs from "node:fs";
 import path from "node:path";
-import { sql } from "drizzle-orm";
-import { organizations } from "@/lib/db/schema";
+import { eq, sql } from "drizzle-orm";
+import { verifyPassword } from "@/lib/auth/password";
+import type { Db } from "@/lib/db/client";
+import { organizations, users } from "@/lib/db/schema";
 import type { Services } from "../services";
 import { createOrganization } from "./organizations";
 
@@ -61,4 +63,29 @@ export async function seedDemo(services: Services, dataDir: string): Promise<Dem
   fs.mkdirSync(dataDir, { recursive: true });
   fs.writeFileSync(file, `${JSON.stringify(info, null, 2)}\n`, { mode: 0o600 });
   return info;
+}
+
+/** The command that gives the demo admin a new password, run with the server stopped. */
+export function demoResetCommand(demo: DemoInfo): string {
+  return `npm run points -- user reset-password --email ${demo.admin.email}`;
+}
+
+const demoPasswordChecks = new Map<string, boolean>();
+
+/**
+ * Whether the demo admin still signs in with the password demo.json keeps: after a change in Your
+ * account, or a reset, it does not, and nothing may offer it. Each stored hash is checked once.
+ */
+export async function demoPasswordWorks(db: Db, demo: DemoInfo): Promise<boolean> {
+  const [user] = await db
+    .select({ passwordHash: users.passwordHash })
+    .from(users)
+    .where(eq(users.email, demo.admin.email));
+  if (!user) return false;
+  let works = demoPasswordChecks.get(user.passwordHash);
+  if (works === undefined) {
+    works = await verifyPassword(demo.admin.password, user.passwordHash);
+    demoPasswordChecks.set(user.passwordHash, works);
+  }
+  return works;
 }
