@@ -8,7 +8,7 @@ import { retryDeferredEvents } from "@/lib/points/intake/billing-events";
 import { deliverPendingEvents } from "@/lib/points/intake/provider-events";
 import { reconcileTopUps } from "@/lib/points/purchase";
 import { rechargeDueOrganizations } from "@/lib/points/recharge/auto-recharge";
-import { allowPrivateTargets } from "@/lib/webhooks/endpoints";
+import { webhookTargets } from "@/lib/webhooks/endpoints";
 import { WebhookSender } from "@/lib/webhooks/sender";
 import { checkBillingCredentials, printBanner } from "./banner";
 import { adoptHttpServers, connectionSettings } from "./http-servers";
@@ -155,7 +155,7 @@ const SEND_WEBHOOKS_EVERY_MS = 200;
  */
 function startWebhookSender(runtime: Runtime): void {
   if (env().POINTS_WEBHOOKS === "off") return;
-  const sender = new WebhookSender(runtime, { allowPrivate: allowPrivateTargets() });
+  const sender = new WebhookSender(runtime, webhookTargets());
   startBackgroundLoop(
     "Webhook delivery",
     SEND_WEBHOOKS_EVERY_MS,

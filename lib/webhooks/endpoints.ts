@@ -18,7 +18,7 @@ import { PointsError } from "@/lib/points/errors";
 import { EVENT_TYPES, type EventType } from "@/lib/points/events/events";
 import { RETRY_FOR_MS } from "./attempt-outcome";
 import { newWebhookSecret } from "./signing";
-import { checkWebhookUrl } from "./target";
+import { checkWebhookUrl, type TargetOptions } from "./target";
 
 /** After a rotation, the old secret signs beside the new one this long, so receivers can switch. */
 export const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
@@ -33,13 +33,22 @@ export function allowPrivateTargets(): boolean {
   return env().POINTS_WEBHOOKS_ALLOW_PRIVATE === "1";
 }
 
+/**
+ * Where this process lets webhooks go: public https, and under `next dev` (NODE_ENV development) a
+ * receiver on this machine too, so `npm run dev` can deliver to one without a variable. A production
+ * build never relaxes it unless POINTS_WEBHOOKS_ALLOW_PRIVATE=1.
+ */
+export function webhookTargets(): TargetOptions {
+  return { allowPrivate: allowPrivateTargets(), allowLoopback: process.env.NODE_ENV === "development" };
+}
+
 function fieldError(field: string, message: string): PointsError {
   return new PointsError("invalid_request", message, { details: { fields: { [field]: message } } });
 }
 
 /** The endpoint's URL, checked as saved: public https only (unless private targets are allowed). */
-export function parseEndpointUrl(raw: string, allowPrivate = allowPrivateTargets()): string {
-  const checked = checkWebhookUrl(raw.trim(), { allowPrivate });
+export function parseEndpointUrl(raw: string, targets: TargetOptions = webhookTargets()): string {
+  const checked = checkWebhookUrl(raw.trim(), targets);
   if (!checked.ok) throw fieldError("url", checked.reason);
   return checked.url.toString();
 }
@@ -84,7 +93,10 @@ export async function addEndpoint(
   organizationId: string,
   input: { url: string; events?: string[] | null; allowPrivate?: boolean },
 ): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
-  const url = parseEndpointUrl(input.url, input.allowPrivate);
+  const url = parseEndpointUrl(
+    input.url,
+    input.allowPrivate === undefined ? webhookTargets() : { allowPrivate: input.allowPrivate },
+  );
   const eventTypes = parseEventTypes(input.events);
   const secret = newWebhookSecret();
   const now = services.clock.now();

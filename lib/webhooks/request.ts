@@ -6,10 +6,9 @@ import { signingSecrets } from "./endpoints";
 import { sendWebhook, type WebhookResponse } from "./send";
 import type { DeliveryServices } from "./services";
 import { webhookSignature } from "./signing";
-import type { Resolver } from "./target";
+import type { Resolver, TargetOptions } from "./target";
 
-export interface SendOptions {
-  allowPrivate: boolean;
+export interface SendOptions extends TargetOptions {
   resolver?: Resolver;
   timeoutMs?: number;
   /** The jitter's draw for a retry's wait, in [0, 1) (default Math.random). */
@@ -58,6 +57,7 @@ export function sendSigned(
     headers: signed.headers,
     body: signed.body,
     allowPrivate: options.allowPrivate,
+    allowLoopback: options.allowLoopback,
     resolver: options.resolver,
     timeoutMs: options.timeoutMs,
   });

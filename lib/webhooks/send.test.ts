@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import net from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { safeLookup, sendWebhook } from "./send";
-import type { Resolver } from "./target";
+import { PRIVATE_TARGETS_HINT, type Resolver } from "./target";
 
 /** Every receiver is a server on 127.0.0.1; nothing here leaves the machine. */
 const closers: Array<() => Promise<void>> = [];
@@ -224,7 +224,7 @@ describe("sendWebhook to private targets (not allowPrivate)", () => {
       body: "{}",
       allowPrivate: false,
     });
-    expect(result).toMatchObject({ status: null, error: "The URL must use https." });
+    expect(result).toMatchObject({ status: null, error: `refused: The URL must use https. ${PRIVATE_TARGETS_HINT}` });
     expect(counter.connections).toBe(0);
   });
 

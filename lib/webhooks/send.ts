@@ -2,15 +2,13 @@ import http from "node:http";
 import https from "node:https";
 import type { LookupFunction } from "node:net";
 import { StringDecoder } from "node:string_decoder";
-import { checkWebhookUrl, type Resolver, resolvePublicAddress } from "./target";
+import { checkWebhookUrl, type Resolver, resolvePublicAddress, type TargetOptions } from "./target";
 
 /** One delivery attempt: the endpoint, its headers (the signature among them) and the JSON body. */
-export interface WebhookRequest {
+export interface WebhookRequest extends TargetOptions {
   url: string;
   headers: Record<string, string>;
   body: string;
-  /** Development only: http, localhost and private addresses allowed. */
-  allowPrivate: boolean;
   resolver?: Resolver;
   /** The deadline for the whole exchange: connect, answer and body. Default 15 s. */
   timeoutMs?: number;
@@ -47,7 +45,7 @@ const USER_AGENT = "points-webhooks/1";
  * resolution to rebind). Answers in both callback forms: one address, or a list when Node asks for
  * `all` (as it does when it tries IPv4 and IPv6 in turn).
  */
-export function safeLookup(options: { allowPrivate: boolean; resolver?: Resolver }): LookupFunction {
+export function safeLookup(options: TargetOptions & { resolver?: Resolver }): LookupFunction {
   return (hostname, lookupOptions, callback) => {
     resolvePublicAddress(hostname, options).then(
       ({ address, family }) => {
@@ -77,9 +75,11 @@ function describeError(error: unknown): string {
 export async function sendWebhook(request: WebhookRequest): Promise<WebhookResponse> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
-  const checked = checkWebhookUrl(request.url, { allowPrivate: request.allowPrivate });
-  if (!checked.ok)
-    return { status: null, durationMs: elapsed(), body: "", error: checked.reason, timedOut: false, retryAfter: null };
+  const checked = checkWebhookUrl(request.url, request);
+  if (!checked.ok) {
+    const error = `refused: ${checked.reason}`;
+    return { status: null, durationMs: elapsed(), body: "", error, timedOut: false, retryAfter: null };
+  }
   const { url } = checked;
   const timeoutMs = request.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const maxBytes = request.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
@@ -113,7 +113,11 @@ export async function sendWebhook(request: WebhookRequest): Promise<WebhookRespo
         method: "POST",
         headers,
         agent: false,
-        lookup: safeLookup({ allowPrivate: request.allowPrivate, resolver: request.resolver }),
+        lookup: safeLookup({
+          allowPrivate: request.allowPrivate,
+          allowLoopback: request.allowLoopback,
+          resolver: request.resolver,
+        }),
       });
     } catch (error) {
       finish(describeError(error));

@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { checkWebhookUrl, isPublicAddress, type Resolver, resolvePublicAddress } from "./target";
+import {
+  checkWebhookUrl,
+  isLoopbackAddress,
+  isPublicAddress,
+  PRIVATE_TARGETS_HINT,
+  type Resolver,
+  resolvePublicAddress,
+} from "./target";
 
 /** A resolver that answers from a table and never asks real DNS. */
 function fakeResolver(table: Record<string, string[]>): Resolver {
@@ -107,7 +114,7 @@ describe("checkWebhookUrl", () => {
   it("requires https unless private targets are allowed", () => {
     expect(checkWebhookUrl("http://hooks.example.com/", strict)).toEqual({
       ok: false,
-      reason: "The URL must use https.",
+      reason: `The URL must use https. ${PRIVATE_TARGETS_HINT}`,
     });
     expect(checkWebhookUrl("http://hooks.example.com/", relaxed).ok).toBe(true);
     expect(checkWebhookUrl("http://127.0.0.1:3000/hooks", relaxed).ok).toBe(true);
@@ -147,7 +154,7 @@ describe("checkWebhookUrl", () => {
   it("refuses private IP literals, in every form the URL parser reads", () => {
     expect(checkWebhookUrl("https://127.0.0.1/", strict)).toEqual({
       ok: false,
-      reason: "The URL points at a private or loopback address (127.0.0.1); webhooks go only to public addresses.",
+      reason: `The URL points at a private or loopback address (127.0.0.1); webhooks go only to public addresses. ${PRIVATE_TARGETS_HINT}`,
     });
     for (const raw of [
       "https://10.0.0.1/",
@@ -204,6 +211,40 @@ describe("resolvePublicAddress", () => {
     await expect(resolvePublicAddress("empty.test", { allowPrivate: true, resolver })).rejects.toThrow(
       /did not resolve/,
     );
+  });
+
+  it("says what was refused: a loopback or a private address, and what the name resolved to", async () => {
+    await expect(resolvePublicAddress("loopback.test", strict)).rejects.toThrow(
+      "refused: loopback.test resolves to 127.0.0.1, a loopback address; webhooks go only to public addresses.",
+    );
+    await expect(resolvePublicAddress("private.test", strict)).rejects.toThrow(
+      "refused: private.test resolves to 10.0.0.1, a private address; webhooks go only to public addresses.",
+    );
+  });
+
+  it("with allowLoopback (npm run dev), a receiver on this machine only: private addresses stay refused", async () => {
+    const dev = { allowPrivate: false, allowLoopback: true, resolver };
+    for (const [hostname, address] of [
+      ["loopback.test", "127.0.0.1"],
+      ["v6-loopback.test", "::1"],
+      ["mapped.test", "::ffff:127.0.0.1"],
+    ] as const) {
+      await expect(resolvePublicAddress(hostname, dev)).resolves.toMatchObject({ address });
+    }
+    for (const hostname of ["private.test", "metadata.test", "mixed.test"]) {
+      await expect(resolvePublicAddress(hostname, dev)).rejects.toThrow(/refused: .* a private address/);
+    }
+    expect(checkWebhookUrl("http://127.0.0.1:5001/hooks", dev).ok).toBe(true);
+    expect(checkWebhookUrl("http://localhost:5001/hooks", dev).ok).toBe(true);
+    expect(checkWebhookUrl("http://[::1]:5001/hooks", dev).ok).toBe(true);
+    expect(checkWebhookUrl("http://10.0.0.1/hooks", dev)).toEqual({
+      ok: false,
+      reason: `The URL must use https. ${PRIVATE_TARGETS_HINT}`,
+    });
+    expect(checkWebhookUrl("https://192.168.1.2/hooks", dev)).toMatchObject({ ok: false });
+    expect(checkWebhookUrl("http://hooks.example.com/", dev)).toMatchObject({ ok: false });
+    expect(["127.0.0.1", "127.9.9.9", "::1", "::ffff:127.0.0.1", "[::1]"].every(isLoopbackAddress)).toBe(true);
+    expect(["10.0.0.1", "8.8.8.8", "::2", "localhost", "169.254.169.254"].some(isLoopbackAddress)).toBe(false);
   });
 
   it("allows private addresses when asked", async () => {

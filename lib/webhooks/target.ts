@@ -5,8 +5,21 @@ import net from "node:net";
  * Where a webhook may go. An endpoint's URL is checked when it is saved (`checkWebhookUrl`), and
  * its host name is resolved and checked again at every connect (`resolvePublicAddress`, used as the
  * socket's lookup), so a name that later resolves to a private address (DNS rebinding) is refused
- * too. Outside development (`allowPrivate: false`), webhooks go only to public addresses over https.
+ * too. Webhooks go only to public addresses over https, but for two relaxations: `allowLoopback`
+ * (`npm run dev`'s default) lets a receiver on this machine in over http, and `allowPrivate`
+ * (POINTS_WEBHOOKS_ALLOW_PRIVATE=1: tests, development) allows http and every private address.
  */
+
+/** What the two relaxations allow: in production neither is on unless the variable is set. */
+export interface TargetOptions {
+  allowPrivate: boolean;
+  /** Loopback only (localhost, 127.0.0.0/8, ::1), http too: a receiver on this machine under `npm run dev`. */
+  allowLoopback?: boolean;
+}
+
+/** How a refusal tells a developer the way out; said with every refusal of a private target. */
+export const PRIVATE_TARGETS_HINT =
+  "For a receiver on this machine, npm run dev allows localhost and 127.0.0.1; POINTS_WEBHOOKS_ALLOW_PRIVATE=1 allows http and private addresses (development only, never in production).";
 
 /** Resolves a host name to its addresses; tests pass a fake one so no real DNS is asked. */
 export type Resolver = (hostname: string) => Promise<Array<{ address: string; family: 4 | 6 }>>;
@@ -36,6 +49,20 @@ const PRIVATE_V4: Array<[string, number]> = [
   ["203.0.113.0", 24], // documentation
   ["224.0.0.0", 3], // multicast, reserved, broadcast: 224.0.0.0 and above
 ];
+
+const loopback = blockList([
+  ["127.0.0.0", 8, "ipv4"],
+  ["::1", 128, "ipv6"],
+  ["::7f00:0", 104, "ipv6"],
+]);
+
+/** Whether an IP address is this machine's loopback (127.0.0.0/8, ::1, and IPv4 loopback in IPv6 forms). */
+export function isLoopbackAddress(address: string): boolean {
+  const bare = (address.startsWith("[") && address.endsWith("]") ? address.slice(1, -1) : address).split("%")[0] ?? "";
+  const family = net.isIP(bare);
+  if (family === 0) return false;
+  return loopback.check(bare, family === 4 ? "ipv4" : "ipv6");
+}
 
 /** Within 2000::/3, the only global unicast IPv6, the ranges that are still refused. */
 const REFUSED_GLOBAL_V6: Array<[string, number]> = [
@@ -108,6 +135,10 @@ function isLocalhost(hostname: string): boolean {
   return name === "localhost" || name.endsWith(".localhost");
 }
 
+function isLoopbackHost(host: string): boolean {
+  return isLocalhost(host) || isLoopbackAddress(host);
+}
+
 /**
  * The check of an endpoint's URL when it is saved (and again before each send): an absolute
  * http(s) URL with a host and no credentials, at most 2048 characters; https, a public IP literal
@@ -116,7 +147,7 @@ function isLocalhost(hostname: string): boolean {
  */
 export function checkWebhookUrl(
   raw: string,
-  options: { allowPrivate: boolean },
+  options: TargetOptions,
 ): { ok: true; url: URL } | { ok: false; reason: string } {
   if (raw.length > MAX_URL_LENGTH)
     return { ok: false, reason: `The URL must be at most ${MAX_URL_LENGTH} characters.` };
@@ -129,21 +160,27 @@ export function checkWebhookUrl(
   if (url.protocol !== "https:" && url.protocol !== "http:") {
     return { ok: false, reason: "The URL must start with https://." };
   }
-  if (url.protocol !== "https:" && !options.allowPrivate) return { ok: false, reason: "The URL must use https." };
+  const host = bareHost(url);
+  const loopbackAllowed = options.allowLoopback === true && isLoopbackHost(host);
+  if (url.protocol !== "https:" && !options.allowPrivate && !loopbackAllowed) {
+    return { ok: false, reason: `The URL must use https. ${PRIVATE_TARGETS_HINT}` };
+  }
   if (url.username || url.password) {
     return { ok: false, reason: "The URL must not contain a username or password; send credentials in a header." };
   }
-  const host = bareHost(url);
   if (!host) return { ok: false, reason: "The URL must include a host name." };
-  if (options.allowPrivate) return { ok: true, url };
+  if (options.allowPrivate || loopbackAllowed) return { ok: true, url };
   if (net.isIP(host) !== 0 && !isPublicAddress(host)) {
     return {
       ok: false,
-      reason: `The URL points at a private or loopback address (${host}); webhooks go only to public addresses.`,
+      reason: `The URL points at a private or loopback address (${host}); webhooks go only to public addresses. ${PRIVATE_TARGETS_HINT}`,
     };
   }
   if (isLocalhost(host)) {
-    return { ok: false, reason: `The URL points at ${host}; webhooks go only to public addresses.` };
+    return {
+      ok: false,
+      reason: `The URL points at ${host}; webhooks go only to public addresses. ${PRIVATE_TARGETS_HINT}`,
+    };
   }
   return { ok: true, url };
 }
@@ -155,21 +192,26 @@ export function checkWebhookUrl(
  */
 export async function resolvePublicAddress(
   hostname: string,
-  options: { allowPrivate: boolean; resolver?: Resolver },
+  options: TargetOptions & { resolver?: Resolver },
 ): Promise<{ address: string; family: 4 | 6 }> {
   const host = hostname.startsWith("[") && hostname.endsWith("]") ? hostname.slice(1, -1) : hostname;
   const literal = net.isIP(host);
-  if (!options.allowPrivate && literal === 0 && isLocalhost(host)) {
-    throw new Error(`Refused ${host}: webhooks go only to public addresses.`);
+  if (!options.allowPrivate && !options.allowLoopback && literal === 0 && isLocalhost(host)) {
+    throw new Error(`refused: ${host} is this machine (loopback); webhooks go only to public addresses.`);
   }
   const found = literal !== 0 ? [{ address: host }] : await (options.resolver ?? systemResolver)(host);
   const checked: Array<{ address: string; family: 4 | 6 }> = [];
   for (const { address } of found) {
     const family = net.isIP(address);
     if (family === 0) throw new Error(`${host} resolved to ${JSON.stringify(address)}, which is not an IP address.`);
-    if (!options.allowPrivate && !isPublicAddress(address)) {
-      const what = literal !== 0 ? address : `${host} resolves to ${address}`;
-      throw new Error(`Refused ${what}: a private or loopback address; webhooks go only to public addresses.`);
+    const allowed =
+      options.allowPrivate ||
+      isPublicAddress(address) ||
+      (options.allowLoopback === true && isLoopbackAddress(address));
+    if (!allowed) {
+      const kind = isLoopbackAddress(address) ? "a loopback address" : "a private address";
+      const what = literal !== 0 ? `${address} is ${kind}` : `${host} resolves to ${address}, ${kind}`;
+      throw new Error(`refused: ${what}; webhooks go only to public addresses.`);
     }
     checked.push({ address, family: family === 6 ? 6 : 4 });
   }

@@ -7,12 +7,12 @@ import { adminAction } from "@/lib/dashboard/admin-action";
 import { EVENT_TYPES } from "@/lib/points/events/events";
 import {
   addEndpoint,
-  allowPrivateTargets,
   deleteEndpoint,
   getEndpoint,
   redeliver,
   rotateSecret,
   setEndpointStatus,
+  webhookTargets,
 } from "@/lib/webhooks/endpoints";
 import { recoverEndpoint } from "@/lib/webhooks/recover";
 import { sendTestEvent } from "@/lib/webhooks/request";
@@ -73,7 +73,7 @@ export const deleteEndpointAction = adminAction(z.object({ endpointId }), async 
 
 export const sendTestAction = adminAction(z.object({ endpointId }), async (form, { user, runtime }) => {
   const endpoint = await getEndpoint(runtime.db, form.endpointId, user.organizationId);
-  const answer = await sendTestEvent(runtime, endpoint, { allowPrivate: allowPrivateTargets() });
+  const answer = await sendTestEvent(runtime, endpoint, webhookTargets());
   if (answer.status !== null && answer.status >= 200 && answer.status < 300) {
     return { ok: true, message: `Test event delivered: answered ${answer.status} in ${answer.durationMs} ms.` };
   }
