@@ -41,6 +41,8 @@ export interface CreateOrganizationInput {
   adminEmail?: string;
   /** An existing customer at the billing provider (Stripe's cus_…) to link instead of creating one. */
   billingCustomerId?: string;
+  /** The first API key's name; omitted: "Unnamed key", as `org create` makes it. */
+  keyName?: string;
 }
 
 export interface CreatedOrganization {
@@ -114,7 +116,7 @@ export async function createOrganization(
       after: { name, ...(settingsEventData(organization).settings as object) },
       at: now,
     });
-    const apiKey = await createApiKey(tx, id, services.clock);
+    const apiKey = await createApiKey(tx, id, services.clock, { name: input.keyName });
     const userId = await insertUser(tx, { organizationId: id, email: adminEmail, passwordHash, role: "admin", now });
     return {
       organization,

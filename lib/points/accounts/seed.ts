@@ -48,6 +48,7 @@ export async function seedDemo(services: Services, dataDir: string): Promise<Dem
     cards,
     defaultCardIndex: cards.length ? 0 : undefined,
     adminEmail: "admin@demo.example",
+    keyName: "Demo key",
   });
   const info: DemoInfo = {
     organization_id: created.organization.id,
@@ -74,7 +75,7 @@ const demoPasswordChecks = new Map<string, boolean>();
 
 /**
  * Whether the demo admin still signs in with the password demo.json keeps: after a change in Your
- * account, or a reset, it does not, and nothing may offer it. Each stored hash is checked once.
+ * account, or a reset, it does not, and nothing may offer it. Each stored hash is checked once against it.
  */
 export async function demoPasswordWorks(db: Db, demo: DemoInfo): Promise<boolean> {
   const [user] = await db
@@ -82,10 +83,11 @@ export async function demoPasswordWorks(db: Db, demo: DemoInfo): Promise<boolean
     .from(users)
     .where(eq(users.email, demo.admin.email));
   if (!user) return false;
-  let works = demoPasswordChecks.get(user.passwordHash);
+  const key = `${user.passwordHash}\n${demo.admin.password}`;
+  let works = demoPasswordChecks.get(key);
   if (works === undefined) {
     works = await verifyPassword(demo.admin.password, user.passwordHash);
-    demoPasswordChecks.set(user.passwordHash, works);
+    demoPasswordChecks.set(key, works);
   }
   return works;
 }
