@@ -110,6 +110,10 @@ describe.each(backends())(
         /has 750 Points left to refund, not 751/,
       );
       expectRefused(await points("top-up", "refund", "tu_nobody"), /No top-up tu_nobody/);
+      // It says which database it looked in, and that a Stripe purchase is kept where Stripe's variables lead.
+      const unknown = await points("top-up", "refund", "tu_nobody");
+      expect(unknown.stderr).toMatch(/No top-up tu_nobody in the (embedded database at \S+|database \S+) \(billing: /);
+      expect(unknown.stderr).toContain("export STRIPE_SECRET_KEY");
       const usage = await points("top-up", "refund");
       expect(usage.code).toBe(2);
       expect(usage.stderr).toMatch(/TOP_UP_ID/);

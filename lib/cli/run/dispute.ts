@@ -6,7 +6,7 @@ import { assertChargedHere } from "@/lib/points/purchase/charged-by";
 import type { Runtime } from "@/lib/server/runtime";
 import type { PointsCommand } from "../commands";
 import { type CliIo, printJson } from "../output";
-import { CommandRefused, getTopUp } from "./shared";
+import { CommandRefused, getTopUp, noSuchTopUp } from "./shared";
 
 /**
  * `dispute settle`: the bank decides a test-mode dispute (the simulated provider, or Stripe's test
@@ -18,7 +18,7 @@ export async function disputeSettle(
   io: CliIo,
 ): Promise<void> {
   const topUp = await getTopUp(runtime.db, command.topUpId);
-  if (!topUp) throw new CommandRefused(`No top-up ${command.topUpId}.`);
+  if (!topUp) throw noSuchTopUp(runtime, command.topUpId);
   assertChargedHere(runtime.provider, topUp, "dispute");
   const settle = runtime.provider.testMode?.settleDispute;
   if (!settle)

@@ -1,9 +1,10 @@
 import { formatMoney } from "@/lib/format";
 import { refundTopUp } from "@/lib/points/after-payment/refunds";
+import { PointsError } from "@/lib/points/errors";
 import type { Runtime } from "@/lib/server/runtime";
 import type { PointsCommand } from "../commands";
 import { type CliIo, printJson } from "../output";
-import { CommandRefused } from "./shared";
+import { CommandRefused, noSuchTopUp } from "./shared";
 
 /**
  * `top-up refund`: the same request run again, after a crash or by a second operator, refunds
@@ -20,6 +21,9 @@ export async function topUpRefund(
     points: command.points,
     reason: command.reason,
     key: command.key,
+  }).catch((error: unknown) => {
+    if (error instanceof PointsError && error.code === "not_found") throw noSuchTopUp(runtime, command.topUpId);
+    throw error;
   });
   const { refund, topUp } = result;
   const row = {
