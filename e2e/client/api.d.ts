@@ -801,7 +801,7 @@ export interface operations {
             /**
              * @description `payment_failed`: The payment failed; nothing was charged. `data.top_up.failure` says why.
              *
-             *     `payment_action_required`: The cardholder must authenticate in the dashboard; then retry with the same reference.
+             *     `payment_action_required`: The cardholder must authenticate in the dashboard, which credits the Points at once; a retry with the same reference then answers the paid purchase.
              */
             402: {
                 headers: {

@@ -179,7 +179,7 @@ function outcomeAdvice(result: PurchaseResult): string {
     case "failed":
       return `${topUp.failureMessage ?? "it was declined"} Nothing was charged; a new purchase needs a new reference.`;
     case "awaiting_payment":
-      return "complete the authentication in the dashboard, then retry with the same reference to collect the Points.";
+      return "an admin completes the authentication in the dashboard (History), which credits the Points at once; a retry with the same reference then answers the paid purchase, and never charges twice.";
     case "unresolved":
       return "retry with the same reference shortly; it will not charge twice.";
     case "reference_conflict":

@@ -36,7 +36,8 @@ export const errorMeanings: Record<ErrorCode, string> = {
     "The reference was used with other terms; `data.top_up` is the stored purchase (for a spend, `details.spend` is the stored spend).",
   purchase_in_progress: "Another request is working on this reference right now; retry in a few seconds.",
   payment_failed: "The payment failed; nothing was charged. `data.top_up.failure` says why.",
-  payment_action_required: "The cardholder must authenticate in the dashboard; then retry with the same reference.",
+  payment_action_required:
+    "The cardholder must authenticate in the dashboard, which credits the Points at once; a retry with the same reference then answers the paid purchase.",
   payment_unresolved: "The payment's outcome is not known yet; retry with the same reference, it never charges twice.",
   limit_exceeded:
     "An organisation limit refuses it: `details.limit` is `max_points_per_top_up` or `max_points_balance`.",
