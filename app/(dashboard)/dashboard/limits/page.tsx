@@ -1,18 +1,20 @@
 import type { Metadata } from "next";
-import type { ReactNode } from "react";
-import { UsageMeter } from "@/components/dashboard/account/usage-meter";
+import {
+  DailyPointsCard,
+  FrequencyLimitCard,
+  MaxBalanceCard,
+  MaxPerTopUpCard,
+} from "@/components/dashboard/limits/limit-cards";
 import { PageHeader } from "@/components/ui/card";
 import { dashboardContext } from "@/lib/dashboard/context";
-import { formatDateTime, formatPoints } from "@/lib/format";
-import { getLimitUsage } from "@/lib/points/limits/limit-usage";
+import { formatDateTime } from "@/lib/format";
+import { loadLimitsPage } from "./load";
 
 export const metadata: Metadata = { title: "Limits · Points" };
 
 export default async function LimitsPage() {
-  const { runtime, organization } = await dashboardContext();
-  const now = runtime.clock.now();
-  const usage = await getLimitUsage(runtime.db, organization, now);
-  const frequency = usage.frequency.limit;
+  const context = await dashboardContext();
+  const { usage, now } = await loadLimitsPage(context);
 
   return (
     <>
@@ -21,121 +23,12 @@ export default async function LimitsPage() {
         description="Your organisation's purchase limits and how much of each is in use. Limits are set by our team; contact support to change one."
       />
       <div className="grid gap-4 md:grid-cols-2">
-        <LimitCard
-          title="Largest single purchase"
-          rule="A purchase of a larger bundle is refused; the API answers limit_exceeded."
-          testId="limit-max-per-top-up"
-        >
-          {usage.maxPointsPerTopUp === null ? (
-            <NoLimit />
-          ) : (
-            <p className="text-2xl font-semibold tabular-nums text-slate-900">
-              {formatPoints(usage.maxPointsPerTopUp)} <span className="text-sm font-normal text-slate-600">Points</span>
-            </p>
-          )}
-        </LimitCard>
-
-        <LimitCard
-          title="Maximum balance"
-          rule="Balance plus purchases not settled yet (awaiting the cardholder or being confirmed) and Points a dispute may give back may not pass it; the API answers limit_exceeded."
-          testId="limit-max-balance"
-        >
-          {usage.balance.limit === null ? (
-            <NoLimit />
-          ) : (
-            <UsageMeter
-              label="Balance against the maximum"
-              used={usage.balance.used}
-              limit={usage.balance.limit}
-              unit="Points"
-            />
-          )}
-          <p className="mt-2 text-xs text-slate-500">
-            Balance {formatPoints(usage.balance.pointsBalance)} + {formatPoints(usage.balance.pendingPoints)} in
-            purchases not settled yet
-            {usage.balance.disputedPoints > 0
-              ? ` + ${formatPoints(usage.balance.disputedPoints)} held by disputes`
-              : ""}
-            .
-          </p>
-        </LimitCard>
-
-        <LimitCard
-          title="Purchase frequency"
-          rule="Every purchase counts, failed ones too; over the limit the API answers frequency_limit_reached and says when to try again."
-          testId="limit-frequency"
-        >
-          {frequency === null ? (
-            <NoLimit />
-          ) : (
-            <UsageMeter
-              label="Purchases in the current window"
-              used={usage.frequency.used ?? 0}
-              limit={frequency.count}
-              unit={`purchases in the last ${describeSeconds(frequency.windowSeconds)}`}
-            />
-          )}
-        </LimitCard>
-
-        <LimitCard
-          title="Daily Points"
-          rule="Points bought or awaiting payment in the last 24 hours, rolling; failed purchases do not count. Over it, the API answers daily_limit_reached and says when to try again."
-          testId="limit-daily"
-        >
-          {usage.daily.limit === null ? (
-            <>
-              <NoLimit />
-              <p className="mt-2 text-sm text-slate-700">
-                <span className="font-semibold tabular-nums">{formatPoints(usage.daily.used)}</span> Points bought or
-                awaiting payment in the last 24 hours.
-              </p>
-            </>
-          ) : (
-            <UsageMeter
-              label="Points in the last 24 hours"
-              used={usage.daily.used}
-              limit={usage.daily.limit}
-              unit="Points in the last 24 hours"
-            />
-          )}
-        </LimitCard>
+        <MaxPerTopUpCard usage={usage} />
+        <MaxBalanceCard usage={usage} />
+        <FrequencyLimitCard usage={usage} />
+        <DailyPointsCard usage={usage} />
       </div>
       <p className="mt-6 text-xs text-slate-500">Usage as of {formatDateTime(now)}. Reload the page to update it.</p>
     </>
   );
-}
-
-function LimitCard({
-  title,
-  rule,
-  testId,
-  children,
-}: {
-  title: string;
-  rule: string;
-  testId: string;
-  children: ReactNode;
-}) {
-  return (
-    <section
-      className="flex flex-col rounded-xl border border-slate-200 bg-white p-5 shadow-sm"
-      data-testid={testId}
-      aria-label={title}
-    >
-      <h2 className="text-sm font-semibold text-slate-900">{title}</h2>
-      <div className="mt-3 flex-1">{children}</div>
-      <p className="mt-4 border-t border-slate-100 pt-3 text-xs text-slate-500">{rule}</p>
-    </section>
-  );
-}
-
-function NoLimit() {
-  return <p className="text-2xl font-semibold text-slate-900">No limit</p>;
-}
-
-function describeSeconds(seconds: number): string {
-  if (seconds % 86_400 === 0) return seconds === 86_400 ? "24 hours" : `${seconds / 86_400} days`;
-  if (seconds % 3_600 === 0) return seconds === 3_600 ? "hour" : `${seconds / 3_600} hours`;
-  if (seconds % 60 === 0) return seconds === 60 ? "minute" : `${seconds / 60} minutes`;
-  return `${seconds} seconds`;
 }

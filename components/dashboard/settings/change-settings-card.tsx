@@ -1,0 +1,30 @@
+import type { ComponentProps } from "react";
+import { SettingsForm } from "@/components/dashboard/account/settings-form";
+import { Card } from "@/components/ui/card";
+import type { SettingsView } from "@/lib/points/cards/settings";
+
+/** Settings' form, filled with what is saved; `action` saves it. */
+export function ChangeSettingsCard({
+  settings,
+  canEdit,
+  action,
+}: {
+  settings: SettingsView;
+  canEdit: boolean;
+  action: ComponentProps<typeof SettingsForm>["action"];
+}) {
+  return (
+    <Card title="Change settings">
+      <SettingsForm
+        saved={{
+          apiPurchasesEnabled: settings.apiPurchasesEnabled,
+          currency: settings.currency ?? "",
+          defaultPaymentMethodId: settings.defaultPaymentMethodId ?? "",
+        }}
+        methods={settings.paymentMethods?.map(({ id, label }) => ({ id, label })) ?? null}
+        canEdit={canEdit}
+        action={action}
+      />
+    </Card>
+  );
+}
