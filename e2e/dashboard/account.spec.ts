@@ -125,9 +125,21 @@ test.describe("the account pages", () => {
     await page.goto("/dashboard/settings");
     await expect(settingsStatus(page)).toContainText("None: requests must name a currency");
     await page.getByLabel("Default currency").selectOption("GBP");
-    await page.getByLabel("Default payment method").selectOption({ label: mastercard.label });
+    // Each test card says what it does, so the declining one is not picked by mistake.
+    await expect(page.getByLabel("Default payment method").locator("option")).toContainText([
+      "No default",
+      `${mastercard.label} (test card: Succeeds)`,
+    ]);
+    await page.getByLabel("Default payment method").selectOption(mastercard.id);
     await page.getByRole("button", { name: "Save settings" }).click();
     await expect(page.getByText("Settings saved")).toBeVisible();
+    // The message says what this save changed: not the API switch, which it left alone.
+    await expect(
+      page.getByText(
+        `The default currency is now GBP, and the default payment method is now ${mastercard.label} (test card: Succeeds)`,
+      ),
+    ).toBeVisible();
+    await expect(page.getByText("API Point purchases are now")).toHaveCount(0);
     await expect(settingsStatus(page)).toContainText("GBP");
     await expect(settingsStatus(page)).toContainText(mastercard.label);
 

@@ -5,6 +5,7 @@ import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Field, Select } from "@/components/ui/field";
 import type { ActionState } from "@/lib/dashboard/action-state";
+import type { SettingsChange } from "@/lib/points/cards/settings";
 import { useFormAction } from "./use-form-action";
 import { useLeaveGuard } from "./use-leave-guard";
 
@@ -14,7 +15,7 @@ export interface SettingsFormValues {
   defaultPaymentMethodId: string;
 }
 
-type SaveState = ActionState<{ apiPurchasesEnabled: boolean }>;
+type SaveState = ActionState<{ apiPurchasesEnabled: boolean; changed: SettingsChange[] }>;
 
 /**
  * The Settings form. It is controlled so that it can say when what is on screen differs from
@@ -47,8 +48,7 @@ export function SettingsForm({
     <form onSubmit={onSubmit} className="space-y-6" aria-describedby={canEdit ? undefined : "settings-readonly"}>
       {state?.ok && !dirty && (
         <Alert tone="success" title="Settings saved">
-          API Point purchases are now {state.apiPurchasesEnabled ? "enabled" : "disabled"}; the REST API follows these
-          settings from this moment.
+          {savedMessage(state, saved, methods)}
         </Alert>
       )}
       {state && !state.ok && <Alert tone="error">{state.error}</Alert>}
@@ -59,8 +59,10 @@ export function SettingsForm({
           <span>
             <span className="block text-sm font-medium text-slate-900">API Point purchases</span>
             <span className="mt-1 block text-sm text-slate-600">
-              Let your API keys buy Points with <code className="font-mono text-xs">POST /v3/points/top-ups</code>. When
-              off, the API refuses purchases with <code className="font-mono text-xs">api_purchases_disabled</code>.
+              Let your API keys use the Points API: buy Points with{" "}
+              <code className="font-mono text-xs">POST /v3/points/top-ups</code>, spend them, and read the balance,
+              purchases, payment methods and events. When off, every API request with your keys is refused with{" "}
+              <code className="font-mono text-xs">api_purchases_disabled</code>; the dashboard works as before.
             </span>
           </span>
           <input
@@ -163,4 +165,27 @@ export function SettingsForm({
       </div>
     </form>
   );
+}
+
+/** What the save changed, in words: the API switch first, as the API follows it at once. */
+function savedMessage(
+  state: { apiPurchasesEnabled: boolean; changed: SettingsChange[] },
+  saved: SettingsFormValues,
+  methods: { id: string; label: string }[] | null,
+): string {
+  const { changed } = state;
+  if (changed.includes("apiPurchasesEnabled")) {
+    return `API Point purchases are now ${state.apiPurchasesEnabled ? "enabled" : "disabled"}; the REST API follows these settings from this moment.`;
+  }
+  const parts: string[] = [];
+  if (changed.includes("currency")) {
+    parts.push(saved.currency ? `the default currency is now ${saved.currency}` : "there is no default currency now");
+  }
+  if (changed.includes("defaultPaymentMethod")) {
+    const method = methods?.find((candidate) => candidate.id === saved.defaultPaymentMethodId);
+    parts.push(method ? `the default payment method is now ${method.label}` : "there is no default payment method now");
+  }
+  if (parts.length === 0) return "Nothing changed: these were already the saved settings.";
+  const said = parts.join(", and ");
+  return `${said.charAt(0).toUpperCase()}${said.slice(1)}; API requests that leave it out use it from this moment.`;
 }

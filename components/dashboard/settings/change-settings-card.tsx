@@ -2,6 +2,7 @@ import type { ComponentProps } from "react";
 import { SettingsForm } from "@/components/dashboard/account/settings-form";
 import { Card } from "@/components/ui/card";
 import type { SettingsView } from "@/lib/points/cards/settings";
+import { testCardBehaviour } from "@/lib/points/cards/test-cards";
 
 /** Settings' form, filled with what is saved; `action` saves it. */
 export function ChangeSettingsCard({
@@ -21,7 +22,12 @@ export function ChangeSettingsCard({
           currency: settings.currency ?? "",
           defaultPaymentMethodId: settings.defaultPaymentMethodId ?? "",
         }}
-        methods={settings.paymentMethods?.map(({ id, label }) => ({ id, label })) ?? null}
+        methods={
+          settings.paymentMethods?.map(({ id, label, kind }) => {
+            const behaviour = testCardBehaviour(kind);
+            return { id, label: behaviour ? `${label} (test card: ${behaviour})` : label };
+          }) ?? null
+        }
         canEdit={canEdit}
         action={action}
       />

@@ -37,7 +37,7 @@ function ApiPurchasesStatus({ enabled }: { enabled: boolean }) {
       <dd className="mt-1.5 flex items-center gap-2">
         {enabled ? <Badge tone="green">Enabled</Badge> : <Badge tone="slate">Disabled</Badge>}
         <span className="text-sm text-slate-700">
-          {enabled ? "API keys can buy Points" : "The API refuses purchases"}
+          {enabled ? "API keys can use the API" : "The API refuses every request with your keys"}
         </span>
       </dd>
     </div>

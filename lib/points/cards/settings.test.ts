@@ -42,6 +42,22 @@ describe.each(backends())("saving Settings on %s", (backend) => {
     );
   });
 
+  it("says what a save changed: only the default card, only the currency, the switch, or nothing", async () => {
+    const created = await newOrg({ apiPurchasesEnabled: true });
+    const [visa, mastercard] = created.paymentMethods;
+    if (!visa || !mastercard) throw new Error("Two cards were expected.");
+    const id = created.organization.id;
+    const save = (input: Parameters<typeof saveSettings>[2]) => saveSettings(ctx, id, input);
+    expect(
+      (await save({ apiPurchasesEnabled: true, currency: null, defaultPaymentMethodId: mastercard.id })).changed,
+    ).toEqual(["defaultPaymentMethod"]);
+    expect(
+      (await save({ apiPurchasesEnabled: true, currency: null, defaultPaymentMethodId: mastercard.id })).changed,
+    ).toEqual([]);
+    expect((await save({ apiPurchasesEnabled: true, currency: "EUR" })).changed).toEqual(["currency"]);
+    expect((await save({ apiPurchasesEnabled: false, currency: "EUR" })).changed).toEqual(["apiPurchasesEnabled"]);
+  });
+
   it("a saved default currency and payment method are what a purchase without them uses", async () => {
     const created = await newOrg({ apiPurchasesEnabled: true });
     const [visa, mastercard] = created.paymentMethods;

@@ -21,6 +21,9 @@ export interface SettingsInput {
   defaultPaymentMethodId?: string | null;
 }
 
+/** What a save changed. */
+export type SettingsChange = "apiPurchasesEnabled" | "currency" | "defaultPaymentMethod";
+
 export interface SavedSettings {
   apiPurchasesEnabled: boolean;
   /** The operator's eligibility switch: when false, the API answers 404 whatever is saved here. */
@@ -67,7 +70,7 @@ export async function saveSettings(
   services: Services,
   organizationId: string,
   input: SettingsInput,
-): Promise<SavedSettings> {
+): Promise<SavedSettings & { changed: SettingsChange[] }> {
   if (input.currency !== null && !isCurrency(input.currency)) {
     throw fieldError("currency", "Choose USD, GBP, EUR or no default currency.");
   }
@@ -107,7 +110,12 @@ export async function saveSettings(
       .returning();
     if (!updated) throw new Error(`Organisation ${organizationId} vanished while saving its settings.`);
     await emitSettingsChange(tx, organization, updated, services.clock.now());
+    const changed: SettingsChange[] = [];
+    if (updated.apiPurchasesEnabled !== organization.apiPurchasesEnabled) changed.push("apiPurchasesEnabled");
+    if (updated.currency !== organization.currency) changed.push("currency");
+    if (defaultChanged) changed.push("defaultPaymentMethod");
     return {
+      changed,
       apiPurchasesEnabled: updated.apiPurchasesEnabled,
       apiAvailable: updated.apiAvailable,
       currency: isCurrency(updated.currency) ? updated.currency : null,

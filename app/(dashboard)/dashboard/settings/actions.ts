@@ -5,10 +5,10 @@ import { z } from "zod";
 import { type Bundle, CURRENCIES } from "@/lib/catalog";
 import type { ActionState } from "@/lib/dashboard/action-state";
 import { adminAction } from "@/lib/dashboard/admin-action";
-import { saveSettings } from "@/lib/points/cards/settings";
+import { type SettingsChange, saveSettings } from "@/lib/points/cards/settings";
 import { balanceSettingsOf, saveBalanceSettings } from "@/lib/points/recharge/balance-settings";
 
-export type SaveSettingsState = ActionState<{ apiPurchasesEnabled: boolean }>;
+export type SaveSettingsState = ActionState<{ apiPurchasesEnabled: boolean; changed: SettingsChange[] }>;
 
 const settingsForm = z.object({
   apiPurchasesEnabled: z.enum(["on"]).optional(),
@@ -27,7 +27,7 @@ export const saveSettingsAction = adminAction(settingsForm, async (form, { user,
     defaultPaymentMethodId: form.defaultPaymentMethodId === undefined ? undefined : form.defaultPaymentMethodId || null,
   });
   revalidatePath("/dashboard", "layout");
-  return { ok: true, apiPurchasesEnabled: saved.apiPurchasesEnabled };
+  return { ok: true, apiPurchasesEnabled: saved.apiPurchasesEnabled, changed: saved.changed };
 });
 
 export type SaveBalanceSettingsState = ActionState<{ autoRechargeEnabled: boolean }>;
