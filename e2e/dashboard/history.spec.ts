@@ -216,6 +216,10 @@ test.describe("History", () => {
     await page.getByRole("button", { name: "Complete authentication" }).click();
     await expect(page.getByTestId("purchase-outcome")).toHaveAttribute("data-status", "paid");
     expect(await headerBalance(page)).toBe(before + 500);
+    // Bought through the API, it was never in the dashboard's buy steps: none are shown.
+    await expect(page.getByRole("list", { name: "Purchase steps" })).toHaveCount(0);
+    // Under the title, the reference is called what it is.
+    await expect(page.getByText(`Reference ${reference}`, { exact: true })).toBeVisible();
 
     // The API client's retry with the same reference now collects the paid purchase, no new charge.
     expect((await apiPurchase(request, reference, org.cards.authentication_required, 500)).status).toBe(200);

@@ -48,7 +48,7 @@ export function PurchaseView({ state, actions }: { state: PurchaseState; actions
     <>
       <PurchaseHeader topUp={topUp} />
       {/* Right after Buy, the purchase ends the steps it went through; from History it is a record. */}
-      {inBuyFlow && <BuySteps current={3} last={outcomeStep(topUp.status)} />}
+      {inBuyFlow && topUp.source === "dashboard" && <BuySteps current={3} last={outcomeStep(topUp.status)} />}
       <div className="space-y-6">
         {/* BuyOutcome counts its children: each next step stays a condition here, false when not offered. */}
         <BuyOutcome topUp={topUp} pointsBalance={state.pointsBalance} arrival={arrival}>
@@ -81,7 +81,7 @@ function PurchaseHeader({ topUp }: { topUp: TopUp }) {
       title={`${formatPoints(topUp.points)} Points for ${formatMoney(topUp.amount, topUp.currency)}`}
       description={
         <>
-          Purchase <span className="font-mono text-xs">{topUp.reference}</span>
+          Reference <span className="font-mono text-xs">{topUp.reference}</span>
         </>
       }
       actions={
