@@ -1,17 +1,24 @@
 import type { Metadata } from "next";
+import { headers } from "next/headers";
 import Link from "next/link";
 import { ApiReference } from "@/components/api-reference/api-reference";
 import { ApiReferenceContents } from "@/components/api-reference/contents";
 import { DocsLayout } from "@/components/docs/docs-layout";
+import { deploymentUrl } from "@/lib/dashboard/deployment-url";
 import { openApiDocument } from "@/lib/openapi/document";
 
 export const metadata: Metadata = { title: "API reference · Points" };
 
-// Rendered once at build time from the OpenAPI document: the page has no data of its own.
-export const dynamic = "force-static";
-
-export default function ApiReferencePage() {
-  const document = openApiDocument();
+/**
+ * The OpenAPI document, with this deployment's own URL (AUTH_URL, else the request's host) as the
+ * base URL its curl examples use, whichever host serves it.
+ */
+export default async function ApiReferencePage() {
+  const requestHeaders = await headers();
+  const document = {
+    ...openApiDocument(),
+    servers: [{ url: deploymentUrl((name) => requestHeaders.get(name)), description: "This service" }],
+  };
   return (
     <main className="mx-auto max-w-7xl px-4 py-10 text-slate-800 sm:px-6">
       <p className="mb-6 flex flex-wrap gap-x-4 gap-y-1 text-sm">

@@ -3,7 +3,7 @@ import { openApiDocument } from "@/lib/openapi/document";
 import { readBuyFixtures, signIn } from "./buy.fixtures";
 
 /*
- * The API reference at /docs, rendered at build time from the OpenAPI document the API serves, and
+ * The API reference at /docs, rendered from the OpenAPI document the API serves with this deployment's URL, and
  * the guide at /docs/guide (docs/api.md): reached from the landing page and from the dashboard, and
  * loading nothing from another origin.
  */
@@ -37,6 +37,11 @@ test("the landing page leads to the API reference, which shows every operation a
   await page.getByRole("link", { name: "API reference" }).click();
   await expect(page).toHaveURL(/\/docs$/);
   await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+  // The base URL and the curl examples are this deployment's, not localhost's.
+  const here = new URL(baseURL ?? "").origin;
+  await expect(page.getByText(/Base URL/).first()).toContainText(`Base URL ${here}`);
+  await expect(page.getByText(`curl -X GET ${here}/v3/points/balance`).first()).toBeVisible();
+  await expect(page.getByText("localhost:3000")).toHaveCount(0);
 
   const operations = documentOperations();
   expect(operations.length).toBeGreaterThan(0);
