@@ -21,10 +21,12 @@ export default function Home() {
           and API keys, buy bundles, and see the balance and every purchase.
         </li>
         <li>
-          <strong className="font-semibold text-slate-900">Your systems</strong> buy through the API with an
-          organisation key: <code className="font-mono text-sm">POST /v3/points/top-ups</code> and{" "}
-          <code className="font-mono text-sm">GET /v3/points/payment-methods</code>. A retry with the same{" "}
-          <code className="font-mono text-sm">reference</code> never charges twice.
+          <strong className="font-semibold text-slate-900">Your systems</strong> use the API with organisation keys,
+          each scoped to buy, spend or only read: buy with{" "}
+          <code className="font-mono text-sm">POST /v3/points/top-ups</code>, spend with{" "}
+          <code className="font-mono text-sm">POST /v3/points/spends</code>, and read the balance, payment methods and
+          events. A retry with the same <code className="font-mono text-sm">reference</code> never charges or spends
+          twice.
         </li>
       </ul>
       <div className="mt-8 flex flex-wrap gap-3">

@@ -9,6 +9,11 @@ import { headerBalance, readBuyFixtures, signIn } from "./buy.fixtures";
 test("the home page says what the product is and leads to sign-in and the API documentation", async ({ page }) => {
   await page.goto("/");
   await expect(page.getByRole("heading", { name: "Points", level: 1 })).toBeVisible();
+  // Keys do more than buy: the page says they spend and read too.
+  await expect(
+    page.getByText(/use the API with organisation keys, each scoped to buy, spend or only read/),
+  ).toBeVisible();
+  await expect(page.getByText("POST /v3/points/spends")).toBeVisible();
   await page.getByRole("link", { name: "API guide" }).click();
   await expect(page).toHaveURL(/\/docs\/guide$/);
   await expect(page.getByRole("heading", { name: "POST /v3/points/top-ups" })).toBeVisible();

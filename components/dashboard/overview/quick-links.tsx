@@ -4,7 +4,7 @@ const QUICK_LINKS = [
   ["/dashboard/buy", "Buy Points", "Choose a bundle and pay with a saved card."],
   ["/dashboard/history", "History", "Every top-up, with filters and CSV export."],
   ["/dashboard/payment-details", "Payment details", "Saved cards and their IDs for the API."],
-  ["/dashboard/api-keys", "API keys", "Create and revoke keys for POST /v3/points/top-ups."],
+  ["/dashboard/api-keys", "API keys", "Create and revoke keys that buy, spend or only read through the API."],
 ] as const;
 
 /** The Overview's ways to the pages used most. */
