@@ -65,6 +65,14 @@ test("docs/api.md's typed client: one command writes the types, five lines compi
   const lines = codeBlockAfter(GUIDE, "Then five lines make the client", "ts");
   expect(lines.trimEnd().split("\n"), "the guide promises five lines").toHaveLength(5);
   for (const block of [command, lines]) expect(block).toContain(DOCUMENTED_URL);
+  // Every package the guide runs (openapi-typescript, tsx) is one its install line names.
+  const guide = fs.readFileSync(GUIDE, "utf8");
+  const section = guide.slice(guide.indexOf("### A typed client in TypeScript"), guide.indexOf("Then five lines"));
+  const installed = [...section.matchAll(/`npm install (?:-D )?([^`]+)`/g)].flatMap((match) =>
+    (match[1] ?? "").split(" "),
+  );
+  expect(installed).toEqual(expect.arrayContaining(["openapi-fetch", "openapi-typescript", "tsx"]));
+  expect(guide).toContain("run with `npx tsx balance.ts`");
   const origin = new URL(baseURL ?? fx.baseUrl).origin;
   const dir = readerProject();
   try {
