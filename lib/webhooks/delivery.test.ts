@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { webhookEndpoints } from "@/lib/db/schema";
+import { webhookDeliveries, webhookEndpoints } from "@/lib/db/schema";
 import { randomString } from "@/lib/ids";
 import { createOrganization } from "@/lib/points/accounts/organizations";
 import { emitTopUpEvent } from "@/lib/points/events/events";
@@ -439,6 +439,25 @@ describe.each(backendsAndProviders())("Webhook delivery (%s, %s provider)", (bac
     const disabled = await expectPointsError(() => recoverEndpoint(ctx, endpoint.id, new Date(0)));
     expect(disabled.message).toMatch(/enable it first/);
     expect((await expectPointsError(() => recoverEndpoint(ctx, "we_nope", new Date(0)))).code).toBe("not_found");
+  });
+
+  it("records a delivery the address guard refused as refused, and npm run dev's loopback default delivers it", async () => {
+    const { endpoint, buy } = await setup();
+    await buy("guarded");
+    // A production sender (no relaxation) meets the receiver on 127.0.0.1 over http: nothing is sent.
+    await sender(ctx, { allowPrivate: false, allowLoopback: false }).drain();
+    expect(receiver.received).toHaveLength(0);
+    const [refused] = await listDeliveries(ctx.db, endpoint);
+    expect(refused).toMatchObject({ status: "pending", lastResponseStatus: null });
+    expect(refused?.lastError).toMatch(/^refused: The URL must use https\. .*POINTS_WEBHOOKS_ALLOW_PRIVATE=1/);
+    // Under npm run dev a receiver on this machine is allowed: the same delivery, due again, arrives.
+    await ctx.db
+      .update(webhookDeliveries)
+      .set({ nextAttemptAt: new Date(0) })
+      .where(eq(webhookDeliveries.endpointId, endpoint.id));
+    await sender(ctx, { allowPrivate: false, allowLoopback: true }).drain();
+    expect(receiver.received).toHaveLength(1);
+    expect((await listDeliveries(ctx.db, endpoint))[0]).toMatchObject({ status: "delivered", lastError: null });
   });
 
   it("refuses a private or plain-http target unless private targets are allowed", async () => {

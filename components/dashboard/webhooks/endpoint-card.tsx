@@ -40,6 +40,12 @@ export function EndpointCard({
       actions={endpoint.status === "enabled" ? <Badge tone="green">Enabled</Badge> : <Badge tone="red">Disabled</Badge>}
     >
       <div className="space-y-4" data-testid="webhook-endpoint" data-endpoint-id={endpoint.id}>
+        {endpoint.status === "enabled" && refusalOf(deliveries) && (
+          <Alert tone="error" title="Deliveries are refused here">
+            The last delivery was {refusalOf(deliveries)}. Nothing reaches this endpoint until its address is allowed or
+            changed.
+          </Alert>
+        )}
         {endpoint.status === "disabled" && (
           <Alert tone="warning" title="Nothing is sent to this endpoint">
             Disabled: {endpoint.disabledReason ?? "by an admin"}. Enable it to receive new events; those meanwhile are
@@ -73,4 +79,14 @@ export function EndpointCard({
       </div>
     </Card>
   );
+}
+
+/**
+ * Why deliveries to the endpoint are refused before any request is made (the address guard: http,
+ * a loopback or private address), when its newest delivery still waiting or given up says so.
+ */
+function refusalOf(deliveries: DeliveryLogEntry[]): string | null {
+  const newest = deliveries[0]?.delivery;
+  if (!newest || newest.status === "delivered") return null;
+  return newest.lastError?.startsWith("refused: ") ? newest.lastError : null;
 }
