@@ -195,7 +195,8 @@ test.describe("History", () => {
       page.waitForEvent("download"),
       page.getByRole("link", { name: "Export CSV" }).click(),
     ]);
-    expect(dated.suggestedFilename()).toBe(`top-ups-${day(0)}-failed-${day(-1)}-${day(0)}.csv`);
+    // Named by its filters once: the days chosen, not the export's day as well.
+    expect(dated.suggestedFilename()).toBe(`top-ups-${day(-1)}-to-${day(0)}-failed.csv`);
     expect(fs.readFileSync(await dated.path(), "utf8")).toContain(declined);
 
     // The export checks the session itself: without one there is no CSV.

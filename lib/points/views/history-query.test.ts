@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { historyQuery, parseHistoryFilters } from "./history-query";
+import { historyExportName, historyQuery, parseHistoryFilters } from "./history-query";
 
 describe("History's date range, from its URL", () => {
   it("reads UTC days, both included, as the instants the listing filters on", () => {
@@ -47,5 +47,23 @@ describe("History's date range, from its URL", () => {
       createdGte: view.createdGte,
       createdLt: view.createdLt,
     });
+  });
+});
+
+describe("History's export file name", () => {
+  const now = new Date("2026-11-29T10:00:00Z");
+  const name = (query: Record<string, string>) => historyExportName(parseHistoryFilters(query), now);
+
+  it("says each filter once: what it lists, its days (or the day exported), then the filters", () => {
+    expect(name({})).toBe("history-2026-11-29.csv");
+    expect(name({ kind: "spend" })).toBe("spends-2026-11-29.csv");
+    expect(name({ status: "failed" })).toBe("top-ups-2026-11-29-failed.csv");
+    expect(name({ from: "2026-11-27", to: "2026-11-28" })).toBe("history-2026-11-27-to-2026-11-28.csv");
+    expect(name({ from: "2026-11-28", to: "2026-11-27", status: "paid", source: "api" })).toBe(
+      "top-ups-2026-11-27-to-2026-11-28-paid-api.csv",
+    );
+    expect(name({ from: "2026-11-28", to: "2026-11-28" })).toBe("history-2026-11-28.csv");
+    expect(name({ from: "2026-11-27" })).toBe("history-from-2026-11-27.csv");
+    expect(name({ to: "2026-11-28", after: "refunded" })).toBe("top-ups-to-2026-11-28-refunded.csv");
   });
 });

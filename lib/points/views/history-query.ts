@@ -2,6 +2,7 @@ import {
   AFTER_PAYMENT_FILTERS,
   type AfterPaymentFilter,
   type HistoryView,
+  historyKinds,
   TOP_UP_SOURCES,
   TOP_UP_STATUSES,
   type TopUpSource,
@@ -73,4 +74,24 @@ export function historyQuery(view: HistoryView): URLSearchParams {
     if (value) query.set(name, value);
   }
   return query;
+}
+
+/**
+ * The export's file name, saying each filter once: what it lists, then its days (the range chosen,
+ * else the day it was exported), then the status, source and after-payment filters.
+ */
+export function historyExportName(view: HistoryView, now: Date): string {
+  const kinds = historyKinds(view);
+  const name = kinds.length === 2 ? "history" : kinds[0] === "spend" ? "spends" : "top-ups";
+  const days =
+    view.from && view.to
+      ? view.from === view.to
+        ? view.from
+        : `${view.from}-to-${view.to}`
+      : view.from
+        ? `from-${view.from}`
+        : view.to
+          ? `to-${view.to}`
+          : now.toISOString().slice(0, 10);
+  return `${[name, days, view.status, view.source, view.after].filter(Boolean).join("-")}.csv`;
 }

@@ -1,9 +1,8 @@
 // GET /dashboard/history/export – the signed-in organisation's top-ups and spends as CSV, with the page's filters
 import { getSessionUser } from "@/lib/dashboard/session";
 import { readerOf } from "@/lib/points/services";
-import { historyKinds } from "@/lib/points/views/history";
 import { streamHistoryCsv } from "@/lib/points/views/history-csv";
-import { parseHistoryFilters } from "@/lib/points/views/history-query";
+import { historyExportName, parseHistoryFilters } from "@/lib/points/views/history-query";
 import { getRuntime } from "@/lib/server/runtime";
 
 export const dynamic = "force-dynamic";
@@ -21,14 +20,10 @@ export async function GET(request: Request): Promise<Response> {
     Object.fromEntries(new URL(request.url).searchParams.entries()),
   );
   const runtime = await getRuntime();
-  const date = new Date().toISOString().slice(0, 10);
-  const suffix = [filters.status, filters.source, filters.after, filters.from, filters.to].filter(Boolean).join("-");
-  const kinds = historyKinds(filters);
-  const name = kinds.length === 2 ? "history" : kinds[0] === "spend" ? "spends" : "top-ups";
   return new Response(streamHistoryCsv(readerOf(runtime), user.organizationId, filters), {
     headers: {
       "Content-Type": "text/csv; charset=utf-8",
-      "Content-Disposition": `attachment; filename="${name}-${date}${suffix ? `-${suffix}` : ""}.csv"`,
+      "Content-Disposition": `attachment; filename="${historyExportName(filters, runtime.clock.now())}"`,
       "Cache-Control": "no-store",
       "X-Content-Type-Options": "nosniff",
     },
