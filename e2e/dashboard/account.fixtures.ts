@@ -51,6 +51,7 @@ export const ACCOUNT_SCENARIOS = [
   "receipts",
   "password",
   "phonePassword",
+  "phoneWide",
 ] as const;
 
 export type AccountScenario = (typeof ACCOUNT_SCENARIOS)[number];
@@ -120,6 +121,8 @@ export async function provisionAccountFixtures(services: Services): Promise<Reco
     password: { settings: usd, cards: ["visa"], defaultCardIndex: 0 },
     // The same on a phone, by the admin: the phone journeys keep signing in as `phone`'s admin.
     phonePassword: { settings: usd, cards: ["visa"], defaultCardIndex: 0 },
+    // The widest pages on a phone: Webhooks with deliveries, the Audit log and History with their rows.
+    phoneWide: { settings: usd, cards: ["visa", "declined"], defaultCardIndex: 0 },
     // Every page checked with axe and weighed for JavaScript: every limit set (meters on Limits),
     // cards of each kind (an expired one among them) and purchases the spec makes through the API.
     accessibility: {

@@ -23,13 +23,10 @@ export function DeliveriesTable({
   redeliver: RedeliverAction;
 }) {
   return (
-    <div
-      className="mt-2 overflow-x-auto focus-visible:outline-2 focus-visible:outline-indigo-600"
-      // biome-ignore lint/a11y/noNoninteractiveTabindex: it scrolls sideways on a phone; a keyboard must reach it to scroll it.
-      tabIndex={0}
-    >
-      <table className="w-full text-left text-sm" aria-label={`Deliveries to ${url}`}>
-        <thead className="text-xs text-slate-600">
+    // On a phone each delivery is a card of its own, so nothing is cut off or scrolls sideways.
+    <div className="mt-2">
+      <table className="w-full text-left text-sm max-sm:block" aria-label={`Deliveries to ${url}`}>
+        <thead className="text-xs text-slate-600 max-sm:hidden">
           <tr>
             <th className="py-2 pr-4 font-medium">Event</th>
             <th className="py-2 pr-4 font-medium">Status</th>
@@ -41,7 +38,7 @@ export function DeliveriesTable({
             </th>
           </tr>
         </thead>
-        <tbody className="divide-y divide-slate-100">
+        <tbody className="divide-y divide-slate-100 max-sm:block">
           {deliveries.map((entry) => (
             <DeliveryRow
               key={entry.delivery.id}
@@ -70,27 +67,35 @@ function DeliveryRow({
   redeliver: RedeliverAction;
 }) {
   return (
-    <tr data-testid="webhook-delivery">
-      <td className="py-2 pr-4">
+    <tr
+      data-testid="webhook-delivery"
+      className="max-sm:flex max-sm:flex-wrap max-sm:items-center max-sm:gap-x-3 max-sm:gap-y-1 max-sm:py-3"
+    >
+      <td className="py-2 pr-4 max-sm:w-full max-sm:p-0">
         <span className="font-mono text-xs">
           #{delivery.eventSequence} {eventType}
         </span>
       </td>
-      <td className="py-2 pr-4">
+      <td className="py-2 pr-4 max-sm:p-0">
         <Badge tone={deliveryTones[delivery.status] ?? "slate"}>{delivery.status}</Badge>
       </td>
-      <td className="py-2 pr-4 tabular-nums">{delivery.attempts}</td>
-      <td className="py-2 pr-4 text-xs text-slate-700">
+      <td className="py-2 pr-4 tabular-nums max-sm:p-0 max-sm:text-xs max-sm:text-slate-700">
+        <span className="sm:hidden">Attempts: </span>
+        {delivery.attempts}
+      </td>
+      <td className="py-2 pr-4 text-xs text-slate-700 max-sm:w-full max-sm:p-0 max-sm:break-words">
+        <span className="sm:hidden">Answer: </span>
         {delivery.lastResponseStatus ?? (delivery.lastError ? "no answer" : "–")}
         {lastDurationMs !== null && ` · ${lastDurationMs} ms`}
         {delivery.lastError && delivery.status !== "delivered" && (
           <span className="block text-slate-500">{delivery.lastError}</span>
         )}
       </td>
-      <td className="py-2 pr-4 text-xs text-slate-700">
+      <td className="py-2 pr-4 text-xs text-slate-700 max-sm:w-full max-sm:p-0">
+        <span className="sm:hidden">Next try: </span>
         {delivery.status === "pending" && delivery.nextAttemptAt ? formatDateTime(delivery.nextAttemptAt) : "–"}
       </td>
-      <td className="py-2">
+      <td className="py-2 max-sm:p-0 max-sm:empty:hidden">
         {delivery.status !== "pending" && enabled && (
           <RedeliverButton deliveryId={delivery.id} canEdit={canEdit} action={redeliver} />
         )}
