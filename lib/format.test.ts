@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatDateTime, formatMoney, formatPoints, formatUtcDateTime } from "./format";
+import { formatDateTime, formatMoney, formatPoints, formatUtcDateTime, formatUtcDay } from "./format";
 
 describe("formatters, built once and reused", () => {
   it("formats money, Points and times as a formatter built for each call would", () => {
@@ -15,6 +15,9 @@ describe("formatters, built once and reused", () => {
     expect(formatPoints(7500)).toBe("7,500");
     expect(formatPoints(1234567)).toBe("1,234,567");
     expect(formatDateTime(new Date("2026-11-22T12:05:59.999Z"))).toBe("22 Nov 2026, 12:05 UTC");
+    // A chosen UTC day, as the rows write their dates.
+    expect(formatUtcDay("2026-11-28")).toBe("28 Nov 2026");
+    expect(formatUtcDay("2026-01-01")).toBe("1 Jan 2026");
     expect(formatUtcDateTime(new Date("2026-11-22T23:59:00.000+01:00"))).toBe("22 Nov 2026, 22:59");
   });
 

@@ -3,6 +3,7 @@
 const moneyFormats = new Map<string, Intl.NumberFormat>();
 const pointsFormat = new Intl.NumberFormat("en-GB");
 const dateTimeFormat = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
+const dayFormat = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeZone: "UTC" });
 
 /** Money is stored in minor units; all three currencies have two decimals. */
 export function formatMoney(amountMinor: number, currency: string): string {
@@ -23,6 +24,11 @@ export function formatPoints(points: number): string {
 /** Times are shown in UTC, labelled, so every admin reads the same time. */
 export function formatDateTime(date: Date): string {
   return `${formatUtcDateTime(date)} UTC`;
+}
+
+/** A UTC calendar day (YYYY-MM-DD) as the rows write their dates: "28 Nov 2026". */
+export function formatUtcDay(day: string): string {
+  return dayFormat.format(new Date(`${day}T00:00:00Z`));
 }
 
 /** The same time without its label, for a place that says UTC once (a column's header). */

@@ -4,6 +4,7 @@ import Form from "next/form";
 import Link from "next/link";
 import { buttonClasses } from "@/components/ui/button";
 import { Field, Input, Select } from "@/components/ui/field";
+import { formatUtcDay } from "@/lib/format";
 import type { HistoryView as Filters } from "@/lib/points/views/history";
 
 const kindOptions = [
@@ -58,6 +59,12 @@ export function HistoryFilters({ filters }: { filters: Filters }) {
   const active = Boolean(
     filters.kind || filters.status || filters.source || filters.after || filters.from || filters.to,
   );
+  // The browser writes the date fields in its own way (mm/dd/yyyy in the US): the days chosen are
+  // said again as the rows write dates.
+  const range =
+    filters.from || filters.to
+      ? `${filters.from ? `From ${formatUtcDay(filters.from)}` : "Up"} ${filters.to ? `to ${formatUtcDay(filters.to)}` : "to now"}, UTC days, both included.`
+      : null;
   return (
     <Form
       // Remounted when the URL changes, so "Clear" and the back button reset the selects too.
@@ -68,13 +75,14 @@ export function HistoryFilters({ filters }: { filters: Filters }) {
       onChange={(event) => event.currentTarget.requestSubmit()}
     >
       {filterFields.map(({ name, label, options }) => (
-        <div key={name} className="w-full sm:w-48">
+        <div key={name} className="w-full sm:w-40">
           <Field id={`filter-${name}`} label={label}>
             <Select
               id={`filter-${name}`}
               name={name}
               defaultValue={filters[name] ?? ""}
               disabled={name !== "kind" && filters.kind === "spend"}
+              className="h-9"
             >
               {options.map(([value, text]) => (
                 <option key={value} value={value}>
@@ -86,9 +94,16 @@ export function HistoryFilters({ filters }: { filters: Filters }) {
         </div>
       ))}
       {dateFields.map(({ name, label }) => (
-        <div key={name} className="w-full sm:w-44">
+        <div key={name} className="w-full sm:w-40">
           <Field id={`filter-${name}`} label={label}>
-            <Input id={`filter-${name}`} type="date" name={name} defaultValue={filters[name] ?? ""} />
+            <Input
+              id={`filter-${name}`}
+              type="date"
+              name={name}
+              defaultValue={filters[name] ?? ""}
+              aria-describedby={range ? "filter-range" : undefined}
+              className="h-9"
+            />
           </Field>
         </div>
       ))}
@@ -104,6 +119,11 @@ export function HistoryFilters({ filters }: { filters: Filters }) {
           </Link>
         )}
       </div>
+      {range && (
+        <p id="filter-range" className="w-full text-xs text-slate-600" data-testid="history-range">
+          {range}
+        </p>
+      )}
     </Form>
   );
 }

@@ -169,6 +169,20 @@ test.describe("History", () => {
     await expect(page).toHaveURL(new RegExp(`to=${day(0)}`));
     await expect(page).toHaveURL(/status=failed/);
     expect(await references(page)).toContain(declined);
+    // At 1280 px the dates sit in the filters' row, their boxes in line with the selects', and the
+    // days chosen are said again as the rows write dates, whatever the browser shows in the fields.
+    const kindBox = await page.getByLabel("Kind", { exact: true }).boundingBox();
+    for (const label of ["From", "To"]) {
+      const box = await page.getByLabel(label, { exact: true }).boundingBox();
+      expect([box?.y, box?.height], `${label} in line with Kind`).toEqual([kindBox?.y, kindBox?.height]);
+    }
+    const dayWords = (offset: number) =>
+      new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeZone: "UTC" }).format(
+        new Date(`${day(offset)}T00:00:00Z`),
+      );
+    await expect(page.getByTestId("history-range")).toHaveText(
+      `From ${dayWords(-1)} to ${dayWords(0)}, UTC days, both included.`,
+    );
     await page.getByLabel("To", { exact: true }).fill(day(3));
     await expect(page).toHaveURL(new RegExp(`to=${day(3)}`));
     await page.getByLabel("From", { exact: true }).fill(day(2));
