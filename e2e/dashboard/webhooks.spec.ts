@@ -73,6 +73,9 @@ test("an admin adds an endpoint, tests it, sees deliveries, rotates, disables, e
   expect(secret).toMatch(/^whsec_/);
   await expect(endpoint(page)).toHaveCount(1);
   await expect(page.getByText("top_up.paid · added")).toBeVisible();
+  // Added: the form is empty for the next one; a refused URL (above) was kept to be corrected.
+  await expect(page.getByLabel("Endpoint URL")).toHaveValue("");
+  await expect(page.getByRole("checkbox", { name: "top_up.paid" })).not.toBeChecked();
 
   await endpoint(page).getByRole("button", { name: "Send test event" }).click();
   await expect(endpoint(page).getByText(/Test event delivered: answered 200/)).toBeVisible();

@@ -1,6 +1,6 @@
 "use client";
 
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Field, Input } from "@/components/ui/field";
@@ -22,6 +22,13 @@ export function AddEndpointForm({
 }) {
   const { state, pending, onSubmit } = useFormAction(action, null);
   const [chosen, setChosen] = useState<string[]>([]);
+  const form = useRef<HTMLFormElement>(null);
+  // Added: the form is empty again for the next endpoint; a refusal keeps what was typed.
+  useEffect(() => {
+    if (!state?.ok) return;
+    form.current?.reset();
+    setChosen([]);
+  }, [state]);
   const fields = state && !state.ok ? (state.fields ?? {}) : {};
   const disabled = !canEdit || pending;
   return (
@@ -38,7 +45,7 @@ export function AddEndpointForm({
         </ShownOnce>
       )}
       {state && !state.ok && <Alert tone="error">{state.error}</Alert>}
-      <form onSubmit={onSubmit} noValidate className="space-y-4">
+      <form ref={form} onSubmit={onSubmit} noValidate className="space-y-4">
         <Field
           id="webhook-url"
           label="Endpoint URL"
