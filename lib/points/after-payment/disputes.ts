@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import type { ProviderDispute } from "@/lib/billing/provider";
 import type { Db } from "@/lib/db/client";
-import { pointsLedger, type TopUp, topUps } from "@/lib/db/schema";
+import { pointsLedger, topUps } from "@/lib/db/schema";
 import { log } from "@/lib/observability/log";
 import { recordMovement } from "@/lib/points/balance/ledger";
 import { deferRecharge } from "@/lib/points/recharge/auto-recharge";
