@@ -3,14 +3,16 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 
 /*
- * The three append-only tables the invariants rest on each have one writer: their insert is written
- * once, as a SQL fragment beside its TypeScript writer, and every statement that writes the table
- * embeds that fragment. Product code only: tests and lib/testing may write rows directly.
+ * The three append-only tables the invariants rest on, and the lots beside the ledger, each have
+ * one writer: their insert is written once, as a SQL fragment beside its TypeScript writer, and
+ * every statement that writes the table embeds that fragment. Product code only: tests and
+ * lib/testing may write rows directly.
  */
 const OWNERS = {
   events: { file: "lib/points/events/events.ts", sql: "events", drizzle: "events" },
   points_ledger: { file: "lib/points/balance/ledger.ts", sql: "points_ledger", drizzle: "pointsLedger" },
   audit_log: { file: "lib/points/audit.ts", sql: "audit_log", drizzle: "auditLog" },
+  point_lots: { file: "lib/points/balance/ledger.ts", sql: "point_lots", drizzle: "pointLots" },
 } as const;
 
 const ROOT = path.resolve(__dirname, "..", "..");

@@ -1,7 +1,17 @@
 import { asc, eq, sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll } from "vitest";
 import type { Db } from "@/lib/db/client";
-import { events, organizations, pointsLedger, simPayments, spends, topUps } from "@/lib/db/schema";
+import {
+  events,
+  type LedgerEntry,
+  organizations,
+  pointLots,
+  pointsLedger,
+  simPayments,
+  spends,
+  type TopUp,
+  topUps,
+} from "@/lib/db/schema";
 import { type Backend, createTestContext, type ProviderName, type ProviderTestContext } from "./harness";
 import type { ProviderProbe } from "./provider-probe";
 
@@ -112,7 +122,41 @@ export async function expectBooksBalance(db: Db, organizationId: string): Promis
     usage.map((row) => [row.causeId, -row.delta, row.balanceAfter]).sort(),
     "each spend took its Points once, in one ledger row, and left the balance it says",
   ).toEqual(spent.map((spend) => [spend.id, spend.points, spend.balanceAfter]).sort());
+  await expectLotsAddUp(db, organizationId, org?.pointsBalance ?? 0, purchases, ledger);
   await expectEventsInOrder(db, organizationId, purchases, spent);
+}
+
+/**
+ * Points in lots (docs/contract.md §10): the lots' Points left are the spendable balance; each paid
+ * top-up has its one paid lot of its Points; each ledger row since lots records the lots it changed,
+ * by as much as it changed the balance.
+ */
+export async function expectLotsAddUp(
+  db: Db,
+  organizationId: string,
+  pointsBalance: number,
+  purchases: TopUp[],
+  ledger: LedgerEntry[],
+): Promise<void> {
+  const { expect } = await import("vitest");
+  const lots = await db.select().from(pointLots).where(eq(pointLots.organizationId, organizationId));
+  expect(
+    lots.reduce((sum, lot) => sum + lot.remaining, 0),
+    "the lots' Points left are the balance",
+  ).toBe(pointsBalance);
+  for (const topUp of purchases) {
+    const own = lots.filter((lot) => lot.topUpId === topUp.id).map((lot) => [lot.category, lot.points]);
+    expect(own, `the lot of ${topUp.status} top-up ${topUp.reference}`).toEqual(
+      topUp.status === "paid" ? [["paid", topUp.points]] : [],
+    );
+  }
+  for (const row of ledger) {
+    if (row.lots === null) continue;
+    expect(
+      row.lots.reduce((sum, lot) => sum + lot.points, 0),
+      `the lots ledger row ${row.kind} ${row.causeId ?? row.topUpId} changed`,
+    ).toBe(row.delta);
+  }
 }
 
 /**

@@ -3,12 +3,14 @@
  * imports them (@/lib/db/schema). Migrations are in drizzle/.
  */
 export * from "./events";
+export * from "./lots";
 export * from "./organizations";
 export * from "./outbox";
 export * from "./simulated";
 export * from "./spends";
 export * from "./top-ups";
 
+import type { pointLots } from "./lots";
 import type { apiKeys, organizations, users } from "./organizations";
 import type { auditLog, events, webhookAttempts, webhookDeliveries, webhookEndpoints } from "./outbox";
 import type { simPaymentMethods, simPayments } from "./simulated";
@@ -31,3 +33,4 @@ export type WebhookDelivery = typeof webhookDeliveries.$inferSelect;
 export type WebhookAttempt = typeof webhookAttempts.$inferSelect;
 export type AuditEntry = typeof auditLog.$inferSelect;
 export type Spend = typeof spends.$inferSelect;
+export type PointLot = typeof pointLots.$inferSelect;

@@ -1,5 +1,16 @@
 import { sql } from "drizzle-orm";
-import { bigint, boolean, check, index, integer, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import {
+  bigint,
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
 import { createdAt, updatedAt } from "./columns";
 import { apiKeys, organizations } from "./organizations";
 
@@ -211,6 +222,11 @@ export const pointsLedger = pgTable(
     causeId: text("cause_id"),
     /** The provider's event that brought it, when one did. */
     eventId: text("event_id"),
+    /**
+     * The lots it changed, and by how much: `[{ "lot_id", "category", "points" }]`, Points taken
+     * negative and given back positive. Null on rows older than lots (migration 0020).
+     */
+    lots: jsonb("lots").$type<Array<{ lot_id: string; category: string; points: number }>>(),
     reason: text("reason").notNull(),
     createdAt: createdAt(),
   },

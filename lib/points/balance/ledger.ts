@@ -1,8 +1,8 @@
-import { eq, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
 import { textSql } from "@/lib/db/hot";
 import { rowsOf } from "@/lib/db/rows";
-import { organizations } from "@/lib/db/schema";
+import { organizations, pointsLedger } from "@/lib/db/schema";
 import { newId } from "@/lib/ids";
 import { emitEvent } from "../events/events";
 
@@ -59,6 +59,8 @@ export interface LedgerRowSql {
   eventId: string;
   reason: string;
   createdAt: string;
+  /** The lots it changed, as jsonb ([{ lot_id, category, points }]); omitted: none recorded. */
+  lots?: string;
   from?: string;
   where?: string;
 }
@@ -69,8 +71,8 @@ export interface LedgerRowSql {
  * row's columns are written in one place.
  */
 export function insertLedgerSql(row: LedgerRowSql): string {
-  return `insert into points_ledger (id, organization_id, top_up_id, kind, delta, held_delta, balance_after, shortfall, cause_id, event_id, reason, created_at)
-  select ${row.id}, ${row.organizationId}, ${row.topUpId}, ${row.kind}, ${row.delta}, ${row.heldDelta}, ${row.balanceAfter}, ${row.shortfall}, ${row.causeId}, ${row.eventId}, ${row.reason}, ${row.createdAt}${
+  return `insert into points_ledger (id, organization_id, top_up_id, kind, delta, held_delta, balance_after, shortfall, cause_id, event_id, reason, created_at, lots)
+  select ${row.id}, ${row.organizationId}, ${row.topUpId}, ${row.kind}, ${row.delta}, ${row.heldDelta}, ${row.balanceAfter}, ${row.shortfall}, ${row.causeId}, ${row.eventId}, ${row.reason}, ${row.createdAt}, ${row.lots ?? "null"}${
     row.from
       ? `
   from ${row.from}`
@@ -91,7 +93,11 @@ const RECORD_MOVEMENT_SQL = insertLedgerSql({
   eventId: "$10",
   reason: "$4",
   createdAt: "$11::timestamptz",
+  lots: "$12::jsonb",
 });
+
+/** What points_lots_take and points_lots_give answer: each lot changed, Points taken negative. */
+export type LotChanges = Array<{ lot_id: string; category: string; points: number }>;
 
 /**
  * Writes one movement: the organisation's row locked, its balances changed and the ledger row
@@ -105,9 +111,26 @@ export async function recordMovement(tx: Db, movement: Movement): Promise<Moveme
     .for("update");
   if (!org) throw new Error(`Organisation ${movement.organizationId} vanished while moving Points.`);
   const wanted = movement.take ?? 0;
-  const taken = Math.min(wanted, org.pointsBalance);
+  // Refunds and disputes take paid Points only, their top-up's lot first; what is given back goes to
+  // the lots its hold took from (docs/contract.md §10).
+  const lots: LotChanges = [];
+  if (wanted > 0)
+    lots.push(
+      ...(await lotsCall(tx, sql`points_lots_take(${movement.organizationId}, ${wanted}, ${movement.topUpId}, true)`)),
+    );
+  const taken = -lots.reduce((sum, lot) => sum + lot.points, 0);
+  const given = movement.give ?? 0;
+  if (given > 0) {
+    const from = await heldFrom(tx, movement);
+    lots.push(
+      ...(await lotsCall(
+        tx,
+        sql`points_lots_give(${movement.organizationId}, ${given}, ${movement.topUpId}, ${from === null ? null : JSON.stringify(from)}::jsonb)`,
+      )),
+    );
+  }
   const unheld = Math.min(movement.unhold ?? 0, org.heldPoints);
-  const delta = (movement.give ?? 0) - taken;
+  const delta = given - taken;
   const heldDelta = (movement.toHeld ? taken : 0) - unheld;
   const pointsBalance = org.pointsBalance + delta;
   const heldPoints = org.heldPoints + heldDelta;
@@ -136,6 +159,7 @@ export async function recordMovement(tx: Db, movement: Movement): Promise<Moveme
       movement.causeId,
       movement.eventId ?? null,
       movement.now.toISOString(),
+      lots.length > 0 ? JSON.stringify(lots) : null,
     ]),
   );
   if (flags?.low) {
@@ -155,6 +179,22 @@ export async function recordMovement(tx: Db, movement: Movement): Promise<Moveme
     pointsBalance,
     heldPoints,
   };
+}
+
+async function lotsCall(tx: Db, call: ReturnType<typeof sql>): Promise<LotChanges> {
+  const [row] = rowsOf<{ lots: LotChanges | string }>(await tx.execute(sql`select ${call} as lots`));
+  const lots = row?.lots ?? [];
+  return typeof lots === "string" ? (JSON.parse(lots) as LotChanges) : lots;
+}
+
+/** The lots a dispute's hold took its Points from, for its release to give them back to. */
+async function heldFrom(tx: Db, movement: Movement): Promise<LotChanges | null> {
+  if (movement.kind !== "dispute_release" || movement.causeId === null) return null;
+  const [hold] = await tx
+    .select({ lots: pointsLedger.lots })
+    .from(pointsLedger)
+    .where(and(eq(pointsLedger.kind, "dispute_hold"), eq(pointsLedger.causeId, movement.causeId)));
+  return hold?.lots ?? null;
 }
 
 /**
@@ -197,6 +237,11 @@ export function purchaseCreditSql(names: {
   from ${purchases} u where o.id = u.organization_id
   returning o.points_balance, o.event_sequence
 ),
+lot as (
+  insert into point_lots (organization_id, id, category, top_up_id, points, remaining, created_at)
+  select u.organization_id, 'lot_' || u.id, 'paid', u.id, u.points, u.points, ${now}
+  from ${purchases} u where u.status = 'paid'
+),
 ledger as (
   ${insertLedgerSql({
     id: ledgerId,
@@ -211,6 +256,7 @@ ledger as (
     eventId: "null",
     reason: "'top_up'",
     createdAt: now,
+    lots: "jsonb_build_array(jsonb_build_object('lot_id', 'lot_' || u.id, 'category', 'paid', 'points', u.points))",
     from: `${purchases} u cross join credited c`,
     where: "u.status = 'paid'",
   })}

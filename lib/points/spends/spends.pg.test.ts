@@ -78,6 +78,46 @@ describe.each(providers())("concurrent spends on Postgres across two instances (
     expect(ledger.every((row) => row.balanceAfter >= 0)).toBe(true);
   });
 
+  it("spends across lots race purchases that add lots, on two instances: the lots always sum to the balance", async () => {
+    const organizationId = await organizationWith1000();
+    const [organization] = await first.db.select().from(organizations).where(eq(organizations.id, organizationId));
+    if (!organization) throw new Error("no organisation");
+    // Four lots more, so that spends draw across them while new ones are credited.
+    for (const points of [100, 100, 100, 100]) {
+      await purchasePoints(first, {
+        organization,
+        request: { points: points as 100, reference: `lot-${randomString(6)}` },
+        source: "api",
+      });
+    }
+    const spent = Array.from({ length: 40 }, (_, index) =>
+      spendPoints(instances[index % 2] as Services, {
+        organizationId,
+        request: { points: 45, reference: `across-${index}` },
+        source: "api",
+      }).then(
+        () => "spent",
+        (error: unknown) => (error instanceof PointsError ? error.code : String(error)),
+      ),
+    );
+    const bought = Array.from({ length: 6 }, (_, index) =>
+      purchasePoints(instances[index % 2] as Services, {
+        organization,
+        request: { points: 100, reference: `during-${index}` },
+        source: "api",
+      }),
+    );
+    const [outcomes] = await Promise.all([Promise.all(spent), Promise.all(bought)]);
+    expect(outcomes.every((outcome) => outcome === "spent" || outcome === "insufficient_points")).toBe(true);
+    // What expectInvariants checks after the test too: the lots' Points left are the balance, and each
+    // spend's ledger row names lots that gave exactly its Points.
+    const usage = await first.db
+      .select()
+      .from(pointsLedger)
+      .where(and(eq(pointsLedger.organizationId, organizationId), eq(pointsLedger.kind, "usage")));
+    expect(usage.filter((row) => (row.lots ?? []).length > 1).length, "spends drew across lots").toBeGreaterThan(0);
+  });
+
   it("20 spends crossing the thresholds at once on two instances: one balance.low, one recharge, one charge", async () => {
     const organizationId = await organizationWith1000();
     await saveBalanceSettings(first, organizationId, {

@@ -58,6 +58,8 @@ const SPEND_SQL = `with o as (
   insert into spends (organization_id, id, reference, points, description, source, api_key_id, balance_after, created_at)
   select $1, $7, $2, $3::int, $4, $5, $6, upd.points_balance, $9::timestamptz from upd
   returning *
+), drawn as (
+  select points_lots_take($1, $3::int, null, false) as lots from upd
 ), led as (
   ${insertLedgerSql({
     id: "$8",
@@ -72,7 +74,8 @@ const SPEND_SQL = `with o as (
     eventId: "null",
     reason: "'usage'",
     createdAt: "$9::timestamptz",
-    from: "upd",
+    lots: "drawn.lots",
+    from: "upd cross join drawn",
   })}
 ), ev as (
   ${insertEventsSql([
