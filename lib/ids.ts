@@ -20,6 +20,7 @@ const prefixes = {
   webhookDelivery: "wd",
   auditEntry: "aud",
   spend: "sp",
+  grant: "gr",
 } as const;
 
 export type IdKind = keyof typeof prefixes;

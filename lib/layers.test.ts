@@ -40,6 +40,7 @@ const POINTS_ROOMS = [
   "purchase",
   "recharge",
   "spends",
+  "grants",
   "after-payment",
   "intake",
   "views",

@@ -14,6 +14,7 @@ import {
   UsageError,
 } from "./args";
 import { type BalanceChanges, balanceFlags, parseBalanceFlags } from "./balance-flags";
+import { type GrantCommand, parseGrantCommand } from "./grant-commands";
 import { type KeyCommand, parseKeyCommand } from "./key-commands";
 import { parseWebhookCommand, type WebhookCommand } from "./webhook-commands";
 
@@ -48,6 +49,7 @@ export type PointsCommand =
       billingCustomer?: { link: string } | { create: true };
     }
   | KeyCommand
+  | GrantCommand
   | { kind: "user-add"; organizationId: string; email: string; role: string; json: boolean }
   | { kind: "user-reset-password"; who: { userId: string } | { email: string }; json: boolean }
   | { kind: "reconcile"; json: boolean; report: boolean }
@@ -126,8 +128,13 @@ export function parseCommand(argv: readonly string[]): PointsCommand {
       if (command) return command;
       break;
     }
+    case "grant": {
+      const command = parseGrantCommand(second, rest);
+      if (command) return command;
+      break;
+    }
   }
-  const known = ["org", "key", "user", "stripe", "top-up", "dispute", "webhook"].includes(first);
+  const known = ["org", "key", "user", "stripe", "top-up", "dispute", "webhook", "grant"].includes(first);
   throw new UsageError(
     known && second === undefined
       ? `"${first}" needs a subcommand.`

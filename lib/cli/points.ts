@@ -9,6 +9,7 @@ import { type PointsCommand, parseCommand } from "./commands";
 import { type CliIo, refusalMessage } from "./output";
 import { audit } from "./run/audit";
 import { disputeSettle } from "./run/dispute";
+import { grant } from "./run/grant";
 import { keyCreate, keyRevoke } from "./run/key";
 import { orgCreate, orgSpend, orgUpdate } from "./run/org";
 import { reconcile } from "./run/reconcile";
@@ -123,6 +124,10 @@ async function execute(command: Exclude<PointsCommand, { kind: "help" }>, runtim
       return orgSpend(command, runtime, io);
     case "audit":
       return audit(command, runtime, io);
+    case "grant-create":
+    case "grant-void":
+    case "grant-list":
+      return grant(command, runtime, io);
     default:
       return webhook(command, runtime, io);
   }

@@ -52,6 +52,11 @@ ${cardKindLines()}
                                         Points bought in a rolling 24 hours
   key revoke KEY_ID [--json]
   user add ORG_ID --email E --role admin|member [--json]   a generated password, printed once
+  grant create ORG_ID --points N --reason TEXT [--reference REF] [--expires-at ISO | --expires-in-days D] [--json]
+                                        promotional Points (never refunded, spent before paid Points
+                                        of the same expiry); the same reference again grants once
+  grant void GRANT_ID [--json]          takes back what is left of a grant
+  grant list ORG_ID [--json]            every grant, with what is left of it and its status
   user reset-password USER_ID|--email E [--json]
                                         a new generated password, printed once; the person's
                                         sessions end (forgot the demo admin's? --email admin@demo.example)

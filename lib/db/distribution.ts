@@ -28,6 +28,7 @@ export const TABLE_ROLES: Record<string, TableRole> = {
   audit_log: { kind: "distributed", by: "organization_id" },
   spends: { kind: "distributed", by: "organization_id" },
   point_lots: { kind: "distributed", by: "organization_id" },
+  grants: { kind: "distributed", by: "organization_id" },
   stripe_events: { kind: "local", why: "the provider's event ids, checked before the organisation is known" },
   deferred_billing_events: { kind: "local", why: "provider events waiting for a purchase, read by the reconciler" },
   sign_in_failures: {

@@ -24,6 +24,8 @@ export const AUDIT_ACTIONS = [
   "top_up.refund_requested",
   "dispute.settled",
   "points.spent",
+  "grant.created",
+  "grant.voided",
   "auto_recharge.paused",
   "webhook_endpoint.added",
   "webhook_endpoint.secret_rotated",

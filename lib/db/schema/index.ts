@@ -10,7 +10,7 @@ export * from "./simulated";
 export * from "./spends";
 export * from "./top-ups";
 
-import type { pointLots } from "./lots";
+import type { grants, pointLots } from "./lots";
 import type { apiKeys, organizations, users } from "./organizations";
 import type { auditLog, events, webhookAttempts, webhookDeliveries, webhookEndpoints } from "./outbox";
 import type { simPaymentMethods, simPayments } from "./simulated";
@@ -34,3 +34,4 @@ export type WebhookAttempt = typeof webhookAttempts.$inferSelect;
 export type AuditEntry = typeof auditLog.$inferSelect;
 export type Spend = typeof spends.$inferSelect;
 export type PointLot = typeof pointLots.$inferSelect;
+export type Grant = typeof grants.$inferSelect;

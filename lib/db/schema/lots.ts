@@ -48,3 +48,34 @@ export const pointLots = pgTable(
     check("point_lots_remaining_check", sql`${t.remaining} between 0 and ${t.points}`),
   ],
 );
+
+/**
+ * The operator's grants of promotional Points (`npm run points -- grant create`): each one's Points
+ * are a promotional lot of their own (point_lots.grant_id). Never refunded, never on a receipt.
+ */
+export const grants = pgTable(
+  "grants",
+  {
+    organizationId: text("organization_id")
+      .notNull()
+      .references(() => organizations.id),
+    /** gr_… */
+    id: text("id").notNull(),
+    points: integer("points").notNull(),
+    reason: text("reason").notNull(),
+    /** The operator's id for it, unique per organisation: the same reference again is the same grant. */
+    reference: text("reference"),
+    expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date" }),
+    createdAt: createdAt(),
+    /** When what was left of it was taken back (`grant void`), and how many Points that was. */
+    voidedAt: timestamp("voided_at", { withTimezone: true, mode: "date" }),
+    voidedPoints: integer("voided_points"),
+  },
+  (t) => [
+    primaryKey({ columns: [t.organizationId, t.id] }),
+    uniqueIndex("grants_reference_idx").on(t.organizationId, t.reference).where(sql`${t.reference} is not null`),
+    index("grants_id_idx").on(t.id),
+    check("grants_points_check", sql`${t.points} between 1 and 1000000`),
+    check("grants_reason_check", sql`char_length(${t.reason}) between 1 and 200`),
+  ],
+);

@@ -239,7 +239,7 @@ export const pointsLedger = pgTable(
     index("points_ledger_top_up_movements_idx").on(t.topUpId, t.createdAt),
     check(
       "points_ledger_kind_check",
-      sql`${t.kind} in ('purchase','refund','dispute_hold','dispute_release','dispute_loss','usage')`,
+      sql`${t.kind} in ('purchase','refund','dispute_hold','dispute_release','dispute_loss','usage','grant','grant_void','expiry')`,
     ),
     check("points_ledger_delta_check", sql`${t.kind} <> 'purchase' or ${t.delta} > 0`),
     check("points_ledger_shortfall_check", sql`${t.shortfall} >= 0`),

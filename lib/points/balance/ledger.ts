@@ -2,12 +2,21 @@ import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
 import { textSql } from "@/lib/db/hot";
 import { rowsOf } from "@/lib/db/rows";
-import { organizations, pointsLedger } from "@/lib/db/schema";
+import { organizations, pointLots, pointsLedger } from "@/lib/db/schema";
 import { newId } from "@/lib/ids";
 import { emitEvent } from "../events/events";
 
 /** What moves Points, as the ledger names it (points_ledger.kind). */
-export type LedgerKind = "purchase" | "refund" | "dispute_hold" | "dispute_release" | "dispute_loss" | "usage";
+export type LedgerKind =
+  | "purchase"
+  | "refund"
+  | "dispute_hold"
+  | "dispute_release"
+  | "dispute_loss"
+  | "usage"
+  | "grant"
+  | "grant_void"
+  | "expiry";
 
 /**
  * One movement after a purchase, in words of the balance it touches:
@@ -28,6 +37,11 @@ export interface Movement {
   toHeld?: boolean;
   give?: number;
   unhold?: number;
+  /**
+   * A grant's promotional lot (`lot_<grant id>`): made with its Points (`grant`), or emptied of what
+   * is left of it (`grant_void`). The grant is the movement's cause.
+   */
+  grantLot?: { points: number; expiresAt: Date | null } | "empty";
   now: Date;
 }
 
@@ -129,8 +143,10 @@ export async function recordMovement(tx: Db, movement: Movement): Promise<Moveme
       )),
     );
   }
+  const granted = await moveGrantLot(tx, movement);
+  lots.push(...granted.lots);
   const unheld = Math.min(movement.unhold ?? 0, org.heldPoints);
-  const delta = given - taken;
+  const delta = given - taken + granted.delta;
   const heldDelta = (movement.toHeld ? taken : 0) - unheld;
   const pointsBalance = org.pointsBalance + delta;
   const heldPoints = org.heldPoints + heldDelta;
@@ -179,6 +195,38 @@ export async function recordMovement(tx: Db, movement: Movement): Promise<Moveme
     pointsBalance,
     heldPoints,
   };
+}
+
+/** A grant's lot made or emptied, in the caller's transaction under the organisation's row lock. */
+async function moveGrantLot(tx: Db, movement: Movement): Promise<{ delta: number; lots: LotChanges }> {
+  const change = movement.grantLot;
+  if (!change || movement.causeId === null) return { delta: 0, lots: [] };
+  const lotId = `lot_${movement.causeId}`;
+  if (change === "empty") {
+    const [lot] = await tx
+      .select({ remaining: pointLots.remaining })
+      .from(pointLots)
+      .where(and(eq(pointLots.organizationId, movement.organizationId), eq(pointLots.id, lotId)))
+      .for("update");
+    const left = lot?.remaining ?? 0;
+    if (left === 0) return { delta: 0, lots: [] };
+    await tx
+      .update(pointLots)
+      .set({ remaining: 0 })
+      .where(and(eq(pointLots.organizationId, movement.organizationId), eq(pointLots.id, lotId)));
+    return { delta: -left, lots: [{ lot_id: lotId, category: "promotional", points: -left }] };
+  }
+  await tx.insert(pointLots).values({
+    organizationId: movement.organizationId,
+    id: lotId,
+    category: "promotional",
+    grantId: movement.causeId,
+    points: change.points,
+    remaining: change.points,
+    expiresAt: change.expiresAt,
+    createdAt: movement.now,
+  });
+  return { delta: change.points, lots: [{ lot_id: lotId, category: "promotional", points: change.points }] };
 }
 
 async function lotsCall(tx: Db, call: ReturnType<typeof sql>): Promise<LotChanges> {

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, getTableColumns, gt, inArray, ne, type SQL, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
-import { type Organization, organizations, pointsLedger, topUps } from "@/lib/db/schema";
+import { type Organization, organizations, pointLots, pointsLedger, topUps } from "@/lib/db/schema";
 import { PointsError } from "../errors";
 
 /** Statuses whose Points may still be credited: they count against the balance cap and the daily limit. */
@@ -163,6 +163,7 @@ export async function readLimitState(
   const countAll = !options.onlySet;
   const countBalance = countAll || org.maxPointsBalance !== null;
   const pending = countBalance ? await pendingPoints(tx, org.id) : 0;
+  const promotional = countBalance ? await promotionalPoints(tx, org.id) : 0;
   const disputed = countBalance ? org.heldPoints + (await returnableDisputedPoints(tx, org.id)) : 0;
   const inWindow = frequencyLimit
     ? await tx
@@ -179,7 +180,7 @@ export async function readLimitState(
           .where(dailyPointsFilter(org.id, now))
           .orderBy(asc(topUps.createdAt))
       : [];
-  const balanceUsed = org.pointsBalance + pending + disputed;
+  const balanceUsed = org.pointsBalance - promotional + pending + disputed;
   const dailyUsed = daily.reduce((sum, row) => sum + row.points, 0);
   return {
     maxPointsPerTopUp: org.maxPointsPerTopUp,
@@ -338,6 +339,24 @@ export function nextPurchaseAt(state: LimitState, points: number, now: Date): Da
 }
 
 /** Points of purchases that may still be credited: they count against the balance cap. */
+/**
+ * Promotional Points left (grants): the balance cap limits Points bought, so they are not counted
+ * (docs/contract.md §10).
+ */
+export async function promotionalPoints(tx: Db, organizationId: string): Promise<number> {
+  const [row] = await tx
+    .select({ total: sql<string>`coalesce(sum(${pointLots.remaining}), 0)` })
+    .from(pointLots)
+    .where(
+      and(
+        eq(pointLots.organizationId, organizationId),
+        eq(pointLots.category, "promotional"),
+        gt(pointLots.remaining, 0),
+      ),
+    );
+  return Number(row?.total ?? 0);
+}
+
 export async function pendingPoints(tx: Db, organizationId: string): Promise<number> {
   const [row] = await tx
     .select({ total: sql<string>`coalesce(sum(${topUps.points}), 0)` })
