@@ -54,7 +54,15 @@ interface BalanceJson {
 
 async function readBalance(response: APIResponse): Promise<BalanceJson> {
   const data = await expectSuccess(response, 200);
-  expect(Object.keys(data).sort()).toEqual(["limits", "next_purchase_at", "points_balance", "points_held"]);
+  expect(Object.keys(data).sort()).toEqual([
+    "expiring",
+    "limits",
+    "next_purchase_at",
+    "points_balance",
+    "points_by_category",
+    "points_held",
+    "points_reserved",
+  ]);
   expect(data.next_purchase_at).toMatch(ISO_UTC);
   return data as unknown as BalanceJson;
 }
@@ -73,6 +81,9 @@ test("the balance lists each configured limit, nothing used yet, and a purchase 
   expect(balance).toMatchObject({
     points_balance: 0,
     points_held: 0,
+    points_reserved: 0,
+    points_by_category: { paid: 0, promotional: 0 },
+    expiring: [],
     limits: {
       max_points_per_top_up: { limit: 1000 },
       max_points_balance: { limit: 5000, used: 0, remaining: 5000 },

@@ -366,6 +366,30 @@ export type components = {
              * @example 0
              */
             points_held: number;
+            /**
+             * @description Points reserved by open holds: not spendable until captured or released.
+             * @example 0
+             */
+            points_reserved: number;
+            /** @description The spendable Points by category: paid + promotional = points_balance. */
+            points_by_category: {
+                /** @description Points bought (top-ups and auto-recharges). */
+                paid: number;
+                /** @description Points granted by the operator: never refunded, not counted by max_points_balance. */
+                promotional: number;
+            };
+            /** @description Lots with Points left that expire within 60 days, soonest first, at most 10; empty when none do. Points spend the soonest-expiring lot first. */
+            expiring: {
+                points: number;
+                /** @enum {string} */
+                category: "paid" | "promotional";
+                /**
+                 * Format: date-time
+                 * @description When these Points leave the balance. ISO 8601, UTC.
+                 * @example 2026-11-24T09:30:00.000Z
+                 */
+                expires_at: string;
+            }[];
             /** @description Each limit the organisation has, with what is used and what remains; an absent key is no limit. */
             limits: {
                 max_points_per_top_up?: {
@@ -1423,11 +1447,23 @@ export interface operations {
                      *       "data": {
                      *         "points_balance": 8350,
                      *         "points_held": 0,
+                     *         "points_reserved": 0,
+                     *         "points_by_category": {
+                     *           "paid": 8000,
+                     *           "promotional": 350
+                     *         },
+                     *         "expiring": [
+                     *           {
+                     *             "points": 350,
+                     *             "category": "promotional",
+                     *             "expires_at": "2026-12-12T00:00:00.000Z"
+                     *           }
+                     *         ],
                      *         "limits": {
                      *           "max_points_balance": {
                      *             "limit": 50000,
-                     *             "used": 8350,
-                     *             "remaining": 41650
+                     *             "used": 8000,
+                     *             "remaining": 42000
                      *           },
                      *           "frequency_limit": {
                      *             "limit": 10,

@@ -51,8 +51,11 @@ export const exampleFailedTopUp: TopUpJson = {
 export const exampleBalance: BalanceJson = {
   points_balance: 8350,
   points_held: 0,
+  points_reserved: 0,
+  points_by_category: { paid: 8000, promotional: 350 },
+  expiring: [{ points: 350, category: "promotional", expires_at: "2026-12-12T00:00:00.000Z" }],
   limits: {
-    max_points_balance: { limit: 50000, used: 8350, remaining: 41650 },
+    max_points_balance: { limit: 50000, used: 8000, remaining: 42000 },
     frequency_limit: { limit: 10, window_seconds: 3600, used: 2, remaining: 8 },
     daily_points_limit: { limit: 20000, used: 1000, remaining: 19000 },
   },

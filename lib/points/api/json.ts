@@ -120,6 +120,14 @@ export function toBalanceJson(balance: Balance): BalanceJson {
   return {
     points_balance: balance.pointsBalance,
     points_held: balance.pointsHeld,
+    // Holds are not offered yet (docs/contract.md §16): nothing is reserved.
+    points_reserved: 0,
+    points_by_category: balance.pointsByCategory,
+    expiring: balance.expiring.map((lot) => ({
+      points: lot.points,
+      category: lot.category,
+      expires_at: lot.expiresAt.toISOString(),
+    })),
     limits,
     next_purchase_at: balance.nextPurchaseAt.toISOString(),
   };

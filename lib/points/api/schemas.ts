@@ -129,6 +129,33 @@ export const balanceSchema = z
       .int()
       .min(0)
       .meta({ description: "Points a dispute holds: not spendable until it is settled.", example: 0 }),
+    points_reserved: z
+      .number()
+      .int()
+      .min(0)
+      .meta({ description: "Points reserved by open holds: not spendable until captured or released.", example: 0 }),
+    points_by_category: z
+      .object({
+        paid: z.number().int().min(0).meta({ description: "Points bought (top-ups and auto-recharges)." }),
+        promotional: z
+          .number()
+          .int()
+          .min(0)
+          .meta({ description: "Points granted by the operator: never refunded, not counted by max_points_balance." }),
+      })
+      .meta({ description: "The spendable Points by category: paid + promotional = points_balance." }),
+    expiring: z
+      .array(
+        z.object({
+          points: z.number().int().min(1),
+          category: z.enum(["paid", "promotional"]),
+          expires_at: instant("When these Points leave the balance."),
+        }),
+      )
+      .meta({
+        description:
+          "Lots with Points left that expire within 60 days, soonest first, at most 10; empty when none do. Points spend the soonest-expiring lot first.",
+      }),
     limits: z
       .object({
         max_points_per_top_up: z.object({ limit: z.number().int() }).optional(),

@@ -11,7 +11,9 @@ import {
 import { toBalanceJson } from "../api/json";
 import type { TopUpRequest } from "../api/top-up-request";
 import { PointsError } from "../errors";
+import { createGrant } from "../grants/grants";
 import { type PurchaseResult, purchasePoints } from "../purchase";
+import { spendPoints } from "../spends/spends";
 import { getBalance } from "./balance";
 
 const SECOND = 1_000;
@@ -66,6 +68,9 @@ describe.each(backendsAndProviders())(
       expect(await balance(created.organization.id)).toEqual({
         points_balance: 0,
         points_held: 0,
+        points_reserved: 0,
+        points_by_category: { paid: 0, promotional: 0 },
+        expiring: [],
         limits: {},
         next_purchase_at: nowIso(),
       });
@@ -87,6 +92,9 @@ describe.each(backendsAndProviders())(
       expect(await balance(id)).toEqual({
         points_balance: 1000,
         points_held: 0,
+        points_reserved: 0,
+        points_by_category: { paid: 1000, promotional: 0 },
+        expiring: [],
         limits: {
           max_points_per_top_up: { limit: 5000 },
           max_points_balance: { limit: 10000, used: 1000, remaining: 9000 },
@@ -94,6 +102,31 @@ describe.each(backendsAndProviders())(
           daily_points_limit: { limit: 3000, used: 1000, remaining: 2000 },
         },
         next_purchase_at: nowIso(),
+      });
+    });
+
+    it("splits the balance by category, and lists what expires within 60 days in the order spends use it", async () => {
+      const id = (await newOrg({})).organization.id;
+      expect((await buy(id, { points: 500, reference: "bought" })).outcome).toBe("paid_now");
+      const at = (days: number) => new Date(ctx.clock.now().getTime() + days * 24 * 3600 * SECOND);
+      await createGrant(ctx, id, { points: 200, reason: "Later", expiresAt: at(30) });
+      await createGrant(ctx, id, { points: 100, reason: "Sooner", expiresAt: at(5) });
+      await createGrant(ctx, id, { points: 50, reason: "Past the 60 days", expiresAt: at(90) });
+      await createGrant(ctx, id, { points: 25, reason: "Never" });
+      expect(await balance(id)).toMatchObject({
+        points_balance: 875,
+        points_by_category: { paid: 500, promotional: 375 },
+        expiring: [
+          { points: 100, category: "promotional", expires_at: at(5).toISOString() },
+          { points: 200, category: "promotional", expires_at: at(30).toISOString() },
+        ],
+      });
+      // A spend takes from the first lot listed, then the next: what the balance shows is what a spend uses.
+      await spendPoints(ctx, { organizationId: id, request: { points: 120, reference: "use" }, source: "operator" });
+      expect(await balance(id)).toMatchObject({
+        points_balance: 755,
+        points_by_category: { paid: 500, promotional: 255 },
+        expiring: [{ points: 180, category: "promotional", expires_at: at(30).toISOString() }],
       });
     });
 
