@@ -493,7 +493,7 @@ async function topologyGroups(
 
 /** Organisations made the way the operator command makes them, each with its own key. */
 /** The spend group's funds: each organisation buys this many bundles of 7,500 Points first. */
-const FUNDING_PURCHASES = 4;
+const FUNDING_PURCHASES = 5;
 
 async function provision(databaseUrl: string, count: number, fundingPurchases: number): Promise<BenchOrg[]> {
   const database = await openDatabase({ url: databaseUrl, maxConnections: 4 });
