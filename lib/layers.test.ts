@@ -41,6 +41,7 @@ const POINTS_ROOMS = [
   "recharge",
   "spends",
   "grants",
+  "expiry",
   "after-payment",
   "intake",
   "views",

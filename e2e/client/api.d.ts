@@ -479,7 +479,7 @@ export type components = {
              * @description What happened.
              * @enum {string}
              */
-            type: "top_up.paid" | "top_up.failed" | "top_up.awaiting_payment" | "top_up.unresolved" | "top_up.refunded" | "top_up.dispute_opened" | "top_up.dispute_closed" | "payment_methods.updated" | "settings.updated" | "points.spent" | "balance.low" | "auto_recharge.failed";
+            type: "top_up.paid" | "top_up.failed" | "top_up.awaiting_payment" | "top_up.unresolved" | "top_up.refunded" | "top_up.dispute_opened" | "top_up.dispute_closed" | "payment_methods.updated" | "settings.updated" | "points.spent" | "balance.low" | "auto_recharge.failed" | "points.expiring" | "points.expired";
             /**
              * @description 1, 2, 3… per organisation, in the order the changes were committed, with no gap: a missing number is an event not yet received.
              * @example 42

@@ -4,6 +4,7 @@ import { type Env, env } from "@/lib/env";
 import { log } from "@/lib/observability/log";
 import { demoPasswordWorks } from "@/lib/points/accounts/seed";
 import { pruneEvents } from "@/lib/points/events/events";
+import { announceExpiringLots, expireDueLots } from "@/lib/points/expiry/expiry";
 import { retryDeferredEvents } from "@/lib/points/intake/billing-events";
 import { deliverPendingEvents } from "@/lib/points/intake/provider-events";
 import { reconcileTopUps } from "@/lib/points/purchase";
@@ -55,6 +56,7 @@ export async function startServer(): Promise<void> {
     // Not awaited: a slow provider must not hold the server's start.
     void checkBillingCredentials(runtime);
     startReconciler(runtime);
+    startLotExpiry(runtime);
     startEventDelivery(runtime);
     startWebhookSender(runtime);
   } catch (error) {
@@ -126,6 +128,27 @@ function startReconciler(runtime: Runtime): void {
       log().info(
         { events: deferred.applied.map((receipt) => `${receipt.eventId} ${receipt.result}`) },
         "Reconciler: deferred events applied",
+      );
+    }
+  });
+}
+
+/** How often each instance expires lots past their time: their Points leave within this of it. */
+const EXPIRE_LOTS_EVERY_MS = 30_000;
+
+/**
+ * Every instance expires lots and announces the ones coming up (lib/points/expiry): each lot is
+ * taken under its organisation's lock, so instances running it at once expire it once.
+ */
+function startLotExpiry(runtime: Runtime): void {
+  const deferring: Runtime = { ...runtime, defer: (task) => void task() };
+  startBackgroundLoop("Lot expiry", EXPIRE_LOTS_EVERY_MS, async (stopping) => {
+    const expired = await expireDueLots(deferring, { stopping });
+    const announced = await announceExpiringLots(deferring);
+    if (expired > 0 || announced > 0) {
+      log().info(
+        { event: "lots_expired", expired, announced },
+        `Lot expiry: ${expired} lots expired, ${announced} expiring announced`,
       );
     }
   });

@@ -30,6 +30,9 @@ export const pointLots = pgTable(
     /** When what is left leaves the balance; null: never. */
     expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date" }),
     createdAt: createdAt(),
+    /** When `points.expiring` said it was within 30 days of its expiry, and within 7: once each. */
+    notified30At: timestamp("notified_30_at", { withTimezone: true, mode: "date" }),
+    notified7At: timestamp("notified_7_at", { withTimezone: true, mode: "date" }),
   },
   (t) => [
     primaryKey({ columns: [t.organizationId, t.id] }),
@@ -39,6 +42,8 @@ export const pointLots = pgTable(
     index("point_lots_use_idx")
       .on(t.organizationId, t.expiresAt, t.category, t.createdAt, t.id)
       .where(sql`${t.remaining} > 0`),
+    // The expiry job's scan: lots with Points left, by when they expire.
+    index("point_lots_due_idx").on(t.expiresAt).where(sql`${t.remaining} > 0 and ${t.expiresAt} is not null`),
     check("point_lots_category_check", sql`${t.category} in ('paid','promotional')`),
     check(
       "point_lots_source_check",

@@ -37,11 +37,10 @@ export interface Movement {
   toHeld?: boolean;
   give?: number;
   unhold?: number;
-  /**
-   * A grant's promotional lot (`lot_<grant id>`): made with its Points (`grant`), or emptied of what
-   * is left of it (`grant_void`). The grant is the movement's cause.
-   */
-  grantLot?: { points: number; expiresAt: Date | null } | "empty";
+  /** A grant's promotional lot (`lot_<grant id>`) made with its Points; the grant is the movement's cause. */
+  grantLot?: { points: number; expiresAt: Date | null };
+  /** A lot emptied of what is left of it: a voided grant's, or an expired lot's. */
+  emptyLot?: string;
   now: Date;
 }
 
@@ -197,25 +196,23 @@ export async function recordMovement(tx: Db, movement: Movement): Promise<Moveme
   };
 }
 
-/** A grant's lot made or emptied, in the caller's transaction under the organisation's row lock. */
+/** A grant's lot made, or a lot emptied, in the caller's transaction under the organisation's row lock. */
 async function moveGrantLot(tx: Db, movement: Movement): Promise<{ delta: number; lots: LotChanges }> {
+  if (movement.emptyLot) {
+    const where = and(eq(pointLots.organizationId, movement.organizationId), eq(pointLots.id, movement.emptyLot));
+    const [lot] = await tx
+      .select({ remaining: pointLots.remaining, category: pointLots.category })
+      .from(pointLots)
+      .where(where)
+      .for("update");
+    const left = lot?.remaining ?? 0;
+    if (!lot || left === 0) return { delta: 0, lots: [] };
+    await tx.update(pointLots).set({ remaining: 0 }).where(where);
+    return { delta: -left, lots: [{ lot_id: movement.emptyLot, category: lot.category, points: -left }] };
+  }
   const change = movement.grantLot;
   if (!change || movement.causeId === null) return { delta: 0, lots: [] };
   const lotId = `lot_${movement.causeId}`;
-  if (change === "empty") {
-    const [lot] = await tx
-      .select({ remaining: pointLots.remaining })
-      .from(pointLots)
-      .where(and(eq(pointLots.organizationId, movement.organizationId), eq(pointLots.id, lotId)))
-      .for("update");
-    const left = lot?.remaining ?? 0;
-    if (left === 0) return { delta: 0, lots: [] };
-    await tx
-      .update(pointLots)
-      .set({ remaining: 0 })
-      .where(and(eq(pointLots.organizationId, movement.organizationId), eq(pointLots.id, lotId)));
-    return { delta: -left, lots: [{ lot_id: lotId, category: "promotional", points: -left }] };
-  }
   await tx.insert(pointLots).values({
     organizationId: movement.organizationId,
     id: lotId,

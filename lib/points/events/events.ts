@@ -21,6 +21,8 @@ export const EVENT_TYPES = [
   "points.spent",
   "balance.low",
   "auto_recharge.failed",
+  "points.expiring",
+  "points.expired",
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 export type TopUpEventType = Extract<EventType, `top_up.${string}`>;

@@ -171,7 +171,7 @@ export async function voidGrant(services: Services, grantId: string): Promise<{ 
       topUpId: null,
       kind: "grant_void",
       causeId: grant.id,
-      grantLot: "empty",
+      emptyLot: `lot_${grant.id}`,
       now,
     });
     const voidedPoints = -moved.delta;
