@@ -32,6 +32,7 @@ export interface TopUpJson {
   } | null;
   /** The dashboard's receipt of a paid purchase; null before it is paid. */
   receipt_url: string | null;
+  points_expire_at: string | null;
 }
 
 export interface PurchaseData {
@@ -74,6 +75,7 @@ const TOP_UP_KEYS = [
   "paid_at",
   "payment_source_id",
   "points",
+  "points_expire_at",
   "receipt_url",
   "reference",
   "refunded_amount",
@@ -262,6 +264,8 @@ export function expectTopUp(value: unknown, expected: Partial<TopUpJson> = {}): 
   // A paid purchase's receipt page in the dashboard, absolute under the server's public URL; none before.
   if (topUp.status === "paid") expect(topUp.receipt_url).toMatch(new RegExp(`/dashboard/receipts/${topUp.id}$`));
   else expect(topUp.receipt_url).toBeNull();
+  // The fixtures set no expiry for paid Points: theirs never expire.
+  if (topUp.points_expire_at !== null) expect(topUp.points_expire_at).toMatch(ISO_UTC);
   if (topUp.status === "failed" || topUp.status === "awaiting_payment") {
     expect(topUp.failure).not.toBeNull();
     expect(Object.keys(topUp.failure ?? {}).sort()).toEqual(["code", "message"]);

@@ -177,13 +177,22 @@ test("a quote answers what the purchase would do, records nothing, and 429s with
   expect(Object.keys(quoted)).toEqual(["quote"]);
   const quote = quoted.quote as Record<string, unknown>;
   expect(Object.keys(quote).sort()).toEqual(
-    ["amount", "currency", "payment_method", "payment_source_id", "points", "points_balance_after"].sort(),
+    [
+      "amount",
+      "currency",
+      "payment_method",
+      "payment_source_id",
+      "points",
+      "points_balance_after",
+      "points_expire_at",
+    ].sort(),
   );
   expect(quote).toMatchObject({
     points: 1000,
     currency: "USD",
     payment_source_id: visa.id,
     points_balance_after: 1000,
+    points_expire_at: null,
   });
   expectPaymentMethod(quote.payment_method, { id: visa.id, label: visa.label, is_default: true });
   expect(Number.isInteger(quote.amount) && (quote.amount as number) > 0).toBe(true);

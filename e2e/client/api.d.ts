@@ -315,6 +315,7 @@ export type components = {
              * @example https://points.example.com/dashboard/receipts/tu_01JD4B8M2N3P4Q5R6S7T8V9W0X
              */
             receipt_url: string | null;
+            points_expire_at: string | null;
         };
         /** @description A cardholder's dispute of the purchase's charge. */
         Dispute: {
@@ -441,6 +442,7 @@ export type components = {
             payment_method: components["schemas"]["PaymentMethod"];
             /** @description The spendable balance the purchase would leave. */
             points_balance_after: number;
+            points_expire_at: string | null;
         };
         /** @description Points taken from the spendable balance. */
         Spend: {
@@ -574,7 +576,8 @@ export interface operations {
                      *             "refunded_points": 0,
                      *             "refunded_amount": 0,
                      *             "dispute": null,
-                     *             "receipt_url": "https://points.example.com/dashboard/receipts/tu_01JD4B8M2N3P4Q5R6S7T8V9W0X"
+                     *             "receipt_url": "https://points.example.com/dashboard/receipts/tu_01JD4B8M2N3P4Q5R6S7T8V9W0X",
+                     *             "points_expire_at": null
                      *           }
                      *         ],
                      *         "has_more": false
@@ -759,7 +762,8 @@ export interface operations {
                      *           "refunded_points": 0,
                      *           "refunded_amount": 0,
                      *           "dispute": null,
-                     *           "receipt_url": "https://points.example.com/dashboard/receipts/tu_01JD4B8M2N3P4Q5R6S7T8V9W0X"
+                     *           "receipt_url": "https://points.example.com/dashboard/receipts/tu_01JD4B8M2N3P4Q5R6S7T8V9W0X",
+                     *           "points_expire_at": null
                      *         },
                      *         "points_balance": 9350
                      *       }
@@ -805,7 +809,8 @@ export interface operations {
                      *           "refunded_points": 0,
                      *           "refunded_amount": 0,
                      *           "dispute": null,
-                     *           "receipt_url": "https://points.example.com/dashboard/receipts/tu_01JD4B8M2N3P4Q5R6S7T8V9W0X"
+                     *           "receipt_url": "https://points.example.com/dashboard/receipts/tu_01JD4B8M2N3P4Q5R6S7T8V9W0X",
+                     *           "points_expire_at": null
                      *         },
                      *         "points_balance": 9350
                      *       }
@@ -1144,7 +1149,8 @@ export interface operations {
                      *           "refunded_points": 0,
                      *           "refunded_amount": 0,
                      *           "dispute": null,
-                     *           "receipt_url": "https://points.example.com/dashboard/receipts/tu_01JD4B8M2N3P4Q5R6S7T8V9W0X"
+                     *           "receipt_url": "https://points.example.com/dashboard/receipts/tu_01JD4B8M2N3P4Q5R6S7T8V9W0X",
+                     *           "points_expire_at": null
                      *         }
                      *       }
                      *     }
@@ -1624,7 +1630,8 @@ export interface operations {
                      *             "exp_year": 2030,
                      *             "is_default": true
                      *           },
-                     *           "points_balance_after": 9350
+                     *           "points_balance_after": 9350,
+                     *           "points_expire_at": null
                      *         }
                      *       }
                      *     }
@@ -2355,7 +2362,8 @@ export interface operations {
                      *                 "refunded_points": 0,
                      *                 "refunded_amount": 0,
                      *                 "dispute": null,
-                     *                 "receipt_url": "https://points.example.com/dashboard/receipts/tu_01JD4B8M2N3P4Q5R6S7T8V9W0X"
+                     *                 "receipt_url": "https://points.example.com/dashboard/receipts/tu_01JD4B8M2N3P4Q5R6S7T8V9W0X",
+                     *                 "points_expire_at": null
                      *               },
                      *               "points_balance": 9350
                      *             }

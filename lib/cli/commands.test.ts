@@ -156,6 +156,13 @@ describe("the operator command line is validated before anything is opened", () 
         '"user reset-password" needs the user: USER_ID or --email E, one of them.',
       );
     }
+    expect(parseCommand(["org", "update", "org_1", "--paid-points-expire-after-days", "365"])).toMatchObject({
+      kind: "org-update",
+      options: { settings: { paidPointsExpireAfterDays: 365 } },
+    });
+    expect(parseCommand(["org", "update", "org_1", "--paid-points-expire-after-days", "never"])).toMatchObject({
+      options: { settings: { paidPointsExpireAfterDays: null } },
+    });
     expect(parseCommand(["reconcile", "--json"])).toEqual({ kind: "reconcile", json: true, report: false });
     expect(parseCommand(["reconcile", "--report"])).toEqual({ kind: "reconcile", json: false, report: true });
   });
@@ -177,6 +184,8 @@ describe("the operator command line is validated before anything is opened", () 
     ],
     [["org", "create", "--name", "A", "--max-points-per-top-up", "1.5"], /--max-points-per-top-up must be a positive/],
     [["org", "create", "--name", "A", "--daily-points-limit", "abc"], /--daily-points-limit must be a positive/],
+    [["org", "update", "org_1", "--paid-points-expire-after-days", "0"], /--paid-points-expire-after-days must be/],
+    [["org", "update", "org_1", "--paid-points-expire-after-days", "36501"], /1 to 36500 days or "never"/],
     [["org", "create", "--name", "A", "--daily-points-limit", "2147483648"], /up to 2147483647/],
     [["org", "create", "--name", "A", "--daily-points-limit", "1e3"], /--daily-points-limit must be a positive/],
     [["org", "create", "--name", "A", "--frequency-limit", "3"], /--frequency-limit must be COUNT\/SECONDS/],

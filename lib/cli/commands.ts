@@ -79,6 +79,7 @@ const orgFlags: FlagSpec[] = [
   { name: "max-points-balance", kind: "value" },
   { name: "frequency-limit", kind: "value" },
   { name: "daily-points-limit", kind: "value" },
+  { name: "paid-points-expire-after-days", kind: "value" },
   { name: "simulate-outage", kind: "value" },
   ...balanceFlags,
 ];
@@ -238,6 +239,14 @@ function parseOrgOptions(parsed: ParsedArgs): OrgOptions {
   if (balance !== undefined) settings.maxPointsBalance = balance;
   const daily = optionalLimit(parsed, "daily-points-limit");
   if (daily !== undefined) settings.dailyPointsLimit = daily;
+  const expiry = flagValue(parsed, "paid-points-expire-after-days");
+  if (expiry !== undefined) {
+    const days = expiry === "never" ? null : parsePositiveInteger(expiry, "paid-points-expire-after-days", false);
+    if (days !== null && days > 36500) {
+      throw new UsageError(`--paid-points-expire-after-days must be 1 to 36500 days or "never", not "${expiry}".`);
+    }
+    settings.paidPointsExpireAfterDays = days;
+  }
   const frequency = flagValue(parsed, "frequency-limit");
   if (frequency !== undefined) settings.frequencyLimit = parseFrequency(frequency);
 

@@ -35,6 +35,8 @@ ${cardKindLines()}
     --max-points-balance N | none
     --frequency-limit COUNT/SECONDS | none
     --daily-points-limit N | none
+    --paid-points-expire-after-days N | never
+                                        Points bought from then on expire N days after purchase
     --simulate-outage on|off            the simulated provider cannot list payment methods (502)
     --low-balance-threshold N | none    below N Points: one balance.low event per crossing
     --auto-recharge on|off              buy --auto-recharge-points on the default card when the

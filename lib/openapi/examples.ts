@@ -36,6 +36,7 @@ export const exampleTopUp: TopUpJson = {
   refunded_amount: 0,
   dispute: null,
   receipt_url: "https://points.example.com/dashboard/receipts/tu_01JD4B8M2N3P4Q5R6S7T8V9W0X",
+  points_expire_at: null,
 };
 
 export const exampleFailedTopUp: TopUpJson = {
@@ -69,6 +70,7 @@ export const exampleQuote: QuoteJson = {
   payment_source_id: examplePaymentMethod.id,
   payment_method: examplePaymentMethod,
   points_balance_after: 9350,
+  points_expire_at: null,
 };
 
 export const exampleEvent: EventJson = {

@@ -28,6 +28,11 @@ export const organizations = pgTable(
     frequencyLimitCount: integer("frequency_limit_count"),
     frequencyLimitWindowSeconds: integer("frequency_limit_window_seconds"),
     dailyPointsLimit: integer("daily_points_limit"),
+    /**
+     * Paid Points expire this many days after their purchase (docs/contract.md §10); null: never.
+     * Applies to purchases made from when it is set.
+     */
+    paidPointsExpireAfterDays: integer("paid_points_expire_after_days"),
     /** The organisation's customer at the billing provider (cus_…). Never sent by clients. */
     billingCustomerId: text("billing_customer_id").notNull(),
     /**
@@ -60,6 +65,10 @@ export const organizations = pgTable(
     check("organizations_currency_check", sql`${t.currency} in ('USD','GBP','EUR')`),
     check("organizations_points_balance_check", sql`${t.pointsBalance} >= 0`),
     check("organizations_held_points_check", sql`${t.heldPoints} >= 0`),
+    check(
+      "organizations_paid_points_expiry_check",
+      sql`${t.paidPointsExpireAfterDays} is null or ${t.paidPointsExpireAfterDays} between 1 and 36500`,
+    ),
     check("organizations_low_balance_threshold_check", sql`${t.lowBalanceThreshold} > 0`),
     check(
       "organizations_auto_recharge_check",

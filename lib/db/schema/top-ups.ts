@@ -34,6 +34,11 @@ export const topUps = pgTable(
      * longer knows the card (removed, detached, customer relinked). Null on rows older than it.
      */
     paymentMethodLabel: text("payment_method_label"),
+    /**
+     * When its Points expire, frozen when it is made from the organisation's
+     * paid_points_expire_after_days: its lot's expires_at once paid. Null: never.
+     */
+    pointsExpireAt: timestamp("points_expire_at", { withTimezone: true, mode: "date" }),
     billingCustomerId: text("billing_customer_id").notNull(),
     /**
      * The billing provider that charged it (simulated or stripe), recorded with the purchase: only

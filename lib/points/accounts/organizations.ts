@@ -22,6 +22,8 @@ export interface OrganizationSettings {
   maxPointsBalance?: number | null;
   frequencyLimit?: { count: number; windowSeconds: number } | null;
   dailyPointsLimit?: number | null;
+  /** Paid Points expire this many days after purchase; null: never. */
+  paidPointsExpireAfterDays?: number | null;
 }
 
 export interface ProvisionedPaymentMethod {
@@ -271,6 +273,9 @@ function settingsColumns(settings: OrganizationSettings): Partial<Organization> 
   if (settings.maxPointsPerTopUp !== undefined) columns.maxPointsPerTopUp = settings.maxPointsPerTopUp;
   if (settings.maxPointsBalance !== undefined) columns.maxPointsBalance = settings.maxPointsBalance;
   if (settings.dailyPointsLimit !== undefined) columns.dailyPointsLimit = settings.dailyPointsLimit;
+  if (settings.paidPointsExpireAfterDays !== undefined) {
+    columns.paidPointsExpireAfterDays = settings.paidPointsExpireAfterDays;
+  }
   if (settings.frequencyLimit !== undefined) {
     columns.frequencyLimitCount = settings.frequencyLimit?.count ?? null;
     columns.frequencyLimitWindowSeconds = settings.frequencyLimit?.windowSeconds ?? null;

@@ -14,6 +14,7 @@ function topUp(overrides: Partial<TopUp> = {}): TopUp {
     amount: 7800,
     paymentSourceId: "pm_1",
     paymentMethodLabel: "Visa •••• 4242",
+    pointsExpireAt: null,
     billingCustomerId: "cus_1",
     provider: "stripe",
     source: "api",

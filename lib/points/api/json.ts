@@ -36,6 +36,7 @@ export function toTopUpJson(topUp: TopUp): TopUpJson {
     refunded_amount: topUp.refundedAmount,
     dispute: disputeOf(topUp),
     receipt_url: receiptUrlOf(topUp),
+    points_expire_at: topUp.pointsExpireAt ? topUp.pointsExpireAt.toISOString() : null,
   };
 }
 
@@ -165,6 +166,8 @@ export interface Quote {
   amount: number;
   paymentMethod: PaymentMethod;
   pointsBalanceAfter: number;
+  /** When the Points it would buy would expire, were it bought now; null: never. */
+  pointsExpireAt: Date | null;
 }
 
 /** The quote as JSON: a TopUp's terms, the method that would pay in full, and the balance it would leave. */
@@ -176,5 +179,6 @@ export function toQuoteJson(quote: Quote): QuoteJson {
     payment_source_id: quote.paymentMethod.id,
     payment_method: toPaymentMethodJson(quote.paymentMethod),
     points_balance_after: quote.pointsBalanceAfter,
+    points_expire_at: quote.pointsExpireAt ? quote.pointsExpireAt.toISOString() : null,
   };
 }

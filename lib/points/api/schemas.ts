@@ -79,6 +79,9 @@ export const topUpSchema = z
         "The purchase's receipt in the dashboard (signed-in members of the organisation), once it is paid; null before. Absolute when the service's public URL is configured, else a path on this service.",
       example: "https://points.example.com/dashboard/receipts/tu_01JD4B8M2N3P4Q5R6S7T8V9W0X",
     }),
+    points_expire_at: instant(
+      "When its Points expire: what is left of them leaves the balance then. Null: they never expire.",
+    ).nullable(),
   })
   .meta({ id: "TopUp", description: "A purchase of a bundle of Points." });
 
@@ -200,6 +203,9 @@ export const quoteSchema = z
       .int()
       .min(0)
       .meta({ description: "The spendable balance the purchase would leave." }),
+    points_expire_at: instant(
+      "When the Points it would buy would expire, were it bought now. Null: they would never expire.",
+    ).nullable(),
   })
   .meta({ id: "Quote", description: "What a purchase with these terms would do now." });
 

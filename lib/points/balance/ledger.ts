@@ -283,8 +283,8 @@ export function purchaseCreditSql(names: {
   returning o.points_balance, o.event_sequence
 ),
 lot as (
-  insert into point_lots (organization_id, id, category, top_up_id, points, remaining, created_at)
-  select u.organization_id, 'lot_' || u.id, 'paid', u.id, u.points, u.points, ${now}
+  insert into point_lots (organization_id, id, category, top_up_id, points, remaining, expires_at, created_at)
+  select u.organization_id, 'lot_' || u.id, 'paid', u.id, u.points, u.points, u.points_expire_at, ${now}
   from ${purchases} u where u.status = 'paid'
 ),
 ledger as (

@@ -1,11 +1,13 @@
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { events, organizations, pointsLedger } from "@/lib/db/schema";
+import { events, organizations, pointLots, pointsLedger } from "@/lib/db/schema";
 import { randomString } from "@/lib/ids";
 import { backendsAndProviders, type ProviderTestContext } from "@/lib/testing/harness";
 import { serviceSuite } from "@/lib/testing/invariants";
-import { createOrganization } from "../accounts/organizations";
+import { createOrganization, updateOrganization } from "../accounts/organizations";
+import { toQuoteJson, toTopUpJson } from "../api/json";
 import { createGrant } from "../grants/grants";
+import { purchasePoints, quotePurchase } from "../purchase";
 import { spendPoints } from "../spends/spends";
 import { announceExpiringLots, expireDueLots } from "./expiry";
 
@@ -86,5 +88,40 @@ describe.each(backendsAndProviders())("expiry of lots (%s, %s provider)", (backe
     await announceExpiringLots(ctx);
     await announceExpiringLots(ctx);
     expect((await eventsOf(id, "points.expiring")).slice(2)).toEqual([{ points: 50, expires_at: far.toISOString() }]);
+  });
+
+  it("paid Points expire the organisation's days after purchase when the operator says so, said on the quote and the top-up", async () => {
+    const { organization } = await createOrganization(ctx, {
+      name: `Paid expiry ${randomString(4)}`,
+      settings: { currency: "USD", apiPurchasesEnabled: true, paidPointsExpireAfterDays: 365 },
+      cards: ["visa"],
+      defaultCardIndex: 0,
+    });
+    track(organization.id);
+    const now = ctx.clock.now().getTime();
+    const inAYear = new Date(now + 365 * DAY).toISOString();
+    expect(toQuoteJson(await quotePurchase(ctx, organization, { points: 500 })).points_expire_at).toBe(inAYear);
+    const bought = await purchasePoints(ctx, {
+      organization,
+      request: { points: 500, reference: "yearly" },
+      source: "api",
+    });
+    expect(toTopUpJson(bought.topUp).points_expire_at).toBe(inAYear);
+    const [lot] = await ctx.db.select().from(pointLots).where(eq(pointLots.topUpId, bought.topUp.id));
+    expect(lot?.expiresAt?.toISOString()).toBe(inAYear);
+    // Set to never again: Points bought from then on never expire; those bought before keep their date.
+    await updateOrganization(ctx, organization.id, { settings: { paidPointsExpireAfterDays: null } });
+    const [now2] = await ctx.db.select().from(organizations).where(eq(organizations.id, organization.id));
+    if (!now2) throw new Error("no organisation");
+    const later = await purchasePoints(ctx, {
+      organization: now2,
+      request: { points: 100, reference: "forever" },
+      source: "api",
+    });
+    expect(toTopUpJson(later.topUp).points_expire_at).toBeNull();
+    expect(toQuoteJson(await quotePurchase(ctx, now2, { points: 100 })).points_expire_at).toBeNull();
+    ctx.clock.advance(365 * DAY);
+    await expireDueLots(ctx);
+    expect(await balanceOf(organization.id)).toBe(100);
   });
 });

@@ -117,6 +117,8 @@ describe.each(backendsAndProviders())("a quote on %s with the %s provider", (bac
       payment_source_id: visa?.id,
       payment_method: expect.objectContaining({ id: visa?.id, label: visa?.label, is_default: true }),
       points_balance_after: 350,
+      // No expiry set for the organisation: the Points would never expire.
+      points_expire_at: null,
     });
     // The request's currency and card, for this quote only.
     expect(await quote(id, { points: 5000, currency: "EUR", paymentSourceId: mastercard?.id })).toMatchObject({

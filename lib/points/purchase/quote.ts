@@ -3,7 +3,7 @@ import type { Quote } from "../api/json";
 import type { QuoteRequest } from "../api/top-up-request";
 import type { KeyCap } from "../limits/limits";
 import type { Services } from "../services";
-import { checkNewPurchase, readPrices, resolveNewPurchaseTerms } from "./start";
+import { checkNewPurchase, paidPointsExpireAt, readPrices, resolveNewPurchaseTerms } from "./start";
 
 /**
  * Answers what purchasePoints would do with these terms now, or throws the PointsError of the
@@ -29,5 +29,6 @@ export async function quotePurchase(
     amount,
     paymentMethod: method,
     pointsBalanceAfter: organization.pointsBalance + request.points,
+    pointsExpireAt: paidPointsExpireAt(organization, now),
   };
 }

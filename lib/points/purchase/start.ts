@@ -152,6 +152,17 @@ function decideReplay(
   return null;
 }
 
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** When Points bought now would expire: the organisation's paid_points_expire_after_days from now, or never (null). */
+export function paidPointsExpireAt(
+  organization: Pick<Organization, "paidPointsExpireAfterDays">,
+  now: Date,
+): Date | null {
+  const days = organization.paidPointsExpireAfterDays;
+  return days === null ? null : new Date(now.getTime() + days * DAY_MS);
+}
+
 /**
  * A new purchase's row: `processing` from the start, its lease held, its idempotency key fixed,
  * and the provider that charges it.
@@ -176,6 +187,7 @@ function newTopUpRow(
     amount,
     paymentSourceId: terms.paymentMethodId,
     paymentMethodLabel: terms.paymentMethodLabel,
+    pointsExpireAt: paidPointsExpireAt(organization, now),
     billingCustomerId,
     provider: services.provider.name,
     source,

@@ -1,0 +1,3 @@
+ALTER TABLE "organizations" ADD COLUMN "paid_points_expire_after_days" integer;--> statement-breakpoint
+ALTER TABLE "top_ups" ADD COLUMN "points_expire_at" timestamp with time zone;--> statement-breakpoint
+ALTER TABLE "organizations" ADD CONSTRAINT "organizations_paid_points_expiry_check" CHECK ("organizations"."paid_points_expire_after_days" is null or "organizations"."paid_points_expire_after_days" between 1 and 36500);
