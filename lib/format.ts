@@ -31,6 +31,11 @@ export function formatUtcDay(day: string): string {
   return dayFormat.format(new Date(`${day}T00:00:00Z`));
 }
 
+/** When Points expire, in the words every page uses: the time, or that they never do. */
+export function expiryText(expiresAt: Date | null): string {
+  return expiresAt ? `These Points expire on ${formatDateTime(expiresAt)}` : "These Points never expire";
+}
+
 /** The same time without its label, for a place that says UTC once (a column's header). */
 export function formatUtcDateTime(date: Date): string {
   return dateTimeFormat.format(date);

@@ -52,6 +52,7 @@ export const ACCOUNT_SCENARIOS = [
   "password",
   "phonePassword",
   "phoneWide",
+  "expiry",
 ] as const;
 
 export type AccountScenario = (typeof ACCOUNT_SCENARIOS)[number];
@@ -123,6 +124,8 @@ export async function provisionAccountFixtures(services: Services): Promise<Reco
     phonePassword: { settings: usd, cards: ["visa"], defaultCardIndex: 0 },
     // The widest pages on a phone: Webhooks with deliveries, the Audit log and History with their rows.
     phoneWide: { settings: usd, cards: ["visa", "declined"], defaultCardIndex: 0 },
+    // Paid Points that expire a year after purchase, and a grant that expires within 60 days.
+    expiry: { settings: { ...usd, paidPointsExpireAfterDays: 365 }, cards: ["visa"], defaultCardIndex: 0 },
     // Every page checked with axe and weighed for JavaScript: every limit set (meters on Limits),
     // cards of each kind (an expired one among them) and purchases the spec makes through the API.
     accessibility: {
@@ -141,6 +144,14 @@ export async function provisionAccountFixtures(services: Services): Promise<Reco
   const fixtures: Partial<AccountFixtures> = {};
   for (const scenario of ACCOUNT_SCENARIOS) {
     const created = await createOrganization(services, { name: `Account ${scenario}`, ...scenarios[scenario] });
+    if (scenario === "expiry") {
+      const { createGrant } = await import("@/lib/points/grants/grants");
+      await createGrant(services, created.organization.id, {
+        points: 1200,
+        reason: "Trial credit",
+        expiresAt: new Date(services.clock.now().getTime() + 20 * 24 * 3600 * 1000),
+      });
+    }
     const member = await addUser(services, created.organization.id, {
       email: `member-${created.organization.id.slice(-8).toLowerCase()}@e2e-account.example`,
       role: "member",

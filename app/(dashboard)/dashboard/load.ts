@@ -2,6 +2,7 @@ import { balancesOfRender } from "@/lib/dashboard/balances";
 import type { DashboardContext } from "@/lib/dashboard/context";
 import type { TopUp } from "@/lib/db/schema";
 import type { Balances } from "@/lib/points/after-payment/view";
+import { type ExpiringPoints, readLots } from "@/lib/points/balance/balance";
 import type { BillingProblemCode } from "@/lib/points/cards/billing-problems";
 import { currentBillingProblem } from "@/lib/points/cards/billing-status";
 import { type BalanceAlerts, loadBalanceAlerts } from "@/lib/points/recharge/load-balance-alerts";
@@ -18,16 +19,19 @@ export interface OverviewPageState {
   billingProblem: BillingProblemCode | null;
   balances: Balances;
   balanceAlerts: BalanceAlerts;
+  /** The next Points to expire within 60 days, as spends would use them; undefined when none do. */
+  nextExpiry: ExpiringPoints | undefined;
 }
 
 export async function loadOverviewPage({ user, runtime, organization }: DashboardContext): Promise<OverviewPageState> {
-  const [recent, awaiting, labels, billingProblem, balances, balanceAlerts] = await Promise.all([
+  const [recent, awaiting, labels, billingProblem, balances, balanceAlerts, lots] = await Promise.all([
     listTopUps(runtime.db, organization.id, { limit: 5 }),
     listTopUps(runtime.db, organization.id, { status: "awaiting_payment", limit: 1 }),
     paymentMethodLabels(runtime, organization),
     currentBillingProblem(runtime, organization),
     balancesOfRender(organization.id),
     loadBalanceAlerts(runtime.db, organization, runtime.clock.now()),
+    readLots(runtime.db, organization.id, runtime.clock.now()),
   ]);
   return {
     isAdmin: user.role === "admin",
@@ -37,5 +41,6 @@ export async function loadOverviewPage({ user, runtime, organization }: Dashboar
     billingProblem,
     balances,
     balanceAlerts,
+    nextExpiry: lots.expiring[0],
   };
 }

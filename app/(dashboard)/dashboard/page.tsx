@@ -23,7 +23,12 @@ export default async function OverviewPage() {
         <BalanceNotices alerts={overview.balanceAlerts} isAdmin={overview.isAdmin} />
         {overview.waiting && <WaitingPurchaseNotice topUp={overview.waiting} />}
         <div className="grid gap-6 lg:grid-cols-3">
-          <BalanceCard balances={overview.balances} alerts={overview.balanceAlerts} isAdmin={overview.isAdmin} />
+          <BalanceCard
+            balances={overview.balances}
+            alerts={overview.balanceAlerts}
+            isAdmin={overview.isAdmin}
+            nextExpiry={overview.nextExpiry}
+          />
           <QuickLinks />
         </div>
         <RecentTopUps topUps={overview.recent} labels={overview.labels} />

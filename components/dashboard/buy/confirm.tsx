@@ -7,7 +7,7 @@ import { buttonClasses } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import type { Currency } from "@/lib/catalog";
 import type { Organization, TopUp } from "@/lib/db/schema";
-import { formatDateTime, formatMoney, formatPoints } from "@/lib/format";
+import { expiryText, formatDateTime, formatMoney, formatPoints } from "@/lib/format";
 import type { BuyOptions } from "@/lib/points/views/buy-options";
 import { BuyHeader, BuyMemberNotice } from "./frame";
 
@@ -22,6 +22,8 @@ export interface BuyConfirmState {
   method: NonNullable<BuyOptions["method"]>;
   /** The purchase the reference already made, and whether it was made on these same terms. */
   spent?: { topUp: TopUp; samePurchase: boolean };
+  /** When the Points bought now would expire; null: never. Said before paying. */
+  pointsExpireAt: Date | null;
 }
 
 type PurchaseAction = ComponentProps<typeof BuyPurchaseForm>["action"];
@@ -131,6 +133,12 @@ function PurchaseSummary({ state, amount }: { state: BuyConfirmState; amount: st
         <dt className="text-slate-500">Balance after payment</dt>
         <dd className="mt-0.5 font-medium tabular-nums">
           {formatPoints(organization.pointsBalance + bundle.points)} Points
+        </dd>
+      </div>
+      <div className="sm:col-span-2">
+        <dt className="text-slate-500">Expiry</dt>
+        <dd className="mt-0.5 font-medium" data-testid="confirm-expiry">
+          {expiryText(state.pointsExpireAt)}
         </dd>
       </div>
       <div className="sm:col-span-2">

@@ -1,7 +1,8 @@
 import Link from "next/link";
 import { autoRechargeLine } from "@/components/dashboard/balance-notices";
-import { formatPoints } from "@/lib/format";
+import { formatPoints, formatUtcDay } from "@/lib/format";
 import { type Balances, heldPointsText } from "@/lib/points/after-payment/view";
+import type { ExpiringPoints } from "@/lib/points/balance/balance";
 import type { BalanceAlerts } from "@/lib/points/recharge/load-balance-alerts";
 
 /** The Overview's balance: the Points available, auto-recharge's month, the Points disputes hold, and (for an admin) Buy. */
@@ -9,10 +10,12 @@ export function BalanceCard({
   balances,
   alerts,
   isAdmin,
+  nextExpiry,
 }: {
   balances: Balances;
   alerts: BalanceAlerts;
   isAdmin: boolean;
+  nextExpiry?: ExpiringPoints;
 }) {
   const rechargeLine = autoRechargeLine(alerts);
   return (
@@ -31,6 +34,12 @@ export function BalanceCard({
         {rechargeLine && (
           <p className="mt-3 text-sm text-white" data-testid="overview-auto-recharge">
             {rechargeLine}
+          </p>
+        )}
+        {nextExpiry && (
+          <p className="mt-3 text-sm text-white" data-testid="overview-next-expiry">
+            {formatPoints(nextExpiry.points)} Points expire on{" "}
+            {formatUtcDay(nextExpiry.expiresAt.toISOString().slice(0, 10))}
           </p>
         )}
         {balances.heldPoints > 0 && <HeldPoints balances={balances} />}

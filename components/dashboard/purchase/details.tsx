@@ -3,7 +3,7 @@ import { SourceBadge } from "@/components/dashboard/history-table";
 import { StatusBadge } from "@/components/ui/badge";
 import { Card } from "@/components/ui/card";
 import type { TopUp } from "@/lib/db/schema";
-import { formatDateTime, formatMoney, formatPoints } from "@/lib/format";
+import { expiryText, formatDateTime, formatMoney, formatPoints } from "@/lib/format";
 
 /** Everything stored about the purchase, for admins and members alike. */
 export function PurchaseDetails({
@@ -35,6 +35,9 @@ export function PurchaseDetails({
         </Detail>
         <Detail label="Created">{formatDateTime(topUp.createdAt)}</Detail>
         <Detail label="Paid">{topUp.paidAt ? formatDateTime(topUp.paidAt) : "—"}</Detail>
+        <Detail label="Expiry">
+          <span data-testid="purchase-expiry">{expiryText(topUp.pointsExpireAt)}</span>
+        </Detail>
         <Detail label="Purchase ID">
           <span className="break-all font-mono text-xs">{topUp.id}</span>
         </Detail>

@@ -7,6 +7,7 @@ import { isPurchaseReference } from "@/lib/points/api/top-up-request";
 import { isBillingProblem } from "@/lib/points/cards/billing-problems";
 import { PointsError } from "@/lib/points/errors";
 import { sameTerms } from "@/lib/points/purchase";
+import { paidPointsExpireAt } from "@/lib/points/purchase/start";
 import { getTopUpByReference } from "@/lib/points/purchase/top-ups";
 import { type BuyOptions, buyCurrency, getBuyOptions } from "@/lib/points/views/buy-options";
 
@@ -66,6 +67,7 @@ export async function loadBuyPage(
       bundle,
       method,
       spent: spent && { topUp: spent, samePurchase: sameTerms(spent, terms) },
+      pointsExpireAt: paidPointsExpireAt(organization, runtime.clock.now()),
     };
   }
   return { kind: "choose", currency, reference, isAdmin, organization, options, wantsConfirm };

@@ -4,7 +4,7 @@ import { notFound } from "next/navigation";
 import type { ReactNode } from "react";
 import { PrintButton } from "@/components/dashboard/print-button";
 import { dashboardContext } from "@/lib/dashboard/context";
-import { formatDateTime, formatMoney, formatPoints } from "@/lib/format";
+import { expiryText, formatDateTime, formatMoney, formatPoints } from "@/lib/format";
 import { getReceipt } from "@/lib/points/views/receipts";
 
 export const metadata: Metadata = { title: "Receipt · Points" };
@@ -51,6 +51,7 @@ export default async function ReceiptPage({ params }: { params: Promise<{ topUpI
         </Row>
         <Row label="Payment method">{topUp.paymentMethodLabel ?? topUp.paymentSourceId}</Row>
         <Row label="Date paid">{topUp.paidAt ? formatDateTime(topUp.paidAt) : "–"}</Row>
+        <Row label="Expiry">{expiryText(topUp.pointsExpireAt)}</Row>
         <Row label="Purchase">
           <span className="font-mono text-xs">{topUp.id}</span> (reference{" "}
           <span className="font-mono text-xs">{topUp.reference}</span>)
