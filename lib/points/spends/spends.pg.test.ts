@@ -11,6 +11,7 @@ import {
 } from "@/lib/testing/harness";
 import { expectInvariants } from "@/lib/testing/invariants";
 import { createOrganization } from "../accounts/organizations";
+import { refundTopUp } from "../after-payment/refunds";
 import { PointsError } from "../errors";
 import { purchasePoints } from "../purchase";
 import { rechargeAfterSpend, rechargeDueOrganizations, runDueRecharge } from "../recharge/auto-recharge";
@@ -116,6 +117,36 @@ describe.each(providers())("concurrent spends on Postgres across two instances (
       .from(pointsLedger)
       .where(and(eq(pointsLedger.organizationId, organizationId), eq(pointsLedger.kind, "usage")));
     expect(usage.filter((row) => (row.lots ?? []).length > 1).length, "spends drew across lots").toBeGreaterThan(0);
+  });
+
+  it("a refund racing spends of the same lot on two instances: the lot never goes below zero, and the books add up", async () => {
+    const organizationId = await organizationWith1000();
+    const [bought] = await first.db
+      .select()
+      .from(topUps)
+      .where(and(eq(topUps.organizationId, organizationId), eq(topUps.reference, "fund")));
+    if (!bought) throw new Error("no purchase");
+    const spends = Array.from({ length: 12 }, (_, index) =>
+      spendPoints(instances[index % 2] as Services, {
+        organizationId,
+        request: { points: 60, reference: `beside-refund-${index}` },
+        source: "api",
+      }).then(
+        (result) => result.spend.points,
+        (error: unknown) => {
+          if (error instanceof PointsError && error.code === "insufficient_points") return 0;
+          throw error;
+        },
+      ),
+    );
+    const [spent, refund] = await Promise.all([
+      Promise.all(spends),
+      refundTopUp(second, { topUpId: bought.id, points: 500 }),
+    ]);
+    const taken = spent.reduce((sum, points) => sum + points, 0);
+    const [org] = await first.db.select().from(organizations).where(eq(organizations.id, organizationId));
+    // What the refund could not take had been spent: its shortfall. Nothing is taken twice.
+    expect(org?.pointsBalance).toBe(1000 - taken - (500 - refund.shortfall));
   });
 
   it("20 spends crossing the thresholds at once on two instances: one balance.low, one recharge, one charge", async () => {
