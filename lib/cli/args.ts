@@ -124,3 +124,15 @@ function formatChoices(choices: readonly string[]): string {
   if (choices.length <= 1) return choices.join("");
   return `${choices.slice(0, -1).join(", ")} or ${choices[choices.length - 1]}`;
 }
+
+/** An ISO 8601 time with a date and a time, in UTC unless it names an offset. */
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})?$/;
+
+/** A flag's ISO 8601 time (UTC unless it names an offset), or a usage error naming the flag and an example. */
+export function parseIsoTime(text: string, flag: string, example: string): Date {
+  const time = new Date(ISO_TIME.test(text) && !/(Z|[+-]\d{2}:\d{2})$/.test(text) ? `${text}Z` : text);
+  if (!ISO_TIME.test(text) || Number.isNaN(time.getTime())) {
+    throw new UsageError(`--${flag} takes an ISO 8601 time such as ${example}, not "${text}".`);
+  }
+  return time;
+}

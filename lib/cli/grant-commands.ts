@@ -1,4 +1,12 @@
-import { expectPositionals, type FlagSpec, flagValue, parseArgs, parsePositiveInteger, UsageError } from "./args";
+import {
+  expectPositionals,
+  type FlagSpec,
+  flagValue,
+  parseArgs,
+  parseIsoTime,
+  parsePositiveInteger,
+  UsageError,
+} from "./args";
 
 /** The `grant …` commands of docs/contract.md §10, validated. */
 export type GrantCommand =
@@ -17,9 +25,6 @@ export type GrantCommand =
   | { kind: "grant-list"; organizationId: string; json: boolean };
 
 const json: FlagSpec = { name: "json", kind: "switch" };
-
-/** An ISO 8601 time with a date and a time, in UTC unless it names an offset. */
-const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})?$/;
 
 /** `grant SUBCOMMAND …`, or null when the subcommand is not one of them. */
 export function parseGrantCommand(subcommand: string | undefined, args: string[]): GrantCommand | null {
@@ -46,13 +51,7 @@ export function parseGrantCommand(subcommand: string | undefined, args: string[]
     if (at !== undefined && inDays !== undefined) {
       throw new UsageError("--expires-at and --expires-in-days say the same thing: give one of them.");
     }
-    let expiresAt: Date | undefined;
-    if (at !== undefined) {
-      expiresAt = new Date(ISO_TIME.test(at) && !/(Z|[+-]\d{2}:\d{2})$/.test(at) ? `${at}Z` : at);
-      if (!ISO_TIME.test(at) || Number.isNaN(expiresAt.getTime())) {
-        throw new UsageError(`--expires-at takes an ISO 8601 time such as 2026-12-31T23:59:59Z, not "${at}".`);
-      }
-    }
+    const expiresAt = at === undefined ? undefined : parseIsoTime(at, "expires-at", "2026-12-31T23:59:59Z");
     return {
       kind: "grant-create",
       organizationId,

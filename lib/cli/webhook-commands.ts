@@ -1,4 +1,4 @@
-import { expectPositionals, type FlagSpec, flagValue, parseArgs, UsageError } from "./args";
+import { expectPositionals, type FlagSpec, flagValue, parseArgs, parseIsoTime, UsageError } from "./args";
 
 /** The `webhook …` commands of docs/contract.md §8, validated. */
 export type WebhookCommand =
@@ -14,9 +14,6 @@ export type WebhookCommand =
 const json: FlagSpec = { name: "json", kind: "switch" };
 const BY_ENDPOINT = ["rotate", "disable", "enable", "delete", "deliveries"] as const;
 export const WEBHOOK_SUBCOMMANDS = ["add", "list", "recover", ...BY_ENDPOINT] as const;
-
-/** An ISO 8601 time with a date and a time, in UTC unless it names an offset. */
-const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})?$/;
 
 /** `webhook SUBCOMMAND …`, or null when the subcommand is not one of them. */
 export function parseWebhookCommand(subcommand: string | undefined, args: string[]): WebhookCommand | null {
@@ -54,10 +51,7 @@ export function parseWebhookCommand(subcommand: string | undefined, args: string
     const [endpointId = ""] = expectPositionals(parsed, ["ENDPOINT_ID"], "webhook recover");
     const text = flagValue(parsed, "since");
     if (text === undefined) throw new UsageError('"webhook recover" needs --since ISO, e.g. 2026-11-28T09:00:00Z.');
-    const since = new Date(ISO_TIME.test(text) && !/(Z|[+-]\d{2}:\d{2})$/.test(text) ? `${text}Z` : text);
-    if (!ISO_TIME.test(text) || Number.isNaN(since.getTime())) {
-      throw new UsageError(`--since takes an ISO 8601 time such as 2026-11-28T09:00:00Z, not "${text}".`);
-    }
+    const since = parseIsoTime(text, "since", "2026-11-28T09:00:00Z");
     return { kind: "webhook-recover", endpointId, since, json: parsed.switches.has("json") };
   }
   const verb = BY_ENDPOINT.find((name) => name === subcommand);
