@@ -142,7 +142,7 @@ export async function recordMovement(tx: Db, movement: Movement): Promise<Moveme
       )),
     );
   }
-  const granted = await moveGrantLot(tx, movement);
+  const granted = await moveLot(tx, movement);
   lots.push(...granted.lots);
   const unheld = Math.min(movement.unhold ?? 0, org.heldPoints);
   const delta = given - taken + granted.delta;
@@ -197,7 +197,7 @@ export async function recordMovement(tx: Db, movement: Movement): Promise<Moveme
 }
 
 /** A grant's lot made, or a lot emptied, in the caller's transaction under the organisation's row lock. */
-async function moveGrantLot(tx: Db, movement: Movement): Promise<{ delta: number; lots: LotChanges }> {
+async function moveLot(tx: Db, movement: Movement): Promise<{ delta: number; lots: LotChanges }> {
   if (movement.emptyLot) {
     const where = and(eq(pointLots.organizationId, movement.organizationId), eq(pointLots.id, movement.emptyLot));
     const [lot] = await tx

@@ -2,6 +2,7 @@ import { and, asc, eq, gt, isNotNull, isNull, lte, sql } from "drizzle-orm";
 import { organizations, pointLots } from "@/lib/db/schema";
 import { recordMovement } from "../balance/ledger";
 import { emitEvent } from "../events/events";
+import { DAY_MS } from "../limits/limits";
 import { deferRecharge } from "../recharge/auto-recharge";
 import type { Services } from "../services";
 
@@ -15,7 +16,6 @@ import type { Services } from "../services";
 export const EXPIRY_BATCH = 200;
 /** A run stops after this many batches, so one instance never holds the loop: the next run goes on. */
 const MAX_BATCHES = 50;
-const DAY_MS = 24 * 60 * 60 * 1000;
 /** Lead times of `points.expiring`, longest first. */
 export const EXPIRING_LEADS_DAYS = [30, 7] as const;
 

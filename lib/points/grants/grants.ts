@@ -6,6 +6,7 @@ import { newId } from "@/lib/ids";
 import { recordAudit } from "../audit";
 import { recordMovement } from "../balance/ledger";
 import { ProvisioningError } from "../errors";
+import { DAY_MS } from "../limits/limits";
 import { deferRecharge } from "../recharge/auto-recharge";
 import type { Services } from "../services";
 
@@ -28,8 +29,6 @@ export interface GrantInput {
   /** Or so many days from when it is made: the same reference again with the same days replays it. */
   expiresInDays?: number;
 }
-
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 export type GrantStatus = "active" | "expired" | "voided" | "used";
 

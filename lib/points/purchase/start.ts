@@ -9,7 +9,7 @@ import type { TopUpRequest } from "../api/top-up-request";
 import { recordAudit } from "../audit";
 import { listUsablePaymentMethods, type PaymentMethod, resolvePaymentMethod } from "../cards/payment-methods";
 import { PointsError } from "../errors";
-import { assertWithinLimits, type KeyCap, type LimitSettings, nothingToCountSql } from "../limits/limits";
+import { assertWithinLimits, DAY_MS, type KeyCap, type LimitSettings, nothingToCountSql } from "../limits/limits";
 import type { Services } from "../services";
 import { chargedElsewhere, logChargedElsewhere } from "./charged-by";
 import { takeLease } from "./lease";
@@ -151,8 +151,6 @@ function decideReplay(
   }
   return null;
 }
-
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** When Points bought now would expire: the organisation's paid_points_expire_after_days from now, or never (null). */
 export function paidPointsExpireAt(
