@@ -1,6 +1,8 @@
+import path from "node:path";
 import type { Page } from "@playwright/test";
 import { axeViolations } from "../accessibility";
 import { expect, test } from "../fixtures";
+import { SCREENSHOTS } from "./buy.fixtures";
 import { accountFixtures, signIn } from "./journey-helpers";
 
 /*
@@ -14,6 +16,7 @@ const DAY = 24 * 3600 * 1000;
 const day = (date: Date) => new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeZone: "UTC" }).format(date);
 
 async function fitsAndPasses(page: Page, where: string) {
+  await page.screenshot({ path: path.join(SCREENSHOTS, `expiry-${where.replaceAll(" ", "-")}.png`), fullPage: true });
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   expect(overflow, `${where} scrolls sideways`).toBeLessThanOrEqual(0);
   expect(await axeViolations(page), `${where}: accessibility`).toEqual([]);
@@ -47,5 +50,11 @@ test("the expiry is said on the Overview, before paying, on the purchase's page 
     await page.getByRole("link", { name: "Receipt", exact: true }).click();
     await expect(page.getByLabel("Receipt details")).toContainText("These Points expire on");
     await fitsAndPasses(page, `the receipt at ${width}`);
+    // Pages this round changed besides: History's filters in one row, Settings' labelled test cards.
+    await page.goto("/dashboard/history?from=2026-11-01&to=2026-11-30");
+    await expect(page.getByTestId("history-range")).toBeVisible();
+    await fitsAndPasses(page, `History at ${width}`);
+    await page.goto("/dashboard/settings");
+    await fitsAndPasses(page, `Settings at ${width}`);
   }
 });
